@@ -1,0 +1,71 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Almanac",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "tools", targets: ["tools"]),
+        .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
+        .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
+        .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
+    ],
+    dependencies: [
+        // CLI
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Logging (the only third-party dependency of AlmanacCore)
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // On-disk cache shared by processes (SQLite, WAL)
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
+        .target(
+            name: "AlmanacCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+
+        // Tool domains: one module each, providers as files inside.
+        .target(name: "AlmanacSports", dependencies: ["AlmanacCore"]),
+        .target(name: "AlmanacWeather", dependencies: ["AlmanacCore"]),
+        .target(name: "AlmanacSearch", dependencies: ["AlmanacCore"]),
+
+        // Wiring: configuration file, SQLite cache, the registry of every tool.
+        .target(
+            name: "AlmanacRuntime",
+            dependencies: [
+                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // Test support shipped as a library (fixtures, goldens, fake providers).
+        .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),
+
+        // The `tools` executable: a thin ArgumentParser front over AlmanacRuntime.
+        .executableTarget(
+            name: "tools",
+            dependencies: [
+                "AlmanacRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Tests
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(name: "toolsTests", dependencies: ["AlmanacTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Upcoming features, set once for every target.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444
+    target.swiftSettings = settings
+}

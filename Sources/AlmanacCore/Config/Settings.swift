@@ -1,0 +1,95 @@
+import Foundation
+
+/// A configuration value from `config.toml`.
+public enum ConfigValue: Sendable, Hashable {
+    /// Text.
+    case string(String)
+    /// Whole number.
+    case integer(Int)
+    /// Number.
+    case number(Double)
+    /// Switch.
+    case bool(Bool)
+    /// Array.
+    case array([ConfigValue])
+    /// Table.
+    case table([String: ConfigValue])
+
+    /// The text value (numbers and switches as text).
+    public var stringValue: String? {
+        switch self {
+        case .string(let value): value
+        case .integer(let value): String(value)
+        case .number(let value): String(value)
+        case .bool(let value): String(value)
+        default: nil
+        }
+    }
+
+    /// The table's members, if this is a table.
+    public var tableValue: [String: ConfigValue]? {
+        if case .table(let value) = self { return value }
+        return nil
+    }
+}
+
+/// Environment variables plus the config file; environment wins.
+public struct Settings: Sendable {
+    /// Environment variables.
+    public var environment: [String: String]
+    /// The parsed config file (top-level table).
+    public var config: [String: ConfigValue]
+    /// Where the config file was read from, if any (for `tools doctor`).
+    public var configPath: String?
+
+    /// Creates settings.
+    public init(environment: [String: String] = [:], config: [String: ConfigValue] = [:], configPath: String? = nil) {
+        self.environment = environment
+        self.config = config
+        self.configPath = configPath
+    }
+
+    /// A non-empty environment variable.
+    public func env(_ name: String) -> String? {
+        guard let value = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
+            return nil
+        }
+        return value
+    }
+
+    /// A config value by dotted path: `config("weather", "place")`.
+    public func config(_ path: String...) -> ConfigValue? {
+        var table = config
+        for (index, component) in path.enumerated() {
+            guard let value = table[component] else { return nil }
+            if index == path.count - 1 { return value }
+            guard case .table(let next) = value else { return nil }
+            table = next
+        }
+        return nil
+    }
+
+    /// The environment variable, else the config value at `path`.
+    public func value(env name: String, config path: String...) -> String? {
+        if let value = env(name) { return value }
+        var table = config
+        for (index, component) in path.enumerated() {
+            guard let value = table[component] else { return nil }
+            if index == path.count - 1 { return value.stringValue }
+            guard case .table(let next) = value else { return nil }
+            table = next
+        }
+        return nil
+    }
+
+    /// A base URL from `env` (or the default), validated.
+    public func baseURL(env name: String, default fallback: String) throws -> URL {
+        let raw = env(name) ?? fallback
+        guard let url = URL(string: raw.hasSuffix("/") ? String(raw.dropLast()) : raw), let scheme = url.scheme,
+            ["http", "https"].contains(scheme.lowercased()), url.host != nil
+        else {
+            throw AlmanacError.usage("\(name) is not an http(s) URL: '\(raw)'", suggestion: "e.g. \(fallback)")
+        }
+        return url
+    }
+}

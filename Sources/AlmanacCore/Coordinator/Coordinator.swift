@@ -1,0 +1,269 @@
+import Foundation
+import Logging
+
+/// Cache behaviour for one run.
+public struct FetchOptions: Sendable, Equatable {
+    /// Serve a fresh cached entry instead of asking providers (`--no-cache` turns this off).
+    public var readCache: Bool
+    /// Store successful results.
+    public var writeCache: Bool
+
+    /// Creates options; both default to on.
+    public init(readCache: Bool = true, writeCache: Bool = true) {
+        self.readCache = readCache
+        self.writeCache = writeCache
+    }
+}
+
+/// One provider, bound to a query, as the coordinator sees it: a name and a closure.
+public struct ProviderCall<Output: Sendable>: Sendable {
+    /// Provider name.
+    public var name: String
+    /// Fetches the value.
+    public var run: @Sendable () async throws -> Output
+
+    /// Creates a call.
+    public init(name: String, run: @escaping @Sendable () async throws -> Output) {
+        self.name = name
+        self.run = run
+    }
+}
+
+/// A request to the coordinator: which tool, the normalized key, and the providers in order.
+public struct CoordinatedRequest<Output: Sendable>: Sendable {
+    /// Tool name.
+    public var tool: String
+    /// Normalized request key (without the tool name).
+    public var key: String
+    /// Providers, already in priority order.
+    public var providers: [ProviderCall<Output>]
+    /// Overrides the configured freshness.
+    public var ttl: Duration?
+
+    /// Creates a request.
+    public init(tool: String, key: String, providers: [ProviderCall<Output>], ttl: Duration? = nil) {
+        self.tool = tool
+        self.key = key
+        self.providers = providers
+        self.ttl = ttl
+    }
+
+    var cacheKey: String { "\(tool):\(key)" }
+}
+
+/// Runs providers in priority order behind a cache, with per-attempt deadlines, in-flight
+/// de-duplication and stale-on-error.
+///
+/// Order: a fresh cache entry wins; otherwise providers are tried one after another (lower
+/// priority value first, registration order on ties) and the first success is cached and
+/// returned. When all fail, an expired entry younger than ``Configuration/staleLimit`` is served
+/// marked stale; otherwise ``AlmanacError/unavailable(tool:attempts:)`` lists every attempt.
+/// Failures and partial results are never cached.
+public actor Coordinator {
+    /// Tunables with documented defaults.
+    public struct Configuration: Sendable {
+        /// How long a result is fresh (`ALMANAC_CACHE_TTL`, default 60 s). Zero always refetches.
+        public var ttl: Duration
+        /// Deadline per provider attempt (`ALMANAC_TIMEOUT`, default 8 s), enforced here, not by URLSession.
+        public var timeout: Duration
+        /// The oldest entry served when every provider fails (default 7 days).
+        public var staleLimit: Duration
+
+        /// Creates a configuration.
+        public init(
+            ttl: Duration = .seconds(60), timeout: Duration = .seconds(8), staleLimit: Duration = .seconds(7 * 86_400)
+        ) {
+            self.ttl = ttl
+            self.timeout = timeout
+            self.staleLimit = staleLimit
+        }
+    }
+
+    private struct Resolution: Sendable {
+        var entry: CacheEntry
+        var attempts: [ProviderAttempt]
+        var stale: Bool
+    }
+
+    /// The configuration in force.
+    public nonisolated let configuration: Configuration
+    private let cache: any CacheStore
+    private let now: @Sendable () -> Date
+    private let logger: Logger
+    private var inFlight: [String: Task<Resolution, any Error>] = [:]
+    private var upstreamCalls = 0
+
+    /// Creates a coordinator.
+    ///
+    /// - Parameters:
+    ///   - cache: Where results live (memory, or memory over SQLite).
+    ///   - configuration: TTL, timeout and stale limit.
+    ///   - now: The wall clock; injected so tests control TTL expiry.
+    public init(
+        cache: any CacheStore, configuration: Configuration = .init(),
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "almanac.coordinator")
+    ) {
+        self.cache = cache
+        self.configuration = configuration
+        self.now = now
+        self.logger = logger
+    }
+
+    /// How many provider calls this coordinator has started (for tests of de-duplication).
+    public var providerCallCount: Int { upstreamCalls }
+
+    /// Empties the cache; returns how many entries were removed.
+    public func clearCache() async throws -> Int {
+        try await cache.removeAll()
+    }
+
+    /// Resolves `request`: cache, then providers in order, then stale fallback.
+    public func fetch<Output: Codable & Sendable>(
+        _ request: CoordinatedRequest<Output>, options: FetchOptions = .init()
+    ) async throws -> Fetched<Output> {
+        let key = request.cacheKey
+        let ttl = request.ttl ?? configuration.ttl
+        var cached: CacheEntry?
+        do {
+            cached = try await cache.entry(for: key)
+        } catch {
+            // A broken cache must not stop an answer; it is only an optimisation.
+            logger.warning("cache read failed: \(error)")
+        }
+        if options.readCache, let entry = cached, age(of: entry) < ttl, let value = decode(Output.self, entry) {
+            let attempt = ProviderAttempt(provider: entry.provider, outcome: .cached, milliseconds: 0)
+            return Fetched(value: value, metadata: metadata(entry, attempts: [attempt], stale: false))
+        }
+
+        let task: Task<Resolution, any Error>
+        if let running = inFlight[key] {
+            task = running
+        } else {
+            let providers = request.providers.map { call in
+                ProviderCall<Data>(name: call.name) {
+                    let value = try await call.run()
+                    return try Self.encoder.encode(value)
+                }
+            }
+            task = Task { [cached] in
+                try await self.resolve(
+                    tool: request.tool, key: key, providers: providers, fallback: cached, options: options)
+            }
+            inFlight[key] = task
+        }
+        let resolution: Resolution
+        do {
+            resolution = try await task.value
+            if inFlight[key] == task { inFlight[key] = nil }
+        } catch {
+            if inFlight[key] == task { inFlight[key] = nil }
+            throw error
+        }
+        guard let value = decode(Output.self, resolution.entry) else {
+            throw AlmanacError.internal("\(request.tool): could not decode a stored result")
+        }
+        return Fetched(
+            value: value, metadata: metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale))
+    }
+
+    private func resolve(
+        tool: String, key: String, providers: [ProviderCall<Data>], fallback: CacheEntry?, options: FetchOptions
+    ) async throws -> Resolution {
+        var attempts: [ProviderAttempt] = []
+        for provider in providers {
+            let limitKey = "ratelimit:\(provider.name)"
+            if let note = try? await cache.note(for: limitKey), let until = Double(note),
+                Date(timeIntervalSince1970: until) > now()
+            {
+                let resume = Date(timeIntervalSince1970: until)
+                attempts.append(
+                    ProviderAttempt(
+                        provider: provider.name, outcome: .skipped, milliseconds: 0,
+                        detail: "rate limited for another \(Int(resume.timeIntervalSince(now()).rounded(.up))) s"))
+                continue
+            }
+            upstreamCalls += 1
+            let clock = ContinuousClock()
+            let started = clock.now
+            do {
+                let payload = try await Deadline.run(configuration.timeout, provider.run)
+                let elapsed = Self.milliseconds(clock.now - started)
+                attempts.append(ProviderAttempt(provider: provider.name, outcome: .ok, milliseconds: elapsed))
+                let entry = CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: now(), payload: payload)
+                if options.writeCache {
+                    do { try await cache.store(entry) } catch { logger.warning("cache write failed: \(error)") }
+                }
+                return Resolution(entry: entry, attempts: attempts, stale: false)
+            } catch {
+                let elapsed = Self.milliseconds(clock.now - started)
+                attempts.append(Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))
+                if let failure = error as? ProviderFailure, failure.kind == .rateLimited, let until = failure.retryAfter {
+                    try? await cache.setNote(String(until.timeIntervalSince1970), for: limitKey)
+                }
+                if error is CancellationError || Task.isCancelled { throw CancellationError() }
+            }
+        }
+        if let fallback, age(of: fallback) <= configuration.staleLimit {
+            return Resolution(entry: fallback, attempts: attempts, stale: true)
+        }
+        throw AlmanacError.unavailable(tool: tool, attempts: attempts)
+    }
+
+    private static func attempt(_ provider: String, error: any Error, milliseconds: Int, timeout: Duration)
+        -> ProviderAttempt
+    {
+        switch error {
+        case is DeadlineExceeded:
+            return ProviderAttempt(
+                provider: provider, outcome: .timeout, milliseconds: milliseconds,
+                detail: "no answer within \(Self.seconds(timeout)) s")
+        case let failure as ProviderFailure:
+            return ProviderAttempt(
+                provider: provider, outcome: failure.kind == .timeout ? .timeout : .failed,
+                milliseconds: milliseconds, detail: failure.message)
+        case let failure as AlmanacError:
+            return ProviderAttempt(provider: provider, outcome: .failed, milliseconds: milliseconds, detail: failure.message)
+        case is DecodingError:
+            return ProviderAttempt(
+                provider: provider, outcome: .failed, milliseconds: milliseconds, detail: "unexpected response shape")
+        default:
+            return ProviderAttempt(
+                provider: provider, outcome: .failed, milliseconds: milliseconds, detail: "\(type(of: error))")
+        }
+    }
+
+    private func age(of entry: CacheEntry) -> Duration {
+        .milliseconds(Int64((now().timeIntervalSince(entry.fetchedAt) * 1000).rounded()))
+    }
+
+    private func metadata(_ entry: CacheEntry, attempts: [ProviderAttempt], stale: Bool) -> ResultMetadata {
+        ResultMetadata(
+            tool: entry.tool, provider: entry.provider, fetchedAt: entry.fetchedAt,
+            ageSeconds: max(0, Int(now().timeIntervalSince(entry.fetchedAt))), stale: stale, attempts: attempts)
+    }
+
+    private func decode<Output: Decodable>(_ type: Output.Type, _ entry: CacheEntry) -> Output? {
+        try? Self.decoder.decode(type, from: entry.payload)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return value.rounded() == value ? String(Int(value)) : String(format: "%.2g", value)
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return encoder
+    }()
+
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}

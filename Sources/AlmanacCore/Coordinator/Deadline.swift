@@ -1,0 +1,71 @@
+import Foundation
+import Synchronization
+
+/// Thrown when an attempt runs past its deadline.
+public struct DeadlineExceeded: Error, Sendable {}
+
+/// Runs work with a hard deadline that does not wait for the work to notice cancellation.
+///
+/// URLSession on Linux truncates `timeoutInterval` to whole seconds and may not stop promptly
+/// when cancelled, so a task group (which awaits every child) cannot enforce a sub-second
+/// deadline; this resumes the caller as soon as either side finishes and cancels the other.
+public enum Deadline {
+    /// Runs `body`, throwing ``DeadlineExceeded`` once `timeout` has passed.
+    public static func run<T: Sendable>(
+        _ timeout: Duration, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let work = Task { try await body() }
+        let once = Once<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                once.set(continuation)
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if !Task.isCancelled, once.resume(with: .failure(DeadlineExceeded())) { work.cancel() }
+                }
+                Task {
+                    let result = await work.result
+                    timer.cancel()
+                    once.resume(with: result)
+                }
+            }
+        } onCancel: {
+            work.cancel()
+            once.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    private final class Once<T: Sendable>: Sendable {
+        private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, pending: Result<T, any Error>?, done: Bool)>(
+            (nil, nil, false))
+
+        func set(_ continuation: CheckedContinuation<T, any Error>) {
+            let pending: Result<T, any Error>? = state.withLock { state in
+                if let pending = state.pending {
+                    state.pending = nil
+                    return pending
+                }
+                state.continuation = continuation
+                return nil
+            }
+            if let pending { continuation.resume(with: pending) }
+        }
+
+        /// Returns true when this call was the one that resumed (or will resume) the caller.
+        @discardableResult
+        func resume(with result: Result<T, any Error>) -> Bool {
+            let (won, continuation): (Bool, CheckedContinuation<T, any Error>?) = state.withLock { state in
+                guard !state.done else { return (false, nil) }
+                state.done = true
+                if let continuation = state.continuation {
+                    state.continuation = nil
+                    return (true, continuation)
+                }
+                state.pending = result
+                return (true, nil)
+            }
+            continuation?.resume(with: result)
+            return won
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// How a result is printed.
+public enum OutputFormat: String, Sendable, CaseIterable, Codable {
+    /// Compact text for an LLM (default).
+    case context
+    /// The stable JSON envelope.
+    case json
+    /// Aligned text for people.
+    case text
+}
+
+/// What a formatter may use besides its data: metadata, the reference time, zone and budget.
+public struct Rendering: Sendable {
+    /// Provenance and age.
+    public var metadata: ResultMetadata
+    /// The reference "now" for today/tomorrow labels.
+    public var now: Date
+    /// The viewer's zone (tools whose data has its own zone, like weather, use that instead).
+    public var timeZone: TimeZone
+    /// The token budget for context output.
+    public var budget: ContextBudget
+
+    /// Creates a rendering environment.
+    public init(metadata: ResultMetadata, now: Date, timeZone: TimeZone, budget: ContextBudget = .unlimited) {
+        self.metadata = metadata
+        self.now = now
+        self.timeZone = timeZone
+        self.budget = budget
+    }
+
+    /// The first context line every tool prints: what, which day, where from, when fetched, how old.
+    ///
+    /// `[sports] NBA · Sun 15 Dec 2024 (today) · espn · fetched 23:10 EST (12 s ago)` or, when
+    /// stale, `... · STALE: fetched ... (2 h 5 min ago); espn failed: HTTP 500`.
+    public func header(_ title: String, zone: TimeZone? = nil) -> String {
+        let zone = zone ?? timeZone
+        var parts = ["[\(metadata.tool)] \(title)"]
+        let source = metadata.provider
+        parts.append("source: \(source)")
+        let fetched = "fetched \(TimeText.clock(metadata.fetchedAt, in: zone)) \(TimeText.zoneAbbreviation(zone, at: metadata.fetchedAt)) (\(TimeText.age(seconds: metadata.ageSeconds)))"
+        if metadata.stale {
+            let failures = metadata.failures.map { "\($0.provider) failed: \($0.detail ?? $0.outcome.rawValue)" }
+            parts.append(
+                "STALE: \(fetched)" + (failures.isEmpty ? "" : "; " + failures.joined(separator: "; ")))
+        } else {
+            parts.append(fetched)
+        }
+        return parts.joined(separator: " · ")
+    }
+}
+
+/// A tool's domain result, printable three ways.
+///
+/// ## Implementation requirements
+/// - `encode(to:)` writes the documented `data` object of the JSON envelope.
+/// - `context` starts with ``Rendering/header(_:zone:)``, keeps times local and labelled, fences
+///   untrusted text, and fits ``Rendering/budget`` by dropping whole lines ("N more omitted").
+public protocol ToolPayload: Sendable, Encodable {
+    /// Compact text for an LLM.
+    func context(_ rendering: Rendering) -> String
+    /// Aligned text for people.
+    func text(_ rendering: Rendering) -> String
+}
+
+/// A finished tool run.
+public struct ToolResult: Sendable {
+    /// Provenance and age.
+    public var metadata: ResultMetadata
+    /// The domain result.
+    public var payload: any ToolPayload
+
+    /// Creates a result.
+    public init(metadata: ResultMetadata, payload: any ToolPayload) {
+        self.metadata = metadata
+        self.payload = payload
+    }
+
+    /// Prints the result in `format`.
+    public func render(
+        _ format: OutputFormat, now: Date, timeZone: TimeZone, budget: ContextBudget = .unlimited
+    ) throws -> String {
+        let rendering = Rendering(metadata: metadata, now: now, timeZone: timeZone, budget: budget)
+        switch format {
+        case .context: return payload.context(rendering)
+        case .text: return payload.text(rendering)
+        case .json: return try Envelope.json(metadata: metadata, payload: payload)
+        }
+    }
+}
+
+/// The JSON envelope that never changes shape.
+///
+/// `{"tool","provider","fetchedAt","ageSeconds","stale","attempts":[...],"data":{...}}`
+public enum Envelope {
+    private struct Body: Encodable {
+        let metadata: ResultMetadata
+        let payload: any ToolPayload
+
+        enum CodingKeys: String, CodingKey {
+            case tool, provider, fetchedAt, ageSeconds, stale, attempts, data
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(metadata.tool, forKey: .tool)
+            try container.encode(metadata.provider, forKey: .provider)
+            try container.encode(TimeText.isoUTC(metadata.fetchedAt), forKey: .fetchedAt)
+            try container.encode(metadata.ageSeconds, forKey: .ageSeconds)
+            try container.encode(metadata.stale, forKey: .stale)
+            try container.encode(metadata.attempts, forKey: .attempts)
+            try payload.encode(to: container.superEncoder(forKey: .data))
+        }
+    }
+
+    /// The envelope as one line of JSON (keys in documented order).
+    public static func json(metadata: ResultMetadata, payload: any ToolPayload, pretty: Bool = false) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted] : [.withoutEscapingSlashes]
+        let data = try encoder.encode(Body(metadata: metadata, payload: payload))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Just the `data` object, pretty with sorted keys (for goldens).
+    public static func dataJSON(_ payload: any ToolPayload) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys]
+        return String(decoding: try encoder.encode(payload), as: UTF8.self)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The SPI a data source implements: one upstream API, no caching, no output formatting.
+///
+/// ## Implementation requirements
+/// - Speak only through ``ProviderEnvironment/transport`` so replay and loopback tests work.
+/// - Throw ``ProviderFailure`` with a short message that never contains secrets.
+/// - Return complete results or throw: a partial result must not look like success.
+public protocol Provider<Query, Output>: Sendable {
+    /// The typed request this provider understands.
+    associatedtype Query: Sendable
+    /// The API-agnostic domain value it returns.
+    associatedtype Output: Sendable
+    /// Stable name, e.g. `espn`, shown in attempts and JSON `provider`.
+    var name: String { get }
+    /// Lower is tried first. Ties keep registration order.
+    var priority: Int { get }
+    /// Whether this provider can answer `query` at all (unsupported providers are skipped silently).
+    func supports(_ query: Query) -> Bool
+    /// Fetches and decodes. Cancellation must be honoured (the coordinator enforces deadlines).
+    func fetch(_ query: Query, in environment: ProviderEnvironment) async throws -> Output
+}
+
+extension Provider {
+    /// Most providers support every query of their type.
+    public func supports(_ query: Query) -> Bool { true }
+
+    /// The provider's listing entry.
+    public var info: ProviderInfo { ProviderInfo(name: name, priority: priority) }
+}
+
+/// What a provider may use: the HTTP seam, settings and the current time.
+public struct ProviderEnvironment: Sendable {
+    /// The HTTP seam (live, replay or a test double).
+    public var transport: any HTTPTransport
+    /// Environment variables and the config file.
+    public var settings: Settings
+    /// The reference "now" (injectable for tests and fixtures).
+    public var now: Date
+    /// The viewer's time zone.
+    public var timeZone: TimeZone
+    /// Per-attempt deadline; transports get it too, so they can give up early.
+    public var timeout: Duration
+    /// Web search, when a search provider is configured; used by fallback providers.
+    public var webSearch: (any WebSearching)?
+
+    /// Creates a provider environment.
+    public init(
+        transport: any HTTPTransport, settings: Settings, now: Date, timeZone: TimeZone,
+        timeout: Duration, webSearch: (any WebSearching)? = nil
+    ) {
+        self.transport = transport
+        self.settings = settings
+        self.now = now
+        self.timeZone = timeZone
+        self.timeout = timeout
+        self.webSearch = webSearch
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// A domain tool (sports, weather, calendar, search) that turns arguments into a compact,
+/// dated result an LLM can read.
+///
+/// Callers ask for a tool by name through a ``ToolRegistry``; a tool resolves its arguments into a
+/// typed query, asks the ``Coordinator`` to run its providers in priority order, and returns a
+/// ``ToolResult`` whose payload renders as context, JSON or text.
+///
+/// ## Implementation requirements
+/// - `name` is stable: it appears on the CLI, in MCP, in OpenAI schemas and in JSON envelopes.
+/// - `run` throws ``AlmanacError/usage(_:suggestion:)`` for bad input before any network call,
+///   and lets the coordinator's ``AlmanacError`` for provider failures pass through unchanged.
+public protocol Tool: Sendable {
+    /// The stable name, e.g. `sports`.
+    var name: String { get }
+    /// One line saying what the tool answers.
+    var summary: String { get }
+    /// The tool's parameters, used for CLI parsing, `tools schema` and MCP `inputSchema`.
+    var schema: ToolSchema { get }
+    /// The providers this tool may use, in the order they are tried.
+    func providers(in context: ToolContext) -> [ProviderInfo]
+    /// Whether the tool can answer at all with the present configuration (e.g. an API key is set);
+    /// `nil` when configured, else a one-line reason.
+    func unconfiguredReason(in context: ToolContext) -> String?
+    /// Runs the tool.
+    func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult
+}
+
+extension Tool {
+    /// Tools without configuration needs are always configured.
+    public func unconfiguredReason(in context: ToolContext) -> String? { nil }
+}
+
+/// A provider's name and priority as shown by `tools list --providers`.
+public struct ProviderInfo: Sendable, Hashable, Codable {
+    /// Provider name, e.g. `espn`.
+    public var name: String
+    /// Lower is tried first.
+    public var priority: Int
+    /// A short note, e.g. "web search fallback".
+    public var note: String?
+
+    /// Creates provider information.
+    public init(name: String, priority: Int, note: String? = nil) {
+        self.name = name
+        self.priority = priority
+        self.note = note
+    }
+}
+
+/// The tools available to one process, keyed by name. Built explicitly and passed in (no global).
+public struct ToolRegistry: Sendable {
+    /// The tools in the order they were registered.
+    public let tools: [any Tool]
+
+    /// Creates a registry; later tools with a duplicate name are ignored.
+    public init(_ tools: [any Tool]) {
+        var seen = Set<String>()
+        self.tools = tools.filter { seen.insert($0.name).inserted }
+    }
+
+    /// The tool called `name`, if any.
+    public func tool(named name: String) -> (any Tool)? {
+        tools.first { $0.name == name.lowercased() }
+    }
+
+    /// The tool called `name`, or a usage error listing the known tools.
+    public func require(_ name: String) throws -> any Tool {
+        if let tool = tool(named: name) { return tool }
+        let names = tools.map(\.name)
+        let guess = Suggest.closest(to: name, in: names)
+        throw AlmanacError.usage(
+            "unknown tool '\(name)'",
+            suggestion: (guess.map { "did you mean '\($0)'? " } ?? "") + "tools: \(names.joined(separator: ", "))"
+        )
+    }
+}
