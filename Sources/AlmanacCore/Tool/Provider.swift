@@ -43,11 +43,13 @@ public struct ProviderEnvironment: Sendable {
     public var timeout: Duration
     /// Web search, when a search provider is configured; used by fallback providers.
     public var webSearch: (any WebSearching)?
+    /// Persistent provider state (sync tokens, ETags); survives across processes in the runtime.
+    public var state: any ProviderStateStore
 
     /// Creates a provider environment.
     public init(
         transport: any HTTPTransport, settings: Settings, now: Date, timeZone: TimeZone,
-        timeout: Duration, webSearch: (any WebSearching)? = nil
+        timeout: Duration, webSearch: (any WebSearching)? = nil, state: any ProviderStateStore = MemoryStateStore()
     ) {
         self.transport = transport
         self.settings = settings
@@ -55,5 +57,6 @@ public struct ProviderEnvironment: Sendable {
         self.timeZone = timeZone
         self.timeout = timeout
         self.webSearch = webSearch
+        self.state = state
     }
 }
