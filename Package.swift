@@ -29,12 +29,15 @@ let package = Package(
         .target(name: "AlmanacSports", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacWeather", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacSearch", dependencies: ["AlmanacCore"]),
+        // libical (parsing, time zones, recurrence) for the calendar tool.
+        .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
             name: "AlmanacRuntime",
             dependencies: [
-                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch",
+                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -56,6 +59,7 @@ let package = Package(
         .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "toolsTests", dependencies: ["AlmanacTesting"]),
     ],
