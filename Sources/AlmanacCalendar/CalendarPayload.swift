@@ -1,0 +1,197 @@
+import AlmanacCore
+import Foundation
+
+/// The calendar tool's result: events (or tasks) in a window, plus per-file/per-event warnings.
+///
+/// JSON `data`: `range`, `from`, `to` (local days, inclusive), `timeZone`, `search`,
+/// `events[]` (`uid`, `recurrenceId`, `start`, `end`, `allDay`, `summary`, `location`, `calendar`),
+/// `tasks[]` (`uid`, `summary`, `due`, `state`, `priority`, `calendar`) and `warnings[]`.
+struct CalendarPayload: ToolPayload {
+    var request: CalendarRequest
+    var events: [CalendarEvent]
+    var tasks: [CalendarTask]
+    var warnings: [String]
+
+    enum CodingKeys: String, CodingKey {
+        case range, from, to, timeZone, search, events, tasks, warnings
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(request.rangeName, forKey: .range)
+        try container.encode(request.firstDay.description, forKey: .from)
+        try container.encode(request.lastDay.description, forKey: .to)
+        try container.encode(request.window.zone.identifier, forKey: .timeZone)
+        try container.encode(request.search, forKey: .search)
+        try container.encode(events, forKey: .events)
+        try container.encode(tasks, forKey: .tasks)
+        try container.encode(warnings, forKey: .warnings)
+    }
+
+    /// The most warnings spelled out; the rest are counted.
+    static let shownWarnings = 3
+    /// Descriptions are cut to this many characters in context.
+    static let descriptionLimit = 160
+
+    // MARK: Context
+
+    func context(_ rendering: Rendering) -> String {
+        let zone = request.window.zone
+        var top = [rendering.header(title(rendering), zone: zone)]
+        let body = request.mode == .tasks ? taskLines(rendering) : eventLines(rendering)
+        top.append(summaryLine(rendering))
+        guard !body.isEmpty || !warnings.isEmpty else { return top.joined(separator: "\n") }
+
+        let untrusted = body + warningLines()
+        let nonce = UntrustedText.nonce(for: untrusted)
+        top.append(UntrustedText.notice(nonce))
+        top.append(UntrustedText.open(nonce))
+        let closing = UntrustedText.close(nonce)
+        let reserved = (top + [closing] + warningLines()).joined(separator: "\n")
+        let noun = request.mode == .tasks ? "tasks" : "lines"
+        let kept = rendering.budget.fit(body, reserved: reserved, minimum: min(2, body.count)) { "… \($0) more \(noun) omitted" }
+        return (top + kept + warningLines() + [closing]).joined(separator: "\n")
+    }
+
+    func text(_ rendering: Rendering) -> String {
+        let zone = request.window.zone
+        var lines = [rendering.header(title(rendering), zone: zone), summaryLine(rendering)]
+        lines += request.mode == .tasks ? taskLines(rendering) : eventLines(rendering)
+        lines += warningLines()
+        return lines.joined(separator: "\n")
+    }
+
+    private func title(_ rendering: Rendering) -> String {
+        let zone = request.window.zone
+        let what: String
+        switch request.mode {
+        case .tasks: what = "Tasks"
+        case .next(let count): what = "Next \(count) events from \(TimeText.labelledDay(rendering.now, now: rendering.now, in: zone))"
+        case .days:
+            let first = request.firstDay.start(in: zone)
+            if request.firstDay == request.lastDay {
+                what = "Events \(TimeText.labelledDay(first, now: rendering.now, in: zone))"
+            } else {
+                let last = request.lastDay.start(in: zone)
+                what = "Events \(TimeText.labelledDay(first, now: rendering.now, in: zone)) to \(TimeText.labelledDay(last, now: rendering.now, in: zone))"
+            }
+        }
+        return request.search.map { "\(what) matching '\(UntrustedText.clean($0, limit: 60))'" } ?? what
+    }
+
+    private func summaryLine(_ rendering: Rendering) -> String {
+        let zone = request.window.zone
+        let abbreviation = TimeText.zoneAbbreviation(zone, at: rendering.now)
+        let now = "Now: \(TimeText.day(rendering.now, in: zone)) \(TimeText.clock(rendering.now, in: zone)) \(abbreviation)"
+        let zoneText = zone.identifier == abbreviation ? zone.identifier : "\(zone.identifier) (\(abbreviation))"
+        switch request.mode {
+        case .tasks:
+            let open = tasks.filter { $0.state != .completed }
+            let overdue = tasks.filter { $0.state == .overdue }.count
+            return "\(now). \(count(open.count, "open task"))" + (overdue > 0 ? ", \(overdue) overdue." : ".")
+        default:
+            let total = events.isEmpty ? "No events." : "\(count(events.count, "event")); times in \(zoneText)."
+            return "\(now). \(total)"
+        }
+    }
+
+    private func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    private func eventLines(_ rendering: Rendering) -> [String] {
+        let zone = request.window.zone
+        let showCalendar = Set(events.map(\.calendar)).count > 1
+        var lines: [String] = []
+        var currentDay: CivilDate?
+        let firstDay = CivilDate(request.window.start, in: zone)
+        for event in events {
+            let start = event.start.date(in: zone)
+            let startDay = max(CivilDate(start, in: zone), firstDay)
+            if startDay != currentDay {
+                currentDay = startDay
+                lines.append(TimeText.labelledDay(startDay.start(in: zone), now: rendering.now, in: zone))
+            }
+            var parts = ["- \(when(event, groupDay: startDay, rendering: rendering)) \(UntrustedText.clean(event.summary, limit: 120))"]
+            if let location = event.location { parts.append("at \(UntrustedText.clean(location, limit: 80))") }
+            if showCalendar { parts.append("[\(UntrustedText.clean(event.calendar, limit: 40))]") }
+            lines.append(parts.joined(separator: " · "))
+            if let description = event.description {
+                let cleaned = UntrustedText.clean(Self.plain(description), limit: Self.descriptionLimit)
+                if !cleaned.isEmpty { lines.append("  notes: \(cleaned)") }
+            }
+        }
+        return lines
+    }
+
+    /// "09:00–10:00", "all day", "all day, 3 days to Wed 12 Jun", "since Sun 14 Jan 22:00 until 01:00".
+    private func when(_ event: CalendarEvent, groupDay: CivilDate, rendering: Rendering) -> String {
+        let zone = request.window.zone
+        switch (event.start, event.end) {
+        case (.day(let first), .day(let after)):
+            let days = max(1, first.days(to: after))
+            if days == 1 { return "all day:" }
+            let last = after.adding(days: -1).start(in: zone)
+            let began = first < groupDay ? "since \(TimeText.day(first.start(in: zone), in: zone)), " : ""
+            return "all day (\(began)\(days) days, until \(TimeText.day(last, in: zone))):"
+        default:
+            let start = event.start.date(in: zone)
+            let end = event.end.date(in: zone)
+            let startDay = CivilDate(start, in: zone)
+            var text = startDay < groupDay
+                ? "since \(TimeText.day(start, in: zone)) \(TimeText.clock(start, in: zone))"
+                : TimeText.clock(start, in: zone)
+            if end > start {
+                let endDay = CivilDate(end.addingTimeInterval(-1), in: zone)
+                let endClock = TimeText.clock(end, in: zone)
+                text += endDay == groupDay ? "–\(endClock)" : "–\(TimeText.day(end, in: zone)) \(endClock)"
+            }
+            return text + ":"
+        }
+    }
+
+    private func taskLines(_ rendering: Rendering) -> [String] {
+        let zone = request.window.zone
+        let showCalendar = Set(tasks.map(\.calendar)).count > 1
+        return tasks.filter { $0.state != .completed }.map { task in
+            var due = ""
+            switch task.due {
+            case .day(let day)?:
+                due = " \(TimeText.labelledDay(day.start(in: zone), now: rendering.now, in: zone))"
+            case .instant(let date)?:
+                due = " \(TimeText.labelledDay(date, now: rendering.now, in: zone)) \(TimeText.clock(date, in: zone))"
+            case nil: break
+            }
+            let state: String
+            switch task.state {
+            case .overdue: state = "OVERDUE since\(due)"
+            case .due: state = "due\(due)"
+            case .open: state = task.due == nil ? "open, no due date" : "open, due\(due)"
+            case .completed: state = "done"
+            }
+            var line = "- \(state): \(UntrustedText.clean(task.summary, limit: 120))"
+            if let priority = task.priority, priority <= 4 { line += " · high priority" }
+            if showCalendar { line += " · [\(UntrustedText.clean(task.calendar, limit: 40))]" }
+            return line
+        }
+    }
+
+    /// Descriptions from Google and Outlook often hold HTML: keep the words, drop the markup.
+    static func plain(_ text: String) -> String {
+        guard text.contains("<") || text.contains("&") else { return text }
+        var result = text.replacingOccurrences(of: "<br\\s*/?>", with: " ", options: [.regularExpression, .caseInsensitive])
+        result = result.replacingOccurrences(of: "<[^>]{0,500}>", with: "", options: .regularExpression)
+        for (entity, character) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            result = result.replacingOccurrences(of: entity, with: character)
+        }
+        return result
+    }
+
+    private func warningLines() -> [String] {
+        guard !warnings.isEmpty else { return [] }
+        var lines = ["warnings: \(count(warnings.count, "problem")) reading the calendars (the rest is shown):"]
+        for warning in warnings.prefix(Self.shownWarnings) {
+            lines.append("! \(UntrustedText.clean(warning, limit: 200))")
+        }
+        if warnings.count > Self.shownWarnings { lines.append("! … \(warnings.count - Self.shownWarnings) more") }
+        return lines
+    }
+}

@@ -1,0 +1,166 @@
+import AlmanacCore
+import Foundation
+
+/// Calendar events and tasks from `.ics` files, feeds and CalDAV servers, expanded by libical
+/// (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides, time zones) and grouped by local day.
+///
+/// `tools run calendar [today|tomorrow|week|next N|tasks] [--from YYYY-MM-DD --to YYYY-MM-DD]
+/// [--search TEXT] [--ics PATH_OR_URL | --caldav URL | --calendar NAME]`
+public struct CalendarTool: Tool {
+    /// `calendar`.
+    public let name = "calendar"
+    /// One line for listings.
+    public let summary = "Events and tasks from .ics files, calendar feeds and CalDAV, by local day"
+
+    /// Range words.
+    static let ranges = ["today", "tomorrow", "week", "next", "tasks"]
+    static let rangeHelp =
+        "expected today, tomorrow, week, next N, tasks, or --from YYYY-MM-DD [--to YYYY-MM-DD]"
+
+    /// Creates the tool.
+    public init() {}
+
+    /// The argument schema.
+    public var schema: ToolSchema {
+        ToolSchema([
+            ToolParameter(
+                "range", .choice(Self.ranges), help: "which events: today (default), tomorrow, week, next N, or tasks",
+                placement: .positional),
+            ToolParameter("count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
+            ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
+            ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD"),
+            ToolParameter("search", .string, help: "only events whose title, place or notes contain this text"),
+            ToolParameter("ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL"),
+            ToolParameter("caldav", .string, help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)"),
+            ToolParameter("calendar", .string, help: "one configured calendar by name ([calendars.NAME])"),
+        ])
+    }
+
+    /// The providers, one per kind of source.
+    public func providers(in context: ToolContext) -> [ProviderInfo] {
+        [
+            ProviderInfo(name: "ics-file", priority: 0, note: "local .ics files and folders"),
+            ProviderInfo(name: "ics-url", priority: 0, note: "http(s)/webcal feeds"),
+            ProviderInfo(name: "caldav", priority: 0, note: "CalDAV with discovery and sync-token"),
+        ]
+    }
+
+    /// Unconfigured when no calendar is configured (one-off `--ics`/`--caldav` still work).
+    public func unconfiguredReason(in context: ToolContext) -> String? {
+        let configured = (try? CalendarSources.configuredSources(context.settings)) ?? []
+        return configured.isEmpty ? "no [calendars.NAME] in config.toml (use --ics or --caldav)" : nil
+    }
+
+    /// Runs the tool.
+    public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        let request = try CalendarRequest(arguments, now: context.now, zone: context.timeZone)
+        let sources = try CalendarSources.resolve(
+            ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
+            settings: context.settings)
+        return try await CalendarRun(request: request, sources: sources, context: context).result()
+    }
+}
+
+/// A checked request: what to show and in which window.
+struct CalendarRequest: Sendable {
+    enum Mode: Sendable, Equatable {
+        case days(label: String)
+        case next(Int)
+        case tasks
+    }
+
+    var mode: Mode
+    var window: ExpansionWindow
+    var firstDay: CivilDate
+    var lastDay: CivilDate
+    var search: String?
+    var now: Date
+
+    init(_ arguments: ToolArguments, now: Date, zone: TimeZone) throws {
+        self.now = now
+        let today = CivilDate(now, in: zone)
+        let range = arguments.string("range")
+        let count = arguments.string("count")
+        let from = try arguments.string("from").map { try Self.day($0, option: "--from") }
+        let to = try arguments.string("to").map { try Self.day($0, option: "--to") }
+        search = arguments.string("search").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+
+        if let count, range != "next" {
+            if Int(count) != nil {
+                throw AlmanacError.usage("a count only goes with 'next' (got '\(count)')", suggestion: "e.g. next 5")
+            }
+            throw AlmanacError.usage("unknown range '\(count)'", suggestion: Self.suggestion(for: count))
+        }
+        if (from != nil || to != nil), let range, range != "today" {
+            throw AlmanacError.usage(
+                "'\(range)' and --from/--to both choose a range", suggestion: "use one of them")
+        }
+
+        switch range {
+        case "next":
+            let value = count ?? "5"
+            guard let n = Int(value), (1...100).contains(n) else {
+                throw AlmanacError.usage(
+                    "next needs a number of events from 1 to 100, got '\(value)'", suggestion: "e.g. next 5")
+            }
+            mode = .next(n)
+            firstDay = today
+            lastDay = today.adding(days: 365)
+            window = ExpansionWindow(start: now, end: lastDay.adding(days: 1).start(in: zone), zone: zone)
+            return
+        case "tasks":
+            mode = .tasks
+            firstDay = today
+            lastDay = today
+        case "tomorrow":
+            mode = .days(label: "tomorrow")
+            firstDay = today.adding(days: 1)
+            lastDay = firstDay
+        case "week":
+            mode = .days(label: "week")
+            firstDay = today
+            lastDay = today.adding(days: 6)
+        default:
+            if from != nil || to != nil {
+                firstDay = from ?? today
+                lastDay = to ?? firstDay
+                guard firstDay <= lastDay else {
+                    throw AlmanacError.usage(
+                        "--from \(firstDay) is after --to \(lastDay)", suggestion: "--from must be on or before --to")
+                }
+                guard firstDay.days(to: lastDay) <= 3_660 else {
+                    throw AlmanacError.usage("--from/--to span more than 10 years", suggestion: "ask for a shorter range")
+                }
+                mode = .days(label: "range")
+            } else {
+                mode = .days(label: "today")
+                firstDay = today
+                lastDay = today
+            }
+        }
+        window = ExpansionWindow(
+            start: firstDay.start(in: zone), end: lastDay.adding(days: 1).start(in: zone), zone: zone)
+    }
+
+    static func day(_ text: String, option: String) throws -> CivilDate {
+        guard let day = CivilDate(iso: text.trimmingCharacters(in: .whitespaces)) else {
+            throw AlmanacError.usage(
+                "\(option) must be a date in the form YYYY-MM-DD, got '\(text)'", suggestion: "e.g. \(option) 2024-06-01")
+        }
+        return day
+    }
+
+    static func suggestion(for word: String) -> String {
+        let guess = Suggest.closest(to: word.lowercased(), in: CalendarTool.ranges)
+        return (guess.map { "did you mean '\($0)'? " } ?? "") + CalendarTool.rangeHelp
+    }
+
+    /// The normalized range for JSON.
+    var rangeName: String {
+        switch mode {
+        case .days(let label): label
+        case .next: "next"
+        case .tasks: "tasks"
+        }
+    }
+}

@@ -1,0 +1,382 @@
+import CLibical
+import Foundation
+
+/// The span events are expanded into: `[start, end)`, plus the viewer's zone for all-day events.
+struct ExpansionWindow: Sendable {
+    /// First instant (inclusive).
+    var start: Date
+    /// Last instant (exclusive).
+    var end: Date
+    /// The viewer's zone: all-day events and floating times are read in it.
+    var zone: TimeZone
+
+    /// The first local day the window touches.
+    var firstDay: Int { CivilDate(start, in: zone).dayNumber }
+    /// The local day after the last one the window touches.
+    var endDay: Int {
+        let last = CivilDate(end, in: zone)
+        return last.start(in: zone) == end ? last.dayNumber : last.dayNumber + 1
+    }
+
+    /// Whether `[start, end)` overlaps the window (a zero-length event must start inside it).
+    func overlaps(_ start: EventTime, _ end: EventTime) -> Bool {
+        switch (start, end) {
+        case (.day(let first), .day(let after)):
+            return first.dayNumber < endDay && max(after.dayNumber, first.dayNumber + 1) > firstDay
+        default:
+            let from = start.date(in: zone)
+            let to = end.date(in: zone)
+            if to <= from { return from >= self.start && from < self.end }
+            return from < self.end && to > self.start
+        }
+    }
+}
+
+/// Events and problems found in one document.
+struct Expansion {
+    var events: [CalendarEvent] = []
+    var warnings: [String] = []
+}
+
+/// How long an instance lasts: whole days (all-day) or seconds.
+private enum Length {
+    case days(Int)
+    case seconds(Int)
+}
+
+/// Identifies an instance for EXDATE and RECURRENCE-ID matching: a local day (all-day events, or
+/// DATE values against timed events) or a UTC instant in whole seconds.
+private enum InstanceKey: Hashable {
+    case day(Int)
+    case time(Int64)
+}
+
+/// A VEVENT read into Swift values (strings copied, zones resolved).
+private struct EventRecord {
+    var uid: String
+    var summary: String
+    var location: String?
+    var description: String?
+    var cancelled: Bool
+    var start: Stamp
+    var length: Length
+    var rrules: [icalrecurrencetype]
+    var rdates: [(Stamp, Length?)]
+    var exdates: [Stamp]
+    var recurrenceId: Stamp?
+    var thisAndFuture: Bool
+
+    func end(from start: EventTime) -> EventTime {
+        switch (start, length) {
+        case (.day(let day), .days(let days)): return .day(day.adding(days: max(days, 1)))
+        case (.day(let day), .seconds(let seconds)): return .day(day.adding(days: max(1, seconds / 86_400)))
+        case (.instant(let date), .seconds(let seconds)): return .instant(date.addingTimeInterval(TimeInterval(seconds)))
+        case (.instant(let date), .days(let days)): return .instant(date.addingTimeInterval(TimeInterval(days * 86_400)))
+        }
+    }
+}
+
+/// One candidate instance of a recurring event before overrides are applied.
+private struct Candidate {
+    var key: InstanceKey
+    var wallDay: Int
+    var start: EventTime
+    var length: Length?
+}
+
+extension ICalendarDocument {
+    /// The most occurrences one RRULE may produce before expansion stops (guards FREQ=SECONDLY).
+    static let occurrenceLimit = 50_000
+
+    /// Expands every VEVENT into instances overlapping `window`, merging RECURRENCE-ID overrides.
+    ///
+    /// libical parses and iterates RRULEs; this adds what `icalcomponent_foreach_recurrence` does
+    /// not do: overrides (incl. RANGE=THISANDFUTURE), CANCELLED instances, Windows and prefixed
+    /// TZIDs, X-WR-TIMEZONE and floating times in the viewer's zone.
+    func expand(in window: ExpansionWindow, calendar name: String) -> Expansion {
+        var result = Expansion()
+        for calendar in calendars {
+            let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
+            var masters: [EventRecord] = []
+            var overrides: [String: [EventRecord]] = [:]
+            for (index, component) in children(of: calendar, kind: ICAL_VEVENT_COMPONENT).enumerated() {
+                switch read(component, zones: zones, index: index) {
+                case .failure(let problem):
+                    result.warnings.append(problem.message)
+                case .success(let (record, notes)):
+                    result.warnings += notes
+                    if record.recurrenceId != nil, !record.uid.isEmpty {
+                        overrides[record.uid, default: []].append(record)
+                    } else {
+                        masters.append(record)
+                    }
+                }
+            }
+            var mastered = Set<String>()
+            for master in masters {
+                mastered.insert(master.uid)
+                let (events, notes) = expand(
+                    master, overrides: overrides[master.uid] ?? [], window: window, calendar: name)
+                result.events += events
+                result.warnings += notes
+            }
+            // Overrides whose master is missing (e.g. Google's birthday calendar) stand alone.
+            for (uid, records) in overrides where !mastered.contains(uid) {
+                for record in records where !record.cancelled {
+                    let start = eventTime(record.start)
+                    let end = record.end(from: start)
+                    guard window.overlaps(start, end) else { continue }
+                    result.events.append(
+                        instance(record, start: start, end: end, recurrenceId: record.recurrenceId.map(eventTime),
+                            calendar: name))
+                }
+            }
+            for tzid in zones.unknown {
+                result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
+            }
+        }
+        return result
+    }
+
+    private func eventTime(_ stamp: Stamp) -> EventTime {
+        stamp.isDate ? .day(stamp.civil) : .instant(stamp.instant)
+    }
+
+    private func instance(
+        _ record: EventRecord, start: EventTime, end: EventTime, recurrenceId: EventTime?, calendar: String
+    ) -> CalendarEvent {
+        CalendarEvent(
+            uid: record.uid, recurrenceId: recurrenceId, start: start, end: end, summary: record.summary,
+            location: record.location, description: record.description, calendar: calendar)
+    }
+
+    // MARK: Reading
+
+    private struct Problem: Error { let message: String }
+
+    private func read(_ component: OpaquePointer, zones: ZoneResolver, index: Int) -> Result<
+        (EventRecord, [String]), Problem
+    > {
+        var notes: [String] = []
+        let summary = textProperty(component, ICAL_SUMMARY_PROPERTY) ?? "(no title)"
+        let uid = icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
+        let label = "\(name): event '\(summary)'" + (uid.isEmpty ? "" : " (\(uid))")
+        if uid.isEmpty { notes.append("\(name): event '\(summary)' has no UID; shown, but overrides cannot apply to it") }
+
+        for error in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
+            guard let text = icalproperty_get_xlicerror(error) else { continue }
+            let message = String(cString: text)
+            // Only errors about timing matter. An empty property ("No value for DESCRIPTION",
+            // "RRULE:" with nothing after it) is harmless noise some producers even export.
+            if !message.hasPrefix("No value for"),
+                ["RRULE", "DTSTART", "DTEND", "DURATION", "EXDATE", "RDATE", "RECURRENCE-ID"].contains(where: {
+                message.contains($0)
+            }) {
+                let detail = message.split(separator: ":").first.map(String.init) ?? message
+                notes.append("\(label): unreadable property skipped (\(detail.trimmingCharacters(in: .whitespaces)))")
+            }
+        }
+
+        guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY),
+            let start = zones.stamp(icalproperty_get_dtstart(startProperty), of: startProperty)
+        else {
+            return .failure(Problem(message: "\(label) has no valid DTSTART; skipped"))
+        }
+
+        var length: Length = start.isDate ? .days(1) : .seconds(0)
+        if let endProperty = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY),
+            let end = zones.stamp(icalproperty_get_dtend(endProperty), of: endProperty)
+        {
+            if start.isDate {
+                length = .days(max(1, start.civil.days(to: end.civil)))
+            } else {
+                let seconds = Int(end.instant.timeIntervalSince(start.instant))
+                if seconds < 0 { notes.append("\(label): DTEND before DTSTART; treated as zero length") }
+                length = .seconds(max(0, seconds))
+            }
+        } else if let durationProperty = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
+            let seconds = Int(icaldurationtype_as_int(icalproperty_get_duration(durationProperty)))
+            length = start.isDate ? .days(max(1, seconds / 86_400)) : .seconds(max(0, seconds))
+        }
+
+        var rrules: [icalrecurrencetype] = []
+        for property in properties(of: component, kind: ICAL_RRULE_PROPERTY) {
+            let rule = icalproperty_get_rrule(property)
+            if rule.freq == ICAL_NO_RECURRENCE {
+                notes.append("\(label): bad RRULE; only its first occurrence is shown")
+            } else {
+                rrules.append(rule)
+            }
+        }
+        var exdates: [Stamp] = []
+        for property in properties(of: component, kind: ICAL_EXDATE_PROPERTY) {
+            if let stamp = zones.stamp(icalproperty_get_exdate(property), of: property) { exdates.append(stamp) }
+        }
+        var rdates: [(Stamp, Length?)] = []
+        for property in properties(of: component, kind: ICAL_RDATE_PROPERTY) {
+            let value = icalproperty_get_rdate(property)
+            if let stamp = zones.stamp(value.time, of: property) {
+                rdates.append((stamp, nil))
+            } else if let first = zones.stamp(value.period.start, of: property) {
+                var periodLength: Length?
+                if let last = zones.stamp(value.period.end, of: property) {
+                    periodLength = .seconds(max(0, Int(last.instant.timeIntervalSince(first.instant))))
+                } else {
+                    periodLength = .seconds(max(0, Int(icaldurationtype_as_int(value.period.duration))))
+                }
+                rdates.append((first, periodLength))
+            }
+        }
+        var recurrenceId: Stamp?
+        var thisAndFuture = false
+        if let property = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) {
+            // libical does not attach a zone to RECURRENCE-ID: resolve its TZID here, or overrides
+            // silently fail to match.
+            recurrenceId = zones.stamp(icalproperty_get_recurrenceid(property), of: property)
+            if let range = icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER) {
+                thisAndFuture = icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE
+            }
+        }
+        let record = EventRecord(
+            uid: uid, summary: summary, location: textProperty(component, ICAL_LOCATION_PROPERTY),
+            description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
+            cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
+            rrules: rrules, rdates: rdates, exdates: exdates, recurrenceId: recurrenceId, thisAndFuture: thisAndFuture)
+        return .success((record, notes))
+    }
+
+    // MARK: Expanding one master
+
+    private func key(_ stamp: Stamp, allDayMaster: Bool) -> InstanceKey {
+        if stamp.isDate || allDayMaster { return .day(stamp.civil.dayNumber) }
+        return .time(Int64(stamp.instant.timeIntervalSince1970.rounded()))
+    }
+
+    private func expand(
+        _ master: EventRecord, overrides: [EventRecord], window: ExpansionWindow, calendar: String
+    ) -> ([CalendarEvent], [String]) {
+        var notes: [String] = []
+        let allDay = master.start.isDate
+        let label = "\(name): event '\(master.summary)'"
+
+        // Overrides: which instances they replace, and the THISANDFUTURE ones that also move
+        // every later instance.
+        var replaced = Set<InstanceKey>()
+        var future: [(key: InstanceKey, record: EventRecord, shift: TimeInterval)] = []
+        var maxShift: TimeInterval = 0
+        for record in overrides {
+            guard let rid = record.recurrenceId else { continue }
+            let ridKey = key(rid, allDayMaster: allDay)
+            replaced.insert(ridKey)
+            if record.thisAndFuture {
+                let shift = record.start.instant.timeIntervalSince(rid.instant)
+                future.append((ridKey, record, shift))
+                maxShift = max(maxShift, abs(shift))
+            }
+        }
+        future.sort { order($0.key) < order($1.key) }
+        let excluded = Set(master.exdates.map { key($0, allDayMaster: allDay) })
+
+        // Candidates: DTSTART, every RRULE occurrence and every RDATE, until past the window
+        // (widened by the largest THISANDFUTURE shift).
+        let horizon = window.end.addingTimeInterval(maxShift)
+        let horizonDay = window.endDay + Int((maxShift / 86_400).rounded(.up))
+        var seen = Set<InstanceKey>()
+        var candidates: [Candidate] = []
+        func add(_ stamp: Stamp, length: Length?) {
+            let start = eventTime(stamp)
+            let candidate = Candidate(
+                key: key(stamp, allDayMaster: allDay), wallDay: stamp.civil.dayNumber, start: start, length: length)
+            guard seen.insert(candidate.key).inserted else { return }
+            candidates.append(candidate)
+        }
+        add(master.start, length: nil)
+
+        for var rule in master.rrules {
+            var first = master.start.wall
+            if let zone = master.start.zone.libicalZone, !master.start.isDate {
+                first.zone = zone
+            } else if !master.start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
+                // A Foundation zone: libical iterates floating wall time, so UNTIL must be
+                // floating wall time in the event's zone too.
+                let until = Stamp(wall: rule.until, isDate: false, zone: icaltime_is_utc(rule.until) != 0
+                    ? (LibICal.utc.map(ICalZone.libical) ?? master.start.zone) : master.start.zone)
+                rule.until = master.start.zone.wall(until.instant)
+            }
+            guard let iterator = icalrecur_iterator_new(rule, first) else {
+                notes.append("\(label): RRULE could not be expanded; only its first occurrence is shown")
+                continue
+            }
+            defer { icalrecur_iterator_free(iterator) }
+            var produced = 0
+            while true {
+                let next = icalrecur_iterator_next(iterator)
+                if icaltime_is_null_time(next) != 0 { break }
+                produced += 1
+                if produced > Self.occurrenceLimit {
+                    notes.append("\(label): recurrence stopped after \(Self.occurrenceLimit) occurrences")
+                    break
+                }
+                var wall = next
+                wall.zone = nil
+                let stamp = Stamp(wall: wall, isDate: master.start.isDate, zone: master.start.zone)
+                if allDay {
+                    if stamp.civil.dayNumber >= horizonDay { break }
+                } else if stamp.instant >= horizon {
+                    break
+                }
+                add(stamp, length: nil)
+            }
+        }
+        for (stamp, length) in master.rdates { add(stamp, length: length) }
+
+        var events: [CalendarEvent] = []
+        if !master.cancelled {
+            for candidate in candidates {
+                if excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) { continue }
+                if replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay))) {
+                    continue
+                }
+                var record = master
+                var start = candidate.start
+                if let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
+                    if rule.record.cancelled { continue }
+                    record.summary = rule.record.summary
+                    record.location = rule.record.location
+                    record.description = rule.record.description
+                    record.length = rule.record.length
+                    start = shifted(start, by: rule.shift)
+                } else if let length = candidate.length {
+                    record.length = length
+                }
+                let end = record.end(from: start)
+                guard window.overlaps(start, end) else { continue }
+                let recurrenceId = master.rrules.isEmpty && master.rdates.isEmpty ? nil : candidate.start
+                events.append(instance(record, start: start, end: end, recurrenceId: recurrenceId, calendar: calendar))
+            }
+        }
+        for record in overrides where !record.cancelled {
+            guard let rid = record.recurrenceId else { continue }
+            let start = eventTime(record.start)
+            let end = record.end(from: start)
+            guard window.overlaps(start, end) else { continue }
+            let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
+            events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
+        }
+        return (events, notes)
+    }
+
+    private func order(_ key: InstanceKey) -> Int64 {
+        switch key {
+        case .day(let day): Int64(day) * 86_400
+        case .time(let seconds): seconds
+        }
+    }
+
+    private func shifted(_ time: EventTime, by seconds: TimeInterval) -> EventTime {
+        switch time {
+        case .day(let day): .day(day.adding(days: Int((seconds / 86_400).rounded())))
+        case .instant(let date): .instant(date.addingTimeInterval(seconds))
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import CLibical
+import Foundation
+
+/// A time zone as libical knows it (a VTIMEZONE of the calendar or a builtin from system tzdata)
+/// or, when libical has no such zone, as Foundation knows it.
+enum ICalZone {
+    /// A borrowed libical zone (the calendar's own zones live as long as the document).
+    case libical(OpaquePointer)
+    /// A Foundation zone.
+    case foundation(TimeZone)
+
+    /// The instant of a wall-clock time in this zone.
+    func instant(_ wall: icaltimetype) -> Date {
+        switch self {
+        case .libical(let zone):
+            var local = wall
+            local.is_date = 0
+            return Date(timeIntervalSince1970: TimeInterval(icaltime_as_timet_with_zone(local, zone)))
+        case .foundation(let zone):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = DateComponents(
+                year: Int(wall.year), month: Int(wall.month), day: Int(wall.day), hour: Int(wall.hour),
+                minute: Int(wall.minute), second: Int(wall.second))
+            return calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
+        }
+    }
+
+    /// The wall-clock time of `date` in this zone (floating: no zone attached).
+    func wall(_ date: Date) -> icaltimetype {
+        switch self {
+        case .libical(let zone):
+            var time = icaltime_from_timet_with_zone(time_t(date.timeIntervalSince1970), 0, zone)
+            time.zone = nil
+            return time
+        case .foundation(let zone):
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+            var time = icaltime_null_time()
+            time.year = Int32(parts.year ?? 1970)
+            time.month = Int32(parts.month ?? 1)
+            time.day = Int32(parts.day ?? 1)
+            time.hour = Int32(parts.hour ?? 0)
+            time.minute = Int32(parts.minute ?? 0)
+            time.second = Int32(parts.second ?? 0)
+            return time
+        }
+    }
+
+    /// The libical zone pointer, when libical can do the arithmetic itself.
+    var libicalZone: OpaquePointer? {
+        if case .libical(let zone) = self { return zone }
+        return nil
+    }
+}
+
+/// A date or date-time read from a property, with its zone resolved.
+struct Stamp {
+    /// Wall-clock fields (zone cleared).
+    var wall: icaltimetype
+    /// A DATE value (all-day).
+    var isDate: Bool
+    /// The zone for date-times (UTC, TZID, X-WR-TIMEZONE or the viewer's zone for floating times).
+    var zone: ICalZone
+
+    /// The day of the wall-clock time.
+    var civil: CivilDate { CivilDate(year: Int(wall.year), month: Int(wall.month), day: Int(wall.day)) }
+
+    /// The instant (dates: their midnight in `zone`).
+    var instant: Date { zone.instant(wall) }
+}
+
+/// Resolves TZIDs the way real producers write them, caching per document.
+///
+/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else the calendar's own
+/// VTIMEZONE; else a builtin IANA zone; else Foundation's zone; else a prefixed name such as
+/// `/mozilla.org/20050126_1/Europe/Berlin` by its last path components.
+final class ZoneResolver {
+    private let calendar: OpaquePointer
+    private var cache: [String: ICalZone?] = [:]
+    /// The zone floating times are read in (X-WR-TIMEZONE, else the viewer's zone).
+    private(set) var floating: ICalZone
+    /// TZIDs that could not be resolved (reported once as a warning).
+    private(set) var unknown: [String] = []
+
+    init(calendar: OpaquePointer, viewer: TimeZone) {
+        self.calendar = calendar
+        floating = Self.builtin(viewer.identifier).map(ICalZone.libical) ?? .foundation(viewer)
+        if let name = xProperty(calendar, named: "X-WR-TIMEZONE"), let zone = zone(for: name) {
+            floating = zone
+        }
+    }
+
+    /// The zone named by `tzid`, or nil (recorded in ``unknown``).
+    func zone(for tzid: String) -> ICalZone? {
+        if let cached = cache[tzid] { return cached }
+        let resolved = resolve(tzid)
+        cache[tzid] = resolved
+        if resolved == nil { unknown.append(tzid) }
+        return resolved
+    }
+
+    private func resolve(_ raw: String) -> ICalZone? {
+        let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\" ").union(.whitespaces))
+        if let iana = WindowsZones.iana(for: name), let zone = Self.named(iana) { return zone }
+        if let own = icalcomponent_get_timezone(calendar, name) { return .libical(own) }
+        if let zone = Self.named(name) { return zone }
+        let parts = name.split(separator: "/")
+        for count in [3, 2] where parts.count > count {
+            if let zone = Self.named(parts.suffix(count).joined(separator: "/")) { return zone }
+        }
+        return nil
+    }
+
+    /// A builtin libical zone, else a Foundation zone, for an IANA name.
+    static func named(_ name: String) -> ICalZone? {
+        if let zone = builtin(name) { return .libical(zone) }
+        if let zone = TimeZone(identifier: name) { return .foundation(zone) }
+        return nil
+    }
+
+    static func builtin(_ name: String) -> OpaquePointer? {
+        if name == "UTC" || name == "Etc/UTC" || name == "GMT" { return LibICal.utc }
+        return icaltimezone_get_builtin_timezone(name)
+    }
+
+    /// Reads a DATE or DATE-TIME value of `property`, attaching the zone its TZID names.
+    func stamp(_ value: icaltimetype, of property: OpaquePointer) -> Stamp? {
+        guard icaltime_is_null_time(value) == 0 else { return nil }
+        var wall = value
+        let utc = icaltime_is_utc(value) != 0
+        wall.zone = nil
+        if value.is_date != 0 {
+            wall.hour = 0
+            wall.minute = 0
+            wall.second = 0
+            return Stamp(wall: wall, isDate: true, zone: floating)
+        }
+        if utc, let zone = LibICal.utc { return Stamp(wall: wall, isDate: false, zone: .libical(zone)) }
+        if let name = tzid(of: property), let zone = zone(for: name) {
+            return Stamp(wall: wall, isDate: false, zone: zone)
+        }
+        return Stamp(wall: wall, isDate: false, zone: floating)
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+
+/// A calendar day without a time or zone (all-day events are "floating" days in iCalendar).
+public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Year, e.g. 2024.
+    public var year: Int
+    /// Month 1...12.
+    public var month: Int
+    /// Day of month 1...31.
+    public var day: Int
+
+    /// Creates a day.
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The local day of `date` in `zone`.
+    public init(_ date: Date, in zone: TimeZone) {
+        let seconds = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: date))
+        self.init(dayNumber: Int(seconds.floorDivided(by: 86_400)))
+    }
+
+    /// The day `dayNumber` days after 1970-01-01 (H. Hinnant's civil_from_days).
+    public init(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+    }
+
+    /// Days since 1970-01-01 (H. Hinnant's days_from_civil); cheap, no Foundation calendar.
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// Parses `YYYY-MM-DD` (strictly: real days only).
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+        // Reject 2024-02-30 and friends: the day must survive a round trip.
+        guard adding(days: 0) == self else { return nil }
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+
+    /// The start of this day in `zone`.
+    public func start(in zone: TimeZone) -> Date {
+        Self.calendar(zone).date(from: DateComponents(year: year, month: month, day: day))
+            ?? Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86_400)
+    }
+
+    /// This day plus `days` (negative goes back).
+    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+
+    /// Whole days from `self` to `other`.
+    public func days(to other: CivilDate) -> Int { other.dayNumber - dayNumber }
+
+    /// Orders by year, month, day.
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    static func calendar(_ zone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        return calendar
+    }
+}
+
+/// When an event instance starts or ends: a whole day (all-day events) or an instant.
+public enum EventTime: Sendable, Hashable {
+    /// An all-day boundary (a floating day, read in the viewer's zone).
+    case day(CivilDate)
+    /// A moment in time.
+    case instant(Date)
+
+    /// The moment this time denotes for a viewer in `zone`.
+    public func date(in zone: TimeZone) -> Date {
+        switch self {
+        case .day(let day): day.start(in: zone)
+        case .instant(let date): date
+        }
+    }
+
+    /// `YYYY-MM-DD` for days, ISO 8601 UTC with `Z` for instants (the JSON form).
+    public var json: String {
+        switch self {
+        case .day(let day): day.description
+        case .instant(let date): isoUTC(date)
+        }
+    }
+}
+
+/// One instance of an event, after recurrence expansion and overrides.
+public struct CalendarEvent: Sendable, Hashable, Encodable {
+    /// The event's UID (shared by every instance of a recurring event).
+    public var uid: String
+    /// The instance's original start, nil for one-off events.
+    public var recurrenceId: EventTime?
+    /// Start.
+    public var start: EventTime
+    /// End (exclusive; for all-day events the day after the last day, as in iCalendar).
+    public var end: EventTime
+    /// Title (untrusted text).
+    public var summary: String
+    /// Location (untrusted text).
+    public var location: String?
+    /// Description (untrusted text; shown fenced in context, not part of the JSON shape).
+    public var description: String?
+    /// The calendar's name.
+    public var calendar: String
+
+    /// Creates an event instance.
+    public init(
+        uid: String, recurrenceId: EventTime?, start: EventTime, end: EventTime, summary: String,
+        location: String?, description: String?, calendar: String
+    ) {
+        self.uid = uid
+        self.recurrenceId = recurrenceId
+        self.start = start
+        self.end = end
+        self.summary = summary
+        self.location = location
+        self.description = description
+        self.calendar = calendar
+    }
+
+    /// Whether the event covers whole days.
+    public var allDay: Bool {
+        if case .day = start { return true }
+        return false
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uid, recurrenceId, start, end, allDay, summary, location, calendar
+    }
+
+    /// Writes the documented JSON shape (`description` stays out of it).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(recurrenceId?.json, forKey: .recurrenceId)
+        try container.encode(start.json, forKey: .start)
+        try container.encode(end.json, forKey: .end)
+        try container.encode(allDay, forKey: .allDay)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(location, forKey: .location)
+        try container.encode(calendar, forKey: .calendar)
+    }
+}
+
+/// A to-do (VTODO): a task or reminder.
+public struct CalendarTask: Sendable, Hashable, Encodable {
+    /// The task's state relative to now.
+    public enum State: String, Sendable, Encodable {
+        /// Not done, no due time or due later.
+        case open
+        /// Not done and due within the next day.
+        case due
+        /// Not done and past due.
+        case overdue
+        /// Done.
+        case completed
+    }
+
+    /// UID.
+    public var uid: String
+    /// Title (untrusted text).
+    public var summary: String
+    /// Due time, if any.
+    public var due: EventTime?
+    /// State relative to now.
+    public var state: State
+    /// Priority 1 (highest) ... 9, nil when unset.
+    public var priority: Int?
+    /// The calendar's name.
+    public var calendar: String
+
+    /// Creates a task.
+    public init(uid: String, summary: String, due: EventTime?, state: State, priority: Int?, calendar: String) {
+        self.uid = uid
+        self.summary = summary
+        self.due = due
+        self.state = state
+        self.priority = priority
+        self.calendar = calendar
+    }
+
+    enum CodingKeys: String, CodingKey { case uid, summary, due, state, priority, calendar }
+
+    /// `due` is written like event times (`Z` instant or `YYYY-MM-DD`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(due?.json, forKey: .due)
+        try container.encode(state, forKey: .state)
+        try container.encode(priority, forKey: .priority)
+        try container.encode(calendar, forKey: .calendar)
+    }
+}
+
+/// ISO 8601 UTC with `Z`, whole seconds.
+func isoUTC(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+    return String(
+        format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0, parts.hour ?? 0,
+        parts.minute ?? 0, parts.second ?? 0)
+}
+
+extension Int64 {
+    /// Division rounding toward negative infinity.
+    fileprivate func floorDivided(by divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+}

@@ -1,0 +1,55 @@
+import AlmanacCore
+import AlmanacTesting
+import Foundation
+
+@testable import AlmanacCalendar
+
+/// Runs the calendar tool the way the runtime does, with a fixed now/zone and a memory cache.
+struct CalendarHarness {
+    var now: Date
+    var zone: String
+    var transport: any HTTPTransport = StubTransport { request in
+        throw ProviderFailure(.network, "no network in this test (\(request.method) \(request.url.path))")
+    }
+    var settings = Settings()
+    var state: any ProviderStateStore = MemoryStateStore()
+    var coordinator: Coordinator
+
+    init(now: String, zone: String, cache: any CacheStore = MemoryCacheStore()) {
+        let instant = TimeText.parseInstant(now) ?? Date(timeIntervalSince1970: 0)
+        self.now = instant
+        self.zone = zone
+        coordinator = Coordinator(cache: cache, now: { instant })
+    }
+
+    var context: ToolContext {
+        var environment = testEnvironment(transport: transport, now: now, timeZone: zone, settings: settings)
+        environment.state = state
+        return ToolContext(coordinator: coordinator, environment: environment)
+    }
+
+    /// Parses CLI words and runs the tool.
+    func run(_ words: [String]) async throws -> ToolResult {
+        let tool = CalendarTool()
+        let arguments = try ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)
+        return try await tool.run(arguments, context: context)
+    }
+
+    /// The payload, typed.
+    func payload(_ words: [String]) async throws -> CalendarPayload {
+        let result = try await run(words)
+        guard let payload = result.payload as? CalendarPayload else { throw AlmanacError.internal("not a calendar payload") }
+        return payload
+    }
+
+    /// Context as the CLI prints it.
+    func context(_ result: ToolResult, budget: Int? = nil) throws -> String {
+        try result.render(
+            .context, now: now, timeZone: TimeZone(identifier: zone) ?? .current, budget: ContextBudget(tokens: budget))
+    }
+}
+
+extension CalendarPayload {
+    /// `(uid, start)` pairs, for precise assertions.
+    var starts: [String] { events.map { "\($0.start.json) \($0.summary)" } }
+}
