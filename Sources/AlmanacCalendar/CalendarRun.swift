@@ -7,9 +7,7 @@ struct CalendarRun {
     var sources: [CalendarSource]
     var context: ToolContext
 
-    static let providers: [any Provider<CalendarFetch, CalendarSnapshot>] = [
-        ICSFileProvider(), ICSFeedProvider(), CalDAVProvider(),
-    ]
+    var providers: [any Provider<CalendarFetch, CalendarSnapshot>]
 
     func result() async throws -> ToolResult {
         var fetched: [(CalendarSource, Fetched<CalendarSnapshot>)] = []
@@ -25,7 +23,7 @@ struct CalendarRun {
             if case .file = source.location { ttl = .zero }  // local files are cheap: always re-read
             do {
                 let result = try await context.fetch(
-                    tool: "calendar", key: key, query: query, providers: Self.providers, ttl: ttl)
+                    tool: "calendar", key: key, query: query, providers: providers, ttl: ttl)
                 fetched.append((source, result))
             } catch {
                 failures.append((source, error))

@@ -17,6 +17,10 @@ public struct CalendarTool: Tool {
     static let rangeHelp =
         "expected today, tomorrow, week, next N, tasks, or --from YYYY-MM-DD [--to YYYY-MM-DD]"
 
+    /// Whether CalDAV collections that offer sync-collection are mirrored with it (tests turn it
+    /// off to exercise the calendar-query path against the same server).
+    var useCalDAVSync = true
+
     /// Creates the tool.
     public init() {}
 
@@ -57,7 +61,10 @@ public struct CalendarTool: Tool {
         let sources = try CalendarSources.resolve(
             ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
             settings: context.settings)
-        return try await CalendarRun(request: request, sources: sources, context: context).result()
+        let providers: [any Provider<CalendarFetch, CalendarSnapshot>] = [
+            ICSFileProvider(), ICSFeedProvider(), CalDAVProvider(useSync: useCalDAVSync),
+        ]
+        return try await CalendarRun(request: request, sources: sources, context: context, providers: providers).result()
     }
 }
 
