@@ -146,7 +146,7 @@ struct BraveFaultTests {
         let header = try SearchTest.render(result, .context).split(separator: "\n").first.map(String.init)
         #expect(
             header
-                == "[search] web results for \"hello world\" · Tue 31 Dec 2024 (today) · source: brave · STALE: fetched 12:58 UTC-05:00 (2 h ago); brave failed: Brave: HTTP 500 from the search API"
+                == "[search] web results for \"hello world\" · Tue 31 Dec 2024 (today) · source: brave · STALE: fetched 12:58 EST (2 h ago); brave failed: Brave: HTTP 500 from the search API"
         )
     }
 }
