@@ -54,7 +54,9 @@ public struct SearchTool: Tool {
 
     /// Nil with a Brave key (or in replay mode), else how to set one.
     public func unconfiguredReason(in context: ToolContext) -> String? {
-        BraveClient.unconfiguredReason(context.settings).map { "\($0): \(BraveClient.missingKeyHelp)" }
+        BraveClient.unconfiguredReason(context.settings).map {
+            "\($0) (set BRAVE_API_KEY, or api_key under [brave] in config.toml)"
+        }
     }
 
     /// Validates the arguments, checks the key, then asks Brave through the coordinator.

@@ -40,8 +40,7 @@ struct BraveConfigurationTests {
         let without = SearchTest.context(transport: transport, settings: SearchTest.settings(key: nil))
         #expect(
             tool.unconfiguredReason(in: without)
-                == "no Brave Search API key: export BRAVE_API_KEY=<key>, or put api_key = \"<key>\" under [brave] in $XDG_CONFIG_HOME/almanac/config.toml (keys: https://api-dashboard.search.brave.com)"
-        )
+                == "no Brave Search API key (set BRAVE_API_KEY, or api_key under [brave] in config.toml)")
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport)) == nil)
         let config = Settings(config: ["brave": .table(["api_key": .string("k")])])
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport, settings: config)) == nil)
