@@ -28,7 +28,10 @@ let package = Package(
         // Tool domains: one module each, providers as files inside.
         .target(name: "AlmanacSports", dependencies: ["AlmanacCore"]),
         .target(name: "AlmanacWeather", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacSearch", dependencies: ["AlmanacCore"]),
+        .target(
+            name: "AlmanacSearch",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
