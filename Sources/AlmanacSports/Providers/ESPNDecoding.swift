@@ -13,7 +13,7 @@ public enum ESPNScoreboard {
     /// - Throws: ``ProviderFailure`` of kind `decoding` when the body is not a scoreboard.
     public static func decode(_ data: Data, league: League) throws -> [Game] {
         let wire = try ESPNDecoder.decode(ScoreboardWire.self, from: data)
-        return (wire.events ?? []).compactMap { $0.game(style: league.style) }
+        return wire.events.compactMap { $0.game(style: league.style) }
     }
 
     /// Decodes a scoreboard body and renders its games as LLM context for the local day containing `now`
@@ -54,7 +54,7 @@ extension TeamScheduleWire {
         let side = Game.Side(
             id: entry.id, displayName: entry.displayName, name: team.preferredName(style: league.style),
             abbreviation: entry.abbreviation)
-        let games = (events ?? []).compactMap { $0.game(style: league.style) }.sorted { $0.start < $1.start }
+        let games = events.compactMap { $0.game(style: league.style) }.sorted { $0.start < $1.start }
         return TeamSchedule(team: side, season: requestedSeason?.year ?? season?.year, games: games)
     }
 }
@@ -111,7 +111,7 @@ extension StandingsWire {
 
 extension NewsWire {
     var items: [NewsItem] {
-        (articles ?? []).compactMap { article in
+        articles.compactMap { article in
             guard let headline = article.headline, !headline.isEmpty else { return nil }
             return NewsItem(
                 headline: headline, description: article.description,
@@ -122,6 +122,6 @@ extension NewsWire {
 
 extension TeamsWire {
     var entries: [TeamEntry] {
-        (sports ?? []).flatMap { $0.leagues ?? [] }.flatMap { $0.teams ?? [] }.compactMap { $0.team?.entry }
+        sports.flatMap { $0.leagues ?? [] }.flatMap { $0.teams ?? [] }.compactMap { $0.team?.entry }
     }
 }

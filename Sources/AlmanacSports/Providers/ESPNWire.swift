@@ -7,7 +7,8 @@ import Foundation
 
 /// `/apis/site/v2/sports/{sport}/{league}/scoreboard`.
 struct ScoreboardWire: Decodable {
-    var events: [EventWire]?
+    // Required: a body without the list is a changed API, not an empty day.
+    var events: [EventWire]
 }
 
 /// One event on a scoreboard or team schedule.
@@ -96,7 +97,7 @@ struct TeamScheduleWire: Decodable {
     var team: TeamWire?
     var requestedSeason: Season?
     var season: Season?
-    var events: [EventWire]?
+    var events: [EventWire]
 }
 
 /// `/apis/v2/sports/{sport}/{league}/standings`.
@@ -134,6 +135,20 @@ struct StandingsWire: Decodable {
     var name: String?
     var standings: Table?
     var children: [Group]?
+
+    enum CodingKeys: String, CodingKey { case name, standings, children }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decodeIfPresent(String.self, forKey: .name)
+        standings = try container.decodeIfPresent(Table.self, forKey: .standings)
+        children = try container.decodeIfPresent([Group].self, forKey: .children)
+        // One of the two must be there; neither means the API changed shape.
+        if standings == nil && children == nil {
+            throw DecodingError.keyNotFound(
+                CodingKeys.children, .init(codingPath: [], debugDescription: "no standings or children"))
+        }
+    }
 }
 
 /// `/apis/site/v2/sports/{sport}/{league}/news`.
@@ -154,7 +169,7 @@ struct NewsWire: Decodable {
         var links: Links?
     }
 
-    var articles: [Article]?
+    var articles: [Article]
 }
 
 /// `/apis/site/v2/sports/{sport}/{league}/teams`.
@@ -171,7 +186,7 @@ struct TeamsWire: Decodable {
         var team: TeamWire?
     }
 
-    var sports: [Sport]?
+    var sports: [Sport]
 }
 
 // MARK: - Wire → domain
