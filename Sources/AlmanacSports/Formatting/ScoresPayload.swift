@@ -43,10 +43,10 @@ public struct ScoresPayload: ToolPayload {
         return (Array(ordered.prefix(limit)), ordered.count - limit)
     }
 
-    /// The zone label every start time shares, named once in the header instead of on each line.
-    var zoneLabel: String? { GameText.sharedZone(shown.games, zone: day.zone) }
+    /// The zone label every start time in `games` shares, named once in the header instead of on each line.
+    func zoneLabel(_ games: [Game]) -> String? { GameText.sharedZone(games, zone: day.zone) }
 
-    func title(_ rendering: Rendering) -> String {
+    func title(_ rendering: Rendering, zoneLabel: String?) -> String {
         var title = "\(league.name) · \(TimeText.labelledDay(day.start, now: rendering.now, in: day.zone))"
         if let team { title += " · \(team.label)" }
         if let zoneLabel { title += " · times \(zoneLabel)" }
@@ -56,9 +56,10 @@ public struct ScoresPayload: ToolPayload {
 
     /// Header, then one line per game ("… N more games omitted" when over budget).
     public func context(_ rendering: Rendering) -> String {
-        let header = rendering.header(title(rendering), zone: day.zone)
-        guard !games.isEmpty else { return header + "\n" + emptyLine(rendering) }
         let (shown, hidden) = shown
+        let zoneLabel = zoneLabel(shown)
+        let header = rendering.header(title(rendering, zoneLabel: zoneLabel), zone: day.zone)
+        guard !games.isEmpty else { return header + "\n" + emptyLine(rendering) }
         let showZone = zoneLabel == nil
         let lines = shown.map { GameText.line($0, style: league.style, zone: day.zone, showZone: showZone) }
         var kept = rendering.budget.fit(lines, reserved: header) { "… \($0 + hidden) more games omitted" }
@@ -76,10 +77,12 @@ public struct ScoresPayload: ToolPayload {
 
     /// Aligned columns: state, away, score, home, score, result.
     public func text(_ rendering: Rendering) -> String {
-        let header = rendering.header(title(rendering), zone: day.zone)
+        let shown = shown.games
+        let zoneLabel = zoneLabel(shown)
+        let header = rendering.header(title(rendering, zoneLabel: zoneLabel), zone: day.zone)
         guard !games.isEmpty else { return header + "\n" + emptyLine(rendering) }
         let soccer = league.style == .soccer
-        let rows: [[String]] = shown.games.map { game in
+        let rows: [[String]] = shown.map { game in
             let first = soccer ? game.home : game.away
             let second = soccer ? game.away : game.home
             let score: (Game.Side) -> String = { side in side.score.map(String.init) ?? "" }
