@@ -99,4 +99,16 @@ struct ReplayTests {
         let data = try Envelope.dataJSON(result.payload)
         #expect(Golden.check(data + "\n", against: "sports/espn/\(testCase.golden).data.json") == nil)
     }
+
+    @Test(
+        "text format (for people) matches the goldens",
+        arguments: cases.filter {
+            ["nba-standings-apis-v2", "soccer-eng1-standings-apis-v2", "nba-news", "nfl-team-schedule-kc-2025.schedule",
+             "soccer-usa1-scoreboard-live-2022-09-17"].contains($0.golden)
+        })
+    func text(_ testCase: ReplayCase) async throws {
+        let harness = Harness(transport: try Fixtures.replay(), now: instant(testCase.now), zone: zone(testCase.zone))
+        let text = try harness.render(try await harness.run(testCase.words), .text)
+        #expect(Golden.check(text + "\n", against: "sports/espn/\(testCase.golden).text.txt") == nil)
+    }
 }
