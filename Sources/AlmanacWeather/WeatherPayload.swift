@@ -137,7 +137,8 @@ public struct WeatherPayload: ToolPayload {
             return .object([
                 ("location", .object([
                     ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
-                    ("latitude", .null), ("longitude", .null), ("timezone", .null),
+                    ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
+                    ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
                 ])),
                 ("units", .null),
                 ("view", .string(viewName)),
@@ -180,12 +181,14 @@ struct Sheet {
     let forecast: Forecast
     let now: Date
     let zone: TimeZone
+    let calendar: Calendar
     let today: String
 
     init(forecast: Forecast, now: Date) {
         self.forecast = forecast
         self.now = now
         zone = forecast.location.zone(at: now)
+        calendar = TimeText.calendar(zone)
         today = TimeText.isoDay(now, in: zone)
     }
 
@@ -217,10 +220,13 @@ struct Sheet {
 
     /// Hours from the start of the current hour on.
     var upcomingHours: [(hour: HourlyForecast, date: Date)] {
-        let hourStart = TimeText.calendar(zone).dateInterval(of: .hour, for: now)?.start ?? now
-        return forecast.hourly.compactMap { hour in
-            LocalTime.instant(hour.time, in: zone).map { (hour, $0) }
-        }.filter { $0.date >= hourStart }
+        let hourStart = calendar.dateInterval(of: .hour, for: now)?.start ?? now
+        return timedHours.filter { $0.date >= hourStart }
+    }
+
+    /// Every hour with its instant (hours whose time cannot be read are left out).
+    var timedHours: [(hour: HourlyForecast, date: Date)] {
+        forecast.hourly.compactMap { hour in LocalTime.instant(hour.time, calendar: calendar).map { (hour, $0) } }
     }
 
     /// The hours a view lists; nil for views without an hour list.
@@ -230,9 +236,7 @@ struct Sheet {
         case .hourly: return Array(upcomingHours.prefix(24))
         case .day:
             guard let day = payload.day else { return [] }
-            let source = day == today ? upcomingHours : forecast.hourly.compactMap { hour in
-                LocalTime.instant(hour.time, in: zone).map { (hour, $0) }
-            }
+            let source = day == today ? upcomingHours : timedHours
             let hours = source.filter { $0.hour.time.hasPrefix(day) }
             return payload.everyHour ? hours : hours.filter { Int($0.hour.time.suffix(5).prefix(2)).map { $0 % 3 == 0 } ?? false }
         }
@@ -293,7 +297,7 @@ struct Sheet {
         if let gusts = current.windGusts { parts.append("gusts \(Numbers.text(gusts)) \(units.windSpeed)") }
         if let humidity = current.humidity { parts.append("humidity \(Numbers.percent(humidity))") }
         if let precipitation = current.precipitation, precipitation > 0 {
-            parts.append("precipitation \(Numbers.text(precipitation)) \(units.precipitation)")
+            parts.append("precipitation \(Numbers.amount(precipitation)) \(units.precipitation)")
         }
         let when = current.time.hasPrefix(today) ? LocalTime.clock(current.time) : current.time.replacingOccurrences(of: "T", with: " ")
         return "Now (\(when)): " + (parts.isEmpty ? "no values in this response" : parts.joined(separator: ", "))
@@ -311,10 +315,10 @@ struct Sheet {
         }
         if let chance = day.precipitationProbability {
             var text = "precip chance \(Numbers.percent(chance))"
-            if detailed, let sum = day.precipitationSum, sum > 0 { text += " (\(Numbers.text(sum)) \(units.precipitation))" }
+            if detailed, let sum = day.precipitationSum, sum > 0 { text += " (\(Numbers.amount(sum)) \(units.precipitation))" }
             parts.append(text)
         } else if detailed, let sum = day.precipitationSum, sum > 0 {
-            parts.append("precipitation \(Numbers.text(sum)) \(units.precipitation)")
+            parts.append("precipitation \(Numbers.amount(sum)) \(units.precipitation)")
         }
         if detailed, let wind = day.windSpeedMax {
             var text = "wind up to \(Numbers.text(wind)) \(units.windSpeed)"
@@ -417,7 +421,7 @@ struct Sheet {
 
     func localISO(_ text: String?) -> OrderedJSON {
         guard let text else { return .null }
-        return LocalTime.instant(text, in: zone).map { .string(LocalTime.iso($0, in: zone)) } ?? .string(text)
+        return LocalTime.instant(text, calendar: calendar).map { .string(LocalTime.iso($0, calendar: calendar)) } ?? .string(text)
     }
 
     func currentJSON(_ current: CurrentConditions) -> OrderedJSON {
@@ -440,7 +444,7 @@ struct Sheet {
     func hourJSON(_ entry: (hour: HourlyForecast, date: Date)) -> OrderedJSON {
         let hour = entry.hour
         return .object([
-            ("time", .string(LocalTime.iso(entry.date, in: zone))),
+            ("time", .string(LocalTime.iso(entry.date, calendar: calendar))),
             ("temperature", .optional(hour.temperature)),
             ("apparentTemperature", .optional(hour.apparentTemperature)),
             ("precipitationProbability", .optional(hour.precipitationProbability)),
@@ -449,6 +453,7 @@ struct Sheet {
             ("description", hour.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
             ("windSpeed", .optional(hour.windSpeed)),
             ("windDirection", .optional(hour.windDirection)),
+            ("windCompass", hour.windDirection.map { .string(Compass.point($0)) } ?? .null),
             ("windGusts", .optional(hour.windGusts)),
         ])
     }

@@ -54,6 +54,26 @@ struct ReplayTests {
         #expect(lines.last == "Other places with this name: Frederick, Colorado, United States; Frederick, Oklahoma, United States (ask for e.g. 'Frederick, CO' to pick one).")
     }
 
+    @Test("a qualified place with a trailing day word: that day only, in the place's calendar")
+    func qualifiedTomorrow() async throws {
+        let harness = try Harness.replay(now: try instant("2026-08-09T18:50:00Z"))
+        let result = try await harness.run(["Frederick,", "MD", "tomorrow", "--sun"])
+        #expect(try harness.context(result) == """
+            [weather] Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 UTC-04:00 · source: open-meteo · fetched 14:50 UTC-04:00 (0 s ago)
+            Mon 10 Aug (tomorrow): light rain showers, 20.3 to 34.6 °C, sunrise/sunset not in this response
+            """)
+    }
+
+    @Test("a forecast without an hourly block says so in the hourly view")
+    func noHourly() async throws {
+        let harness = try Harness.replay(now: try instant("2026-08-08T03:35:00Z"))
+        let result = try await harness.run(["--lat", "39.746895", "--lon", "-104.987076", "--hourly"])
+        #expect(try harness.context(result).components(separatedBy: "\n").dropFirst() == [
+            "Now (21:30): 26.8 °C, feels like 24 °C, partly cloudy, wind 7.6 km/h",
+            "No hourly forecast from now on in this response.",
+        ])
+    }
+
     @Test("a default place from [weather] place is used when none is given")
     func configuredPlace() async throws {
         let harness = try Harness.replay(now: try instant("2026-08-09T18:50:00Z"), settings: weatherConfig(["place": "Frederick"]))

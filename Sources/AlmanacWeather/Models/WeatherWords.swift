@@ -56,26 +56,27 @@ public enum Compass {
 
 /// Reads upstream's local wall-clock strings in the place's zone.
 enum LocalTime {
-    /// `2026-03-05T21:00` (or with seconds) in `zone`.
-    static func instant(_ text: String, in zone: TimeZone) -> Date? {
-        let parts = text.split(separator: "T", maxSplits: 1)
-        guard parts.count == 2, let day = TimeText.parseDay(String(parts[0]), in: zone) else { return nil }
-        let clock = parts[1].split(separator: ":")
-        guard clock.count >= 2, let hour = Int(clock[0]), let minute = Int(clock[1]),
-            (0..<24).contains(hour), (0..<60).contains(minute)
+    /// `2026-03-05T21:00` (or with seconds) read in `calendar`'s zone. Takes a prepared calendar:
+    /// hourly series parse hundreds of these.
+    static func instant(_ text: String, calendar: Calendar) -> Date? {
+        let fields = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == ":" }).map { Int($0) }
+        guard fields.count >= 5, fields.allSatisfy({ $0 != nil }), text.count >= 16,
+            let year = fields[0], let month = fields[1], let day = fields[2], let hour = fields[3],
+            let minute = fields[4], (1...12).contains(month), (1...31).contains(day), (0..<24).contains(hour),
+            (0..<60).contains(minute)
         else { return nil }
-        let second = clock.count > 2 ? Int(clock[2]) ?? 0 : 0
-        var components = TimeText.calendar(zone).dateComponents([.year, .month, .day], from: day)
-        components.hour = hour
-        components.minute = minute
-        components.second = second
-        return TimeText.calendar(zone).date(from: components)
+        let second = fields.count > 5 ? fields[5] ?? 0 : 0
+        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else {
+            return nil
+        }
+        return date
     }
 
     /// "2026-03-05T21:00:00-05:00": the local reading plus the offset, unambiguous for machines.
-    static func iso(_ date: Date, in zone: TimeZone) -> String {
-        let parts = TimeText.calendar(zone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        let offset = zone.secondsFromGMT(for: date)
+    static func iso(_ date: Date, calendar: Calendar) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let offset = calendar.timeZone.secondsFromGMT(for: date)
         let sign = offset < 0 ? "-" : "+"
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
@@ -96,6 +97,15 @@ enum Numbers {
         let rounded = (value * 10).rounded() / 10
         if rounded == rounded.rounded() { return String(Int(rounded)) }
         return String(format: "%.1f", rounded)
+    }
+
+    /// Precipitation amounts: two decimals below 1 ("0.11" inch, "0.3" mm), else one ("25", "6.6").
+    static func amount(_ value: Double) -> String {
+        guard abs(value) < 1 else { return text(value) }
+        var text = String(format: "%.2f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 
     /// "40%".
