@@ -58,7 +58,8 @@ public enum PlaceMatcher {
             let found = candidates.prefix(4).map(\.displayName).joined(separator: "; ")
             throw AlmanacError.usage(
                 "no '\(text.name)' in '\(text.qualifiers.joined(separator: ", "))' was found; found: \(found)",
-                suggestion: "qualify with a country code, country or state as Open-Meteo names it, e.g. '\(text.name), \(candidates[0].countryCode ?? "US")'"
+                suggestion:
+                    "qualify with a country code, country or state as Open-Meteo names it, e.g. '\(text.name), \(candidates[0].countryCode ?? "US")'"
             )
         }
         let wanted = fold(text.name)

@@ -46,11 +46,13 @@ public struct WeatherPayload: ToolPayload {
         if case .day(let word) = view, case .forecast(let forecast) = report {
             let zone = forecast.location.zone(at: now)
             guard let date = TimeText.resolveDay(word, now: now, in: zone) else {
-                throw AlmanacError.usage("weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
+                throw AlmanacError.usage(
+                    "weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
             }
             let iso = TimeText.isoDay(date, in: zone)
             guard forecast.daily.contains(where: { $0.date == iso }) else {
-                let range = forecast.daily.first.map { "\($0.date) to \(forecast.daily.last?.date ?? $0.date)" } ?? "no days"
+                let range =
+                    forecast.daily.first.map { "\($0.date) to \(forecast.daily.last?.date ?? $0.date)" } ?? "no days"
                 throw AlmanacError.usage(
                     "weather: no forecast for \(iso) at \(forecast.location.displayName) (forecast covers \(range))",
                     suggestion: "ask for a day in that range")
@@ -92,16 +94,23 @@ public struct WeatherPayload: ToolPayload {
     private func webContext(_ web: WebWeather, _ rendering: Rendering) -> String {
         let header = rendering.header("\(web.place) · from web search (no forecast service answered)")
         let entries = web.hits.enumerated().map { index, hit in
-            var line = "\(index + 1). \(UntrustedText.clean(hit.title, limit: 120)) — \(UntrustedText.clean(hit.snippet, limit: 300))"
+            var line =
+                "\(index + 1). \(UntrustedText.clean(hit.title, limit: 120)) — \(UntrustedText.clean(hit.snippet, limit: 300))"
             if let age = hit.age, !age.isEmpty { line += " (\(UntrustedText.clean(age, limit: 40)))" }
             return line + " <\(UntrustedText.clean(hit.url, limit: 200))>"
         }
         let nonce = UntrustedText.nonce(for: entries)
-        let intro = "Web search results for \"\(UntrustedText.clean(web.query, limit: 120))\", not a forecast: check each result's date and place."
-        let reserved = [header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce), UntrustedText.close(nonce)]
-            .joined(separator: "\n")
+        let intro =
+            "Web search results for \"\(UntrustedText.clean(web.query, limit: 120))\", not a forecast: check each result's date and place."
+        let reserved = [
+            header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce), UntrustedText.close(nonce),
+        ]
+        .joined(separator: "\n")
         let kept = rendering.budget.fit(entries, reserved: reserved, minimum: 1) { "… \($0) more results omitted" }
-        return ([header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce)] + kept + [UntrustedText.close(nonce)])
+        return
+            ([header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce)] + kept + [
+                UntrustedText.close(nonce)
+            ])
             .joined(separator: "\n")
     }
 
@@ -118,11 +127,14 @@ public struct WeatherPayload: ToolPayload {
             let sheet = Sheet(forecast: forecast, now: now)
             var members: [(String, OrderedJSON)] = [
                 ("location", sheet.locationJSON()),
-                ("units", .object([
-                    ("temperature", .string(forecast.units.temperature)),
-                    ("windSpeed", .string(forecast.units.windSpeed)),
-                    ("precipitation", .string(forecast.units.precipitation)),
-                ])),
+                (
+                    "units",
+                    .object([
+                        ("temperature", .string(forecast.units.temperature)),
+                        ("windSpeed", .string(forecast.units.windSpeed)),
+                        ("precipitation", .string(forecast.units.precipitation)),
+                    ])
+                ),
                 ("view", .string(viewName)),
                 ("day", day.map(OrderedJSON.string) ?? .null),
                 ("current", forecast.current.map(sheet.currentJSON) ?? .null),
@@ -135,11 +147,14 @@ public struct WeatherPayload: ToolPayload {
             return .object(members)
         case .web(let web):
             return .object([
-                ("location", .object([
-                    ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
-                    ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
-                    ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
-                ])),
+                (
+                    "location",
+                    .object([
+                        ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
+                        ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
+                        ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
+                    ])
+                ),
                 ("units", .null),
                 ("view", .string(viewName)),
                 ("day", .null),
@@ -148,12 +163,17 @@ public struct WeatherPayload: ToolPayload {
                 ("alternatives", .array([])),
                 ("source", .string("web search")),
                 ("query", .string(web.query)),
-                ("results", .array(web.hits.map { hit in
-                    .object([
-                        ("title", .string(hit.title)), ("url", .string(hit.url)), ("snippet", .string(hit.snippet)),
-                        ("age", hit.age.map(OrderedJSON.string) ?? .null),
-                    ])
-                })),
+                (
+                    "results",
+                    .array(
+                        web.hits.map { hit in
+                            .object([
+                                ("title", .string(hit.title)), ("url", .string(hit.url)),
+                                ("snippet", .string(hit.snippet)),
+                                ("age", hit.age.map(OrderedJSON.string) ?? .null),
+                            ])
+                        })
+                ),
             ])
         }
     }
@@ -198,7 +218,8 @@ struct Sheet {
     /// requested in GMT/UTC (not by this tool, which asks for `timezone=auto`) says so instead of
     /// calling GMT "local".
     var title: String {
-        let clock = "\(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))"
+        let clock =
+            "\(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))"
         if ["GMT", "UTC"].contains(forecast.location.timezone) {
             return "\(forecast.location.displayName) · times in \(forecast.location.timezone), not local · now \(clock)"
         }
@@ -238,7 +259,8 @@ struct Sheet {
             guard let day = payload.day else { return [] }
             let source = day == today ? upcomingHours : timedHours
             let hours = source.filter { $0.hour.time.hasPrefix(day) }
-            return payload.everyHour ? hours : hours.filter { Int($0.hour.time.suffix(5).prefix(2)).map { $0 % 3 == 0 } ?? false }
+            return payload.everyHour
+                ? hours : hours.filter { Int($0.hour.time.suffix(5).prefix(2)).map { $0 % 3 == 0 } ?? false }
         }
     }
 
@@ -254,7 +276,9 @@ struct Sheet {
                 lines.append(dayLine(first, detailed: true, sun: payload.sun))
                 let rest = Array(days.dropFirst())
                 for (index, start) in stride(from: 0, to: rest.count, by: 3).enumerated() {
-                    let chunk = rest[start..<min(start + 3, rest.count)].map { dayLine($0, detailed: false, sun: payload.sun) }
+                    let chunk = rest[start..<min(start + 3, rest.count)].map {
+                        dayLine($0, detailed: false, sun: payload.sun)
+                    }
                     lines.append((index == 0 ? "Next days: " : "Then: ") + chunk.joined(separator: "; "))
                 }
             } else {
@@ -299,7 +323,9 @@ struct Sheet {
         if let precipitation = current.precipitation, precipitation > 0 {
             parts.append("precipitation \(Numbers.amount(precipitation)) \(units.precipitation)")
         }
-        let when = current.time.hasPrefix(today) ? LocalTime.clock(current.time) : current.time.replacingOccurrences(of: "T", with: " ")
+        let when =
+            current.time.hasPrefix(today)
+            ? LocalTime.clock(current.time) : current.time.replacingOccurrences(of: "T", with: " ")
         return "Now (\(when)): " + (parts.isEmpty ? "no values in this response" : parts.joined(separator: ", "))
     }
 
@@ -308,14 +334,16 @@ struct Sheet {
         var parts: [String] = []
         if let code = day.weatherCode { parts.append(WeatherCode.description(code)) }
         switch (day.min, day.max) {
-        case let (low?, high?): parts.append("\(Numbers.text(low)) to \(temperature(high))")
-        case let (nil, high?): parts.append("high \(temperature(high))")
-        case let (low?, nil): parts.append("low \(temperature(low))")
+        case (let low?, let high?): parts.append("\(Numbers.text(low)) to \(temperature(high))")
+        case (nil, let high?): parts.append("high \(temperature(high))")
+        case (let low?, nil): parts.append("low \(temperature(low))")
         case (nil, nil): break
         }
         if let chance = day.precipitationProbability {
             var text = "precip chance \(Numbers.percent(chance))"
-            if detailed, let sum = day.precipitationSum, sum > 0 { text += " (\(Numbers.amount(sum)) \(units.precipitation))" }
+            if detailed, let sum = day.precipitationSum, sum > 0 {
+                text += " (\(Numbers.amount(sum)) \(units.precipitation))"
+            }
             parts.append(text)
         } else if detailed, let sum = day.precipitationSum, sum > 0 {
             parts.append("precipitation \(Numbers.amount(sum)) \(units.precipitation)")
@@ -365,12 +393,14 @@ struct Sheet {
 
     func alternativesLine(_ places: [GeoPlace]) -> String {
         let names = places.map(\.displayName).joined(separator: "; ")
-        let hint = places.first.map { place in
-            let qualifier = place.admin1.flatMap { admin1 in
-                PlaceMatcher.areaAbbreviations[place.countryCode ?? ""]?.first { $0.value == admin1 }?.key
-            } ?? place.countryCode ?? place.country ?? ""
-            return "\(place.name), \(qualifier)"
-        } ?? ""
+        let hint =
+            places.first.map { place in
+                let qualifier =
+                    place.admin1.flatMap { admin1 in
+                        PlaceMatcher.areaAbbreviations[place.countryCode ?? ""]?.first { $0.value == admin1 }?.key
+                    } ?? place.countryCode ?? place.country ?? ""
+                return "\(place.name), \(qualifier)"
+            } ?? ""
         return "Other places with this name: \(names) (ask for e.g. '\(hint)' to pick one)."
     }
 
@@ -390,7 +420,8 @@ struct Sheet {
         let day = String(time.prefix(10))
         guard day != date, let other = TimeText.parseDay(day, in: zone) else { return LocalTime.clock(time) }
         let parts = TimeText.calendar(zone).dateComponents([.day, .month], from: other)
-        return "\(TimeText.weekday(other, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12]) \(LocalTime.clock(time))"
+        return
+            "\(TimeText.weekday(other, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12]) \(LocalTime.clock(time))"
     }
 
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -421,7 +452,8 @@ struct Sheet {
 
     func localISO(_ text: String?) -> OrderedJSON {
         guard let text else { return .null }
-        return LocalTime.instant(text, calendar: calendar).map { .string(LocalTime.iso($0, calendar: calendar)) } ?? .string(text)
+        return LocalTime.instant(text, calendar: calendar).map { .string(LocalTime.iso($0, calendar: calendar)) }
+            ?? .string(text)
     }
 
     func currentJSON(_ current: CurrentConditions) -> OrderedJSON {
@@ -507,7 +539,11 @@ enum OrderedJSON: Encodable, Sendable {
         case .number(let value):
             var container = encoder.singleValueContainer()
             // Whole numbers as integers ("24", not "24.0"), like upstream.
-            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+            if value.rounded() == value, abs(value) < 1e15 {
+                try container.encode(Int64(value))
+            } else {
+                try container.encode(value)
+            }
         case .string(let value):
             var container = encoder.singleValueContainer()
             try container.encode(value)

@@ -58,7 +58,8 @@ public struct WeatherRequest: Sendable, Equatable {
         }
         if let dayWord, !Self.isDayWord(dayWord) {
             throw AlmanacError.usage(
-                "weather: '\(dayWord)' is not a day", suggestion: "use today, tomorrow, a weekday (friday) or YYYY-MM-DD")
+                "weather: '\(dayWord)' is not a day",
+                suggestion: "use today, tomorrow, a weekday (friday) or YYYY-MM-DD")
         }
         if dayWord == "yesterday" {
             throw AlmanacError.usage(
@@ -68,17 +69,22 @@ public struct WeatherRequest: Sendable, Equatable {
         let latitude = arguments.number("lat")
         let longitude = arguments.number("lon")
         switch (latitude, longitude) {
-        case let (latitude?, longitude?):
+        case (let latitude?, let longitude?):
             guard (-90...90).contains(latitude) else {
-                throw AlmanacError.usage("weather: --lat must be between -90 and 90, got \(latitude)", suggestion: "e.g. --lat 38.72 --lon -9.14")
+                throw AlmanacError.usage(
+                    "weather: --lat must be between -90 and 90, got \(latitude)",
+                    suggestion: "e.g. --lat 38.72 --lon -9.14")
             }
             guard (-180...180).contains(longitude) else {
-                throw AlmanacError.usage("weather: --lon must be between -180 and 180, got \(longitude)", suggestion: "e.g. --lat 38.72 --lon -9.14")
+                throw AlmanacError.usage(
+                    "weather: --lon must be between -180 and 180, got \(longitude)",
+                    suggestion: "e.g. --lat 38.72 --lon -9.14")
             }
             guard placeText.isEmpty else {
                 throw AlmanacError.usage(
                     "weather: give a place or --lat/--lon, not both ('\(placeText)')",
-                    suggestion: "tools run weather '\(placeText)'  or  tools run weather --lat \(latitude) --lon \(longitude)")
+                    suggestion:
+                        "tools run weather '\(placeText)'  or  tools run weather --lat \(latitude) --lon \(longitude)")
             }
             target = .coordinates(latitude: latitude, longitude: longitude)
         case (nil, nil):
@@ -89,7 +95,8 @@ public struct WeatherRequest: Sendable, Equatable {
             guard !place.name.isEmpty else {
                 throw AlmanacError.usage(
                     "weather: no place given and no default place is set",
-                    suggestion: "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
+                    suggestion:
+                        "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
             }
             target = .place(place)
         default:
@@ -114,7 +121,8 @@ public struct WeatherRequest: Sendable, Equatable {
         } else if hourly {
             if days != nil {
                 throw AlmanacError.usage(
-                    "weather: --days does not combine with --hourly (the next 24 hours)", suggestion: "drop one of them")
+                    "weather: --days does not combine with --hourly (the next 24 hours)", suggestion: "drop one of them"
+                )
             }
             view = .hourly
             everyHour = true
@@ -170,7 +178,8 @@ public struct WeatherRequest: Sendable, Equatable {
         case .hourly: return Self.defaultDays
         case .day(let word):
             guard let target = TimeText.resolveDay(word, now: now, in: zone) else {
-                throw AlmanacError.usage("weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
+                throw AlmanacError.usage(
+                    "weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
             }
             let calendar = TimeText.calendar(zone)
             let offset = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: target).day ?? 0

@@ -26,13 +26,16 @@ public struct WeatherTool: Tool {
         ToolSchema([
             ToolParameter(
                 "place", .string,
-                help: "place name, optionally qualified ('Paris, TX', 'Paris, FR'); a trailing today, tomorrow, weekday or YYYY-MM-DD picks that day",
+                help:
+                    "place name, optionally qualified ('Paris, TX', 'Paris, FR'); a trailing today, tomorrow, weekday or YYYY-MM-DD picks that day",
                 placement: .remainder),
             ToolParameter("lat", .number, help: "latitude in degrees, with --lon, instead of a place"),
             ToolParameter("lon", .number, help: "longitude in degrees, with --lat"),
-            ToolParameter("hourly", .boolean, help: "the next 24 hours hour by hour (with a day: that day hour by hour)"),
+            ToolParameter(
+                "hourly", .boolean, help: "the next 24 hours hour by hour (with a day: that day hour by hour)"),
             ToolParameter("days", .integer, help: "days to show, 1-16 (default 7)"),
-            ToolParameter("day", .string, help: "one day: today, tomorrow, a weekday or YYYY-MM-DD (the place's calendar)"),
+            ToolParameter(
+                "day", .string, help: "one day: today, tomorrow, a weekday or YYYY-MM-DD (the place's calendar)"),
             ToolParameter("sun", .boolean, help: "include sunrise and sunset"),
             ToolParameter(
                 "units", .choice(UnitSystem.allCases.map(\.rawValue)),

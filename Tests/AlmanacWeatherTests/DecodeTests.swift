@@ -1,8 +1,9 @@
 import AlmanacCore
 import AlmanacTesting
-@testable import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// Recorded responses whose original requests differ from what `run` sends (GMT instead of
 /// `timezone=auto`, daily-only, one day, `minutely_15`): decoded and rendered through the public
@@ -34,26 +35,32 @@ struct DecodeTests {
         let payload = try WeatherPayload(
             report: .forecast(try OpenMeteoDecoder.decode(body)), view: testCase.view,
             everyHour: testCase.view == .hourly, sun: testCase.sun, now: now)
-        #expect(Golden.check(try Envelope.dataJSON(payload), against: "weather/open-meteo/\(testCase.golden).data.json") == nil)
+        #expect(
+            Golden.check(try Envelope.dataJSON(payload), against: "weather/open-meteo/\(testCase.golden).data.json")
+                == nil)
     }
 
     @Test("units come from the *_units blocks")
     func units() throws {
-        let toronto = try OpenMeteoDecoder.decode(Fixtures.data("weather/open-meteo/forecast-toronto-imperial.response.json"))
+        let toronto = try OpenMeteoDecoder.decode(
+            Fixtures.data("weather/open-meteo/forecast-toronto-imperial.response.json"))
         #expect(toronto.units == WeatherUnits(temperature: "°F", windSpeed: "mph", precipitation: "inch"))
-        let copenhagen = try OpenMeteoDecoder.decode(Fixtures.data("weather/open-meteo/forecast-copenhagen-ms.response.json"))
+        let copenhagen = try OpenMeteoDecoder.decode(
+            Fixtures.data("weather/open-meteo/forecast-copenhagen-ms.response.json"))
         #expect(copenhagen.units == WeatherUnits(temperature: "°C", windSpeed: "m/s", precipitation: "mm"))
     }
 
     @Test("nulls in daily arrays stay absent, not zero")
     func nulls() throws {
-        let forecast = try OpenMeteoDecoder.decode(Fixtures.data("weather/open-meteo/forecast-frederick-nulls.response.json"))
+        let forecast = try OpenMeteoDecoder.decode(
+            Fixtures.data("weather/open-meteo/forecast-frederick-nulls.response.json"))
         #expect(forecast.daily.count == 8)
         #expect(forecast.daily[7] == DailyForecast(date: "2026-08-16"))
         #expect(forecast.daily[6].max == 26.8)
         // The null day is named, not dropped and not shown as zero.
         let body = try Fixtures.data("weather/open-meteo/forecast-frederick-nulls.response.json")
-        let context = try WeatherTool.renderForecast(body, now: try instant("2026-08-09T18:50:00Z"), view: .overview(days: 8))
+        let context = try WeatherTool.renderForecast(
+            body, now: try instant("2026-08-09T18:50:00Z"), view: .overview(days: 8))
         #expect(context.hasSuffix("; Sat 15 Aug: mainly clear, 16.3 to 26.8 °C\nThen: Sun 16 Aug: no data"))
     }
 

@@ -33,7 +33,9 @@ struct FaultTests {
 
     @Test("a malformed body is a decoding failure, not a crash")
     func malformed() async throws {
-        let transport = StubTransport { _ in HTTPResponse(status: 200, body: Data("{\"latitude\": 39.4, \"hourly\": [".utf8)) }
+        let transport = StubTransport { _ in
+            HTTPResponse(status: 200, body: Data("{\"latitude\": 39.4, \"hourly\": [".utf8))
+        }
         let harness = Harness(now: Self.now, transport: transport)
         let error = await runError(harness, Self.coordinates)
         #expect(error?.exitStatus == 69)
@@ -87,19 +89,24 @@ struct FaultTests {
         let harness = Harness(now: Self.now, transport: Self.status(503), webSearch: searcher)
         let result = try await harness.run(["Frederick,", "MD", "tomorrow"])
         #expect(await searcher.queries.queries == ["weather in Frederick, MD"])
-        #expect(try harness.context(result).components(separatedBy: "\n")[0].hasPrefix("[weather] Frederick, MD · from web search"))
+        #expect(
+            try harness.context(result).components(separatedBy: "\n")[0].hasPrefix(
+                "[weather] Frederick, MD · from web search"))
     }
 
     @Test("without a searcher the web fallback is skipped and not listed")
     func noSearcher() async throws {
         let harness = Harness(now: Self.now, transport: Self.status(500))
         #expect(WeatherTool().providers(in: harness.context).map(\.name) == ["open-meteo"])
-        #expect(WebSearchWeatherProvider(searcher: nil).supports(WeatherQuery(latitude: 1, longitude: 1, searchText: "x")) == false)
+        #expect(
+            WebSearchWeatherProvider(searcher: nil).supports(WeatherQuery(latitude: 1, longitude: 1, searchText: "x"))
+                == false)
         let withSearch = Harness(now: Self.now, transport: Self.status(500), webSearch: StubSearcher(hits: []))
-        #expect(WeatherTool().providers(in: withSearch.context) == [
-            ProviderInfo(name: "open-meteo", priority: 0),
-            ProviderInfo(name: "stub-search", priority: 100, note: "web search fallback"),
-        ])
+        #expect(
+            WeatherTool().providers(in: withSearch.context) == [
+                ProviderInfo(name: "open-meteo", priority: 0),
+                ProviderInfo(name: "stub-search", priority: 100, note: "web search fallback"),
+            ])
     }
 
     @Test("a failed refresh serves the cached forecast marked stale")
@@ -123,8 +130,12 @@ struct FaultTests {
         clock.advance(3600)
         let result = try await tool.run(arguments, context: context)
         #expect(result.metadata.stale)
-        let header = try result.render(.context, now: clock.date, timeZone: TimeText.utc).components(separatedBy: "\n")[0]
-        #expect(header.hasSuffix("STALE: fetched 14:50 UTC-04:00 (1 h ago); open-meteo failed: Open-Meteo: HTTP 502 from api.open-meteo.com"))
+        let header = try result.render(.context, now: clock.date, timeZone: TimeText.utc).components(separatedBy: "\n")[
+            0]
+        #expect(
+            header.hasSuffix(
+                "STALE: fetched 14:50 UTC-04:00 (1 h ago); open-meteo failed: Open-Meteo: HTTP 502 from api.open-meteo.com"
+            ))
     }
 }
 

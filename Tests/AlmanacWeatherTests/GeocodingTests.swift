@@ -38,9 +38,10 @@ struct GeocodingTests {
         let choice = try PlaceMatcher.choose(PlaceText("Hollywood, TX"), from: Self.candidates("hollywood"))
         #expect(choice.place.name == "Peggy")  // the only Texas candidate: chosen, and named in the output
         let unqualified = try PlaceMatcher.choose(PlaceText("Hollywood"), from: Self.candidates("hollywood"))
-        #expect(unqualified.alternatives.map(\.displayName) == [
-            "Hollywood, Florida, United States", "Hollywood, South Carolina, United States",
-        ])
+        #expect(
+            unqualified.alternatives.map(\.displayName) == [
+                "Hollywood, Florida, United States", "Hollywood, South Carolina, United States",
+            ])
     }
 
     @Test("a qualifier nothing matches is a usage error listing what was found")
@@ -52,7 +53,10 @@ struct GeocodingTests {
             _ = try PlaceMatcher.choose(PlaceText("Frederick, Texas"), from: Self.candidates("frederick"))
         } catch let error as AlmanacError {
             #expect(error.exitStatus == 64)
-            #expect(error.message == "no 'Frederick' in 'Texas' was found; found: Frederick, Maryland, United States; Frederick, Oklahoma, United States; Frederick, Colorado, United States")
+            #expect(
+                error.message
+                    == "no 'Frederick' in 'Texas' was found; found: Frederick, Maryland, United States; Frederick, Oklahoma, United States; Frederick, Colorado, United States"
+            )
         }
     }
 
@@ -63,7 +67,9 @@ struct GeocodingTests {
         let error = await runError(harness, ["Qwxlorbia"])
         #expect(error?.exitStatus == 64)
         #expect(error?.message == "no place called 'Qwxlorbia' was found (Open-Meteo geocoding has no match)")
-        #expect(error?.suggestion == "check the spelling, add a country or state ('Paris, FR', 'Paris, TX'), or use --lat/--lon")
+        #expect(
+            error?.suggestion
+                == "check the spelling, add a country or state ('Paris, FR', 'Paris, TX'), or use --lat/--lon")
         #expect(await harness.coordinator.providerCallCount == 1)
     }
 
@@ -71,6 +77,9 @@ struct GeocodingTests {
     func request() throws {
         let base = try #require(URL(string: "https://geocoding-api.open-meteo.com"))
         let request = OpenMeteoGeocoder.request(GeocodeQuery(name: PlaceText("São Paulo & Co, BR").name), base: base)
-        #expect(request.url.absoluteString == "https://geocoding-api.open-meteo.com/v1/search?name=S%C3%A3o%20Paulo%20%26%20Co&count=10&language=en&format=json")
+        #expect(
+            request.url.absoluteString
+                == "https://geocoding-api.open-meteo.com/v1/search?name=S%C3%A3o%20Paulo%20%26%20Co&count=10&language=en&format=json"
+        )
     }
 }

@@ -1,15 +1,17 @@
 import AlmanacCore
 import AlmanacTesting
-@testable import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// Argument checks (no network): every bad input is a one-line usage error (exit 64).
 @Suite("Weather arguments")
 struct RequestTests {
     static func request(_ words: [String], settings: Settings = Settings()) throws -> WeatherRequest {
         let tool = WeatherTool()
-        return try WeatherRequest(ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name), settings: settings)
+        return try WeatherRequest(
+            ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name), settings: settings)
     }
 
     @Test(
@@ -38,7 +40,9 @@ struct RequestTests {
         #expect(try Self.request(["Lisbon", "tomorrow"]).view == .day("tomorrow"))
         #expect(try Self.request(["Lisbon", "--day", "Friday"]).view == .day("friday"))
         #expect(try Self.request(["Lisbon", "tomorrow"]).target == .place(PlaceText("Lisbon")))
-        #expect(try Self.request(["--lat", "38.72", "--lon", "-9.14"]).target == .coordinates(latitude: 38.72, longitude: -9.14))
+        #expect(
+            try Self.request(["--lat", "38.72", "--lon", "-9.14"]).target
+                == .coordinates(latitude: 38.72, longitude: -9.14))
     }
 
     @Test("units and wind from flags, then config, then defaults")
@@ -59,11 +63,17 @@ struct RequestTests {
             (["Lisbon", "--days", "17"], "weather: --days must be 1 to 16, got 17"),
             (["--lat", "38.7"], "weather: --lat and --lon go together"),
             (["--lat", "91", "--lon", "0"], "weather: --lat must be between -90 and 90, got 91.0"),
-            (["Lisbon", "--lat", "38.7", "--lon", "-9.1"], "weather: give a place or --lat/--lon, not both ('Lisbon')"),
+            (
+                ["Lisbon", "--lat", "38.7", "--lon", "-9.1"],
+                "weather: give a place or --lat/--lon, not both ('Lisbon')"
+            ),
             (["Lisbon", "--day", "someday"], "weather: 'someday' is not a day"),
             (["Lisbon", "yesterday"], "weather: forecasts start today; past weather is not available"),
             (["Lisbon", "tomorrow", "--days", "3"], "weather: --days does not combine with a day ('tomorrow')"),
-            (["Lisbon", "--hourly", "--days", "3"], "weather: --days does not combine with --hourly (the next 24 hours)"),
+            (
+                ["Lisbon", "--hourly", "--days", "3"],
+                "weather: --days does not combine with --hourly (the next 24 hours)"
+            ),
             ([], "weather: no place given and no default place is set"),
             (["tomorrow"], "weather: no place given and no default place is set"),
         ])
@@ -83,13 +93,17 @@ struct RequestTests {
         do {
             _ = try Self.request([])
         } catch let error as AlmanacError {
-            #expect(error.suggestion == "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
+            #expect(
+                error.suggestion
+                    == "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
         }
     }
 
     @Test("a bad configured unit is a usage error too")
     func badConfig() {
-        #expect(throws: AlmanacError.self) { try Self.request(["Lisbon"], settings: weatherConfig(["units": "kelvin"])) }
+        #expect(throws: AlmanacError.self) {
+            try Self.request(["Lisbon"], settings: weatherConfig(["units": "kelvin"]))
+        }
     }
 
     @Test("day words resolve to a forecast span in the place's zone")
@@ -110,7 +124,10 @@ struct RequestTests {
         let query = WeatherQuery(latitude: 43.70455, longitude: -79.404625, days: 10, units: .imperial, wind: .mph)
         let url = OpenMeteoProvider.request(query, base: base).url.absoluteString
         #expect(url.hasPrefix("https://api.open-meteo.com/v1/forecast?latitude=43.7&longitude=-79.4&current="))
-        #expect(url.hasSuffix("&timezone=auto&forecast_days=10&temperature_unit=fahrenheit&precipitation_unit=inch&wind_speed_unit=mph"))
+        #expect(
+            url.hasSuffix(
+                "&timezone=auto&forecast_days=10&temperature_unit=fahrenheit&precipitation_unit=inch&wind_speed_unit=mph"
+            ))
         #expect(WeatherTool.cacheKey(query) == "forecast:43.7,-79.4:d10:imperial:mph")
     }
 
@@ -118,7 +135,8 @@ struct RequestTests {
     func schema() {
         let schema = WeatherTool().schema
         #expect(schema.parameter(named: "place")?.placement == .remainder)
-        #expect(schema.parameters.map(\.name) == ["place", "lat", "lon", "hourly", "days", "day", "sun", "units", "wind"])
+        #expect(
+            schema.parameters.map(\.name) == ["place", "lat", "lon", "hourly", "days", "day", "sun", "units", "wind"])
         #expect(WeatherTool().name == "weather")
     }
 }

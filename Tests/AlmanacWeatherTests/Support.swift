@@ -47,7 +47,8 @@ struct Harness {
 
     /// The context text as the CLI prints it (viewer zone Lisbon, no budget unless given).
     func context(_ result: ToolResult, budget: ContextBudget = .unlimited) throws -> String {
-        try result.render(.context, now: now, timeZone: TimeZone(identifier: viewerZone) ?? TimeText.utc, budget: budget)
+        try result.render(
+            .context, now: now, timeZone: TimeZone(identifier: viewerZone) ?? TimeText.utc, budget: budget)
     }
 }
 

@@ -17,7 +17,8 @@ struct WordsTests {
     @Test(
         "compass points",
         arguments: [
-            (0.0, "N"), (11.2, "N"), (11.3, "NNE"), (31, "NNE"), (45, "NE"), (180, "S"), (270, "W"), (340, "NNW"), (349, "N"),
+            (0.0, "N"), (11.2, "N"), (11.3, "NNE"), (31, "NNE"), (45, "NE"), (180, "S"), (270, "W"), (340, "NNW"),
+            (349, "N"),
             (355, "N"), (360, "N"), (-90, "W"),
         ])
     func compass(_ degrees: Double, _ point: String) {

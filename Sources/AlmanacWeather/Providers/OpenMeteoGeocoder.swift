@@ -149,7 +149,8 @@ public struct OpenMeteoGeocoder: Provider {
 /// Builds Open-Meteo URLs with strict percent-encoding (`&`, `+`, `=` in a place name stay data).
 enum OpenMeteoURL {
     static let allowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var set = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         set.insert(charactersIn: "-._~,")
         return set
     }()

@@ -147,7 +147,8 @@ public struct OpenMeteoProvider: Provider {
     /// Fetches and decodes the forecast.
     public func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
         guard supports(query) else { throw ProviderFailure(.notFound, "Open-Meteo: no coordinates to forecast") }
-        let base = try environment.settings.baseURL(env: "ALMANAC_OPEN_METEO_URL", default: "https://api.open-meteo.com")
+        let base = try environment.settings.baseURL(
+            env: "ALMANAC_OPEN_METEO_URL", default: "https://api.open-meteo.com")
         let response = try await environment.transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "Open-Meteo")
         var forecast = try OpenMeteoDecoder.decode(response.body, expected: query)

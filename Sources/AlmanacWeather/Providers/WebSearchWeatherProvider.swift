@@ -35,6 +35,7 @@ public struct WebSearchWeatherProvider: Provider {
         guard !hits.isEmpty else {
             throw ProviderFailure(.notFound, "\(searcher.providerName): no web results for '\(query.searchText)'")
         }
-        return .web(WebWeather(place: query.placeText, query: query.searchText, hits: Array(hits.prefix(Self.hitCount))))
+        return .web(
+            WebWeather(place: query.placeText, query: query.searchText, hits: Array(hits.prefix(Self.hitCount))))
     }
 }
