@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
-        .testTarget(name: "toolsTests", dependencies: ["AlmanacTesting"]),
+        .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Loopback HTTP server that serves recorded Fixtures exchanges, for end-to-end tests and benchmarks.
+
+Binds 127.0.0.1 only, prints "PORT <n>" once listening, and exits by itself after --lifetime
+seconds or --max-requests requests. Requests match on method, path and sorted query (the host is
+ignored), like the Swift ReplayTransport.
+
+Control endpoints (test-only):
+  GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
+  POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
+"""
+import argparse
+import json
+import os
+import socket
+import sys
+import threading
+import time
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def match_key(method, raw_path):
+    parts = urllib.parse.urlsplit(raw_path)
+    query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+    query.sort()
+    path = urllib.parse.unquote(parts.path)
+    q = "&".join(f"{k}={v}" for k, v in query)
+    return f"{method.upper()} {path}" + (f"?{q}" if q else "")
+
+
+def load(root):
+    exchanges = {}
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if not name.endswith(".exchange.json"):
+                continue
+            with open(os.path.join(folder, name), encoding="utf-8") as handle:
+                exchange = json.load(handle)
+            request, response = exchange["request"], exchange["response"]
+            url = urllib.parse.urlsplit(request["url"])
+            raw = url.path + (f"?{url.query}" if url.query else "")
+            body_name = response.get("body")
+            exchanges[match_key(request["method"], raw)] = (
+                response["status"],
+                response.get("headers") or {},
+                os.path.join(folder, body_name) if body_name else None,
+            )
+    return exchanges
+
+
+class State:
+    def __init__(self, exchanges, max_requests):
+        self.exchanges = exchanges
+        self.max_requests = max_requests
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.paths = {}
+        self.fault = "none"
+
+
+def make_handler(state):
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def send_body(self, status, body, content_type="application/json", extra=None):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for key, value in (extra or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def control(self):
+            parts = urllib.parse.urlsplit(self.path)
+            if parts.path == "/__almanac/stats":
+                with state.lock:
+                    body = json.dumps({"requests": state.requests, "paths": state.paths, "fault": state.fault})
+                self.send_body(200, body.encode())
+            elif parts.path == "/__almanac/fault":
+                mode = dict(urllib.parse.parse_qsl(parts.query)).get("mode", "none")
+                with state.lock:
+                    state.fault = mode
+                self.send_body(200, b'{"ok":true}')
+            else:
+                self.send_body(404, b'{"error":"unknown control path"}')
+
+        def handle_any(self):
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            if self.path.startswith("/__almanac/"):
+                return self.control()
+            key = match_key(self.command, self.path)
+            with state.lock:
+                state.requests += 1
+                state.paths[key] = state.paths.get(key, 0) + 1
+                fault = state.fault
+                over = state.requests > state.max_requests
+            if over:
+                self.send_body(503, b'{"error":"request budget exhausted"}')
+                return
+            recorded = state.exchanges.get(key)
+            if recorded is None:
+                self.send_body(404, json.dumps({"error": "unrecorded", "key": key}).encode())
+                return
+            status, headers, body_file = recorded
+            body = b""
+            if body_file:
+                with open(body_file, "rb") as handle:
+                    body = handle.read()
+            content_type = headers.get("content-type") or headers.get("Content-Type") or "application/json"
+            if fault == "500":
+                return self.send_body(500, b'{"error":"injected"}')
+            if fault == "429":
+                return self.send_body(429, b'{"error":"rate"}', extra={"Retry-After": "30"})
+            if fault == "malformed":
+                return self.send_body(200, body[: max(1, len(body) // 3)] + b"}}]]{", content_type)
+            if fault == "empty":
+                return self.send_body(200, b"", content_type)
+            if fault == "html":
+                return self.send_body(200, b"<html><body>Service Unavailable</body></html>", "text/html")
+            if fault == "truncate":
+                self.send_response(200)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body[: len(body) // 2])
+                self.wfile.flush()
+                self.close_connection = True
+                self.connection.shutdown(socket.SHUT_RDWR)
+                return
+            if fault == "reset":
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+                self.close_connection = True
+                return
+            if fault.startswith("delay:"):
+                time.sleep(min(float(fault.split(":", 1)[1]), 30.0))
+            if fault.startswith("drip:"):
+                pause = min(float(fault.split(":", 1)[1]), 5.0)
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                for start in range(0, min(len(body), 64 * 1024), 1024):
+                    self.wfile.write(body[start : start + 1024])
+                    self.wfile.flush()
+                    time.sleep(pause)
+                self.wfile.write(body[64 * 1024 :])
+                return
+            extra = {k: v for k, v in headers.items() if k.lower() != "content-type"}
+            self.send_body(status, body, content_type, extra)
+
+        do_GET = do_POST = do_PUT = do_DELETE = do_REPORT = do_PROPFIND = handle_any
+
+    return Handler
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--root", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--lifetime", type=float, default=300.0)
+    parser.add_argument("--max-requests", type=int, default=100000)
+    args = parser.parse_args()
+    state = State(load(args.root), args.max_requests)
+    server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(state))
+    server.daemon_threads = True
+    print(f"PORT {server.server_address[1]}", flush=True)
+    timer = threading.Timer(args.lifetime, server.shutdown)
+    timer.daemon = True
+    timer.start()
+    try:
+        server.serve_forever(poll_interval=0.1)
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
