@@ -134,7 +134,7 @@ struct FaultTests {
             0]
         #expect(
             header.hasSuffix(
-                "STALE: fetched 14:50 UTC-04:00 (1 h ago); open-meteo failed: Open-Meteo: HTTP 502 from api.open-meteo.com"
+                "STALE: fetched 14:50 EDT (1 h ago); open-meteo failed: Open-Meteo: HTTP 502 from api.open-meteo.com"
             ))
     }
 }

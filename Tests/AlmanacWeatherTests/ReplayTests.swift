@@ -64,7 +64,7 @@ struct ReplayTests {
         let lines = context.components(separatedBy: "\n")
         #expect(
             lines[0].hasPrefix(
-                "[weather] Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 UTC-04:00 · source: open-meteo"
+                "[weather] Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 EDT · source: open-meteo"
             ))
         #expect(
             lines.last
@@ -78,7 +78,7 @@ struct ReplayTests {
         let result = try await harness.run(["Frederick,", "MD", "tomorrow", "--sun"])
         #expect(
             try harness.context(result) == """
-                [weather] Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 UTC-04:00 · source: open-meteo · fetched 14:50 UTC-04:00 (0 s ago)
+                [weather] Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 EDT · source: open-meteo · fetched 14:50 EDT (0 s ago)
                 Mon 10 Aug (tomorrow): light rain showers, 20.3 to 34.6 °C, sunrise/sunset not in this response
                 """)
     }
