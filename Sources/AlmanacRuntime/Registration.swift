@@ -1,10 +1,12 @@
 import AlmanacCore
 import AlmanacSearch
+import AlmanacSports
+import AlmanacWeather
 
 extension Runtime {
     /// Every tool Almanac ships, in listing order.
     public static func defaultTools() -> [any Tool] {
-        [SearchTool()]
+        [SportsTool(), WeatherTool(), SearchTool()]
     }
 
     /// The web searcher other tools fall back to, when a key is configured.
