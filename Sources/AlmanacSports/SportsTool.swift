@@ -18,7 +18,7 @@ public struct SportsTool: Tool {
     public let name = "sports"
     /// One line for `tools list`.
     public let summary =
-        "Scores, schedules, standings and news: NBA, WNBA, NFL, MLB, NHL, college, soccer (ESPN), in your time zone."
+        "Scores, schedules, standings and news: NBA, WNBA, NFL, MLB, NHL, college, soccer (ESPN), in your time zone"
 
     /// Creates the tool.
     public init() {}
