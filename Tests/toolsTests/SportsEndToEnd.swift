@@ -162,4 +162,24 @@ struct SportsEndToEndTests {
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(output.stdout.hasPrefix("[sports] NBA"))
     }
+
+    @Test(
+        "global options work before the tool (ArgumentParser path) and after it (fast path) alike",
+        arguments: [
+            ["run", "--format", "json", "--tz", "America/New_York", "sports", "nba", "--date", "2024-12-15"],
+            ["run", "sports", "nba", "--date", "2024-12-15", "--format", "json", "--tz", "America/New_York"],
+            ["run", "sports", "--format=json", "nba", "--tz=America/New_York", "--date", "2024-12-15"],
+        ])
+    func optionPlacement(words: [String]) throws {
+        let scratch = try Scratch()
+        let output = try ToolsBinary.run(
+            words,
+            environment: scratch.environment([
+                "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_NOW": "2024-12-16T04:30:00Z",
+            ]))
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let envelope = try envelope(output)
+        #expect(envelope["tool"] as? String == "sports")
+        #expect(((envelope["data"] as? [String: Any])?["games"] as? [Any])?.count == 7)
+    }
 }
