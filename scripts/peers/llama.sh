@@ -26,4 +26,8 @@ fi
 if [ ! -s "$VENV/tiny.gguf" ]; then
     "$VENV/bin/python" scripts/peers/make_tiny_gguf.py "$VENV/tiny.gguf" >/dev/null
 fi
-echo "llama peer: ready ($VENV, $VENV/tiny.gguf)"
+# Gibberish that rarely stops: generation runs into n_ctx, which cuts the stream (no [DONE]).
+if [ ! -s "$VENV/tiny-random.gguf" ]; then
+    "$VENV/bin/python" scripts/peers/make_tiny_gguf.py "$VENV/tiny-random.gguf" --mode random >/dev/null
+fi
+echo "llama peer: ready ($VENV, $VENV/tiny.gguf, $VENV/tiny-random.gguf)"

@@ -40,7 +40,7 @@ enum Lexicon {
                 + "texans, colts, jaguars|jags, chiefs, raiders, chargers, rams, dolphins, vikings, patriots|pats, saints,"
                 + "giants, jets, eagles, steelers, 49ers|niners, seahawks, buccaneers|bucs, titans, commanders",
             weak: ["bills", "bears", "lions", "giants", "jets", "eagles", "saints", "cardinals", "dolphins", "titans",
-                "rams", "chiefs", "colts", "browns", "panthers", "commanders"])
+                "rams", "browns", "panthers", "commanders"])
         add(
             "mlb",
             "diamondbacks|dbacks|d-backs, braves, orioles, red sox, cubs, white sox, reds, guardians, rockies,"

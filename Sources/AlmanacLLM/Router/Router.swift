@@ -28,18 +28,19 @@ public struct Router: Sendable {
         let tokens = Self.tokenize(question)
         guard !tokens.isEmpty else { return [] }
         let whole = Analysis(tokens: tokens, router: self)
-        var clauses = Self.split(tokens).map { Analysis(tokens: $0, router: self) }
         // A clause with nothing to route belongs to the one before it ("weather in Lisbon and Porto"),
         // unless it is a question of its own, which goes to search.
-        var merged: [Analysis] = []
-        for clause in clauses {
+        var merged: [[Token]] = []
+        for raw in Self.split(tokens) {
+            let body = Array(raw.drop { Self.connectors.contains($0.lower) })
+            let clause = Analysis(tokens: body, router: self)
             if clause.intents.isEmpty, let last = merged.last, !clause.isStandaloneQuestion {
-                merged[merged.count - 1] = Analysis(tokens: last.tokens + clause.tokens, router: self)
+                merged[merged.count - 1] = last + raw
             } else {
-                merged.append(clause)
+                merged.append(body)
             }
         }
-        clauses = merged
+        let clauses = merged.map { Analysis(tokens: $0, router: self) }
         var routes: [Route] = []
         if clauses.allSatisfy({ $0.intents.isEmpty }) {
             routes = [whole.searchRoute(question: question)]
@@ -93,18 +94,22 @@ public struct Router: Sendable {
         return tokens
     }
 
+    /// Clauses; each after the first starts with the word that split it ("and"), which routing
+    /// ignores but merging back keeps ("Lisbon and Porto" stays one place phrase that ends at "and").
     static func split(_ tokens: [Token]) -> [[Token]] {
         var clauses: [[Token]] = [[]]
         for token in tokens {
-            if ["and", "also", "plus", "&"].contains(token.lower) {
-                if !(clauses.last?.isEmpty ?? true) { clauses.append([]) }
+            if connectors.contains(token.lower) {
+                if !(clauses.last?.isEmpty ?? true) { clauses.append([token]) }
                 continue
             }
             clauses[clauses.count - 1].append(token)
             if token.semicolon { clauses.append([]) }
         }
-        return clauses.filter { !$0.isEmpty }
+        return clauses.filter { clause in clause.contains { !connectors.contains($0.lower) } }
     }
+
+    static let connectors: Set<String> = ["and", "also", "plus", "&"]
 
     // MARK: Days
 
