@@ -7,7 +7,7 @@ import GRDB
 /// Each write is one transaction, so a reader sees a whole entry or none, including after a
 /// `kill -9` mid-write. A file that is not a database is moved aside and replaced.
 public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
-    private let pool: DatabasePool
+    private let pool: DatabaseQueue
     /// The database file.
     public let path: String
 
@@ -28,12 +28,20 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         }
     }
 
-    private static func open(_ path: String) throws -> DatabasePool {
+    private static func open(_ path: String) throws -> DatabaseQueue {
         var configuration = Configuration()
         // Many processes share the file: wait for the lock instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(10)
         configuration.label = "almanac.cache"
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        // One connection is enough for a short-lived process and cheaper to open than a pool;
+        // WAL (a property of the file) still lets other processes read while one writes.
+        configuration.prepareDatabase { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabaseQueue(path: path, configuration: configuration)
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.create(table: "entry", options: .ifNotExists) { table in

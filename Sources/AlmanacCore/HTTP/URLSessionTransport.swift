@@ -9,18 +9,21 @@ import Foundation
 /// URLSession truncates `timeoutInterval` to whole seconds on Linux, so it is set one second
 /// above the deadline as a backstop while ``Deadline`` enforces the real one.
 public struct URLSessionTransport: HTTPTransport {
-    private let session: URLSession
-    /// Bodies larger than this are refused, so a runaway upstream cannot exhaust memory.
-    public let maxBodyBytes: Int
-
-    /// Creates a live transport with an ephemeral session (no cookies, no URL cache).
-    public init(maxBodyBytes: Int = 32 << 20) {
+    /// Created on first use (Swift globals are lazy): a cache hit never pays for libcurl set-up.
+    private static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpShouldSetCookies = false
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        return URLSession(configuration: configuration)
+    }()
+
+    /// Bodies larger than this are refused, so a runaway upstream cannot exhaust memory.
+    public let maxBodyBytes: Int
+
+    /// Creates a live transport with an ephemeral session (no cookies, no URL cache).
+    public init(maxBodyBytes: Int = 32 << 20) {
         self.maxBodyBytes = maxBodyBytes
     }
 
@@ -35,7 +38,8 @@ public struct URLSessionTransport: HTTPTransport {
         }
         let service = request.url.host ?? "server"
         let prepared = urlRequest
-        return try await Deadline.run(timeout) { [session, maxBodyBytes] in
+        let session = Self.session
+        return try await Deadline.run(timeout) { [maxBodyBytes] in
             let data: Data
             let response: URLResponse
             do {
