@@ -128,8 +128,8 @@ public struct PromptContext: Sendable {
         var texts = blocks.indices.map { render(blocks[$0], tokens: shares[$0]) }
         // Second pass: hand what small blocks left over to the blocks that were cut.
         let used = texts.map(ContextBudget.estimate)
-        let spare = zip(shares, used).map { max(0, $0 - $1) }.reduce(0, +)
-        let cut = blocks.indices.filter { used[$0] >= shares[$0] - 8 && blocks[$0].isResult }
+        let cut = blocks.indices.filter { blocks[$0].isResult && texts[$0] != render(blocks[$0], tokens: nil) }
+        let spare = blocks.indices.filter { !cut.contains($0) }.map { max(0, shares[$0] - used[$0]) }.reduce(0, +)
         if spare > 0, !cut.isEmpty {
             for index in cut {
                 shares[index] += spare / cut.count
