@@ -21,17 +21,20 @@ public struct AskOptions: Sendable {
     public var maxTokens: Int?
     /// Sampling temperature; nil leaves it to the server.
     public var temperature: Double?
+    /// Token id → logit bias, passed through (`["2": -100]` forbids EOS in the tiny test model).
+    public var logitBias: [String: Double]?
 
     /// Creates options.
     public init(
         budget: Int = PromptContext.defaultBudget, toolCalling: ToolCalling = .router, toolChoice: String? = nil,
-        maxTokens: Int? = nil, temperature: Double? = nil
+        maxTokens: Int? = nil, temperature: Double? = nil, logitBias: [String: Double]? = nil
     ) {
         self.budget = budget
         self.toolCalling = toolCalling
         self.toolChoice = toolChoice
         self.maxTokens = maxTokens
         self.temperature = temperature
+        self.logitBias = logitBias
     }
 }
 
@@ -198,7 +201,7 @@ public struct Asker: Sendable {
         while true {
             let request = ChatRequest(
                 messages: messages(budget), stream: true, maxTokens: options.maxTokens,
-                temperature: options.temperature)
+                temperature: options.temperature, logitBias: options.logitBias)
             var pieces = 0
             var endsWithNewline = false
             do {

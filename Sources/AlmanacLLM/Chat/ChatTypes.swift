@@ -127,17 +127,20 @@ public struct ChatRequest: Sendable, Encodable {
     public var temperature: Double?
     /// The model name, when the server wants one.
     public var model: String?
+    /// Token id → bias (e.g. `["2": -100]` forbids a model's EOS token).
+    public var logitBias: [String: Double]?
 
     enum CodingKeys: String, CodingKey {
         case messages, stream, tools, temperature, model
         case toolChoice = "tool_choice"
         case maxTokens = "max_tokens"
+        case logitBias = "logit_bias"
     }
 
     /// Creates a request.
     public init(
         messages: [ChatMessage], stream: Bool, tools: [JSONValue]? = nil, toolChoice: JSONValue? = nil,
-        maxTokens: Int? = nil, temperature: Double? = nil, model: String? = nil
+        maxTokens: Int? = nil, temperature: Double? = nil, model: String? = nil, logitBias: [String: Double]? = nil
     ) {
         self.messages = messages
         self.stream = stream
@@ -146,6 +149,7 @@ public struct ChatRequest: Sendable, Encodable {
         self.maxTokens = maxTokens
         self.temperature = temperature
         self.model = model
+        self.logitBias = logitBias
     }
 }
 
