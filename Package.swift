@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
         .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
         .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
+        .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
+        .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
+        .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
     ],
     dependencies: [
         // CLI
@@ -28,9 +31,18 @@ let package = Package(
         ),
 
         // Tool domains: one module each, providers as files inside.
-        .target(name: "AlmanacSports", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacWeather", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacSearch", dependencies: ["AlmanacCore"]),
+        .target(
+            name: "AlmanacSports",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "AlmanacWeather",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "AlmanacSearch",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
@@ -48,6 +60,8 @@ let package = Package(
             name: "AlmanacMCP",
             dependencies: ["AlmanacCore", "AlmanacRuntime", .product(name: "MCP", package: "swift-sdk")]
         ),
+        // Benchmark driver for scripts/bench (decode+format in-process, no network).
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),

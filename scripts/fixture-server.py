@@ -12,6 +12,7 @@ Control endpoints (test-only):
 import argparse
 import json
 import os
+import signal
 import socket
 import sys
 import threading
@@ -167,6 +168,9 @@ def main():
     parser.add_argument("--lifetime", type=float, default=300.0)
     parser.add_argument("--max-requests", type=int, default=100000)
     args = parser.parse_args()
+    # Children of the Swift test runner inherit a mask that blocks SIGTERM; unblock it so
+    # "stopped by its pid" works.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     state = State(load(args.root), args.max_requests)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), make_handler(state))
     server.daemon_threads = True

@@ -51,6 +51,23 @@ public enum ToolsBinary {
     }
 }
 
+/// Stopping children reliably.
+public enum ChildProcess {
+    /// Sends SIGTERM, waits at most `grace` seconds, then SIGKILL.
+    ///
+    /// Foundation's `Process` on Linux starts children with the spawning thread's signal mask,
+    /// and test-runner threads block SIGTERM, so a child may never see the polite signal.
+    public static func stop(_ process: Process, grace: TimeInterval = 3) {
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
 /// Runs programs with a bounded wait.
 public enum Command {
     /// Runs `executable` and collects its output; kills it after `timeout` seconds.
@@ -86,7 +103,7 @@ public enum Command {
             group.leave()
         }
         if group.wait(timeout: .now() + timeout) == .timedOut {
-            process.terminate()
+            ChildProcess.stop(process)
             group.wait()
         }
         process.waitUntilExit()
@@ -158,10 +175,7 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// Stops the server by its pid.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        ChildProcess.stop(process)
     }
 
     deinit { stop() }

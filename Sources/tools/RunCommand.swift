@@ -19,36 +19,63 @@ extension Tools {
         var words: [String] = []
 
         func run() async throws {
-            var output = output
-            let words: [String]
-            do {
-                words = try GlobalWords.extract(from: self.words, into: &output)
-            } catch {
-                throw fail(error)
+            let settings = OutputSettings(format: output.format, tz: output.tz, noCache: output.noCache, budget: output.budget)
+            let status = await RunInvocation.execute(tool: tool, words: words, settings: settings)
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+}
+
+/// Output options as plain values, so `tools run` can be served without ArgumentParser.
+struct OutputSettings {
+    var format: OutputFormat?
+    var tz: String?
+    var noCache = false
+    var budget: Int?
+}
+
+/// The body of `tools run`, shared by the ArgumentParser command and the fast entry point.
+enum RunInvocation {
+    /// `tools run <tool> words...`, recognised before ArgumentParser: a warm cached answer is the
+    /// common case and should cost no more than the process start. Anything else (help, no tool,
+    /// an option before the tool) goes through ArgumentParser for its messages.
+    static func fastArguments(_ arguments: [String]) -> (tool: String, words: [String])? {
+        guard arguments.count >= 3, arguments[1] == "run", !arguments[2].hasPrefix("-") else { return nil }
+        return (arguments[2], Array(arguments.dropFirst(3)))
+    }
+
+    /// Runs one tool and prints its result; returns the exit status.
+    static func execute(tool: String, words rawWords: [String], settings: OutputSettings) async -> Int32 {
+        var output = settings
+        let words: [String]
+        do {
+            words = try GlobalWords.extract(from: rawWords, into: &output)
+        } catch {
+            return fail(error).rawValue
+        }
+        do {
+            let runtime = try Runtime.make(options: RuntimeOptions(timeZone: output.tz, noCache: output.noCache))
+            for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+            if words.contains("--help") || words.contains("-h") {
+                let tool = try runtime.registry.require(tool)
+                printLine(ToolHelp.text(for: tool))
+                return 0
             }
-            do {
-                let runtime = try Runtime.make(options: RuntimeOptions(timeZone: output.tz, noCache: output.noCache))
-                for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-                if words.contains("--help") || words.contains("-h") {
-                    let tool = try runtime.registry.require(tool)
-                    printLine(ToolHelp.text(for: tool))
-                    return
-                }
-                let result = try await runtime.run(tool: tool, words: words)
-                let text = try result.render(
-                    output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
-                    budget: ContextBudget(tokens: output.budget))
-                printLine(text)
-            } catch {
-                throw fail(error)
-            }
+            let result = try await runtime.run(tool: tool, words: words)
+            let text = try result.render(
+                output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
+                budget: ContextBudget(tokens: output.budget))
+            printLine(text)
+            return 0
+        } catch {
+            return fail(error).rawValue
         }
     }
 }
 
 /// Pulls the global output options out of a tool's words, so they work anywhere on the line.
 enum GlobalWords {
-    static func extract(from words: [String], into output: inout OutputOptions) throws -> [String] {
+    static func extract(from words: [String], into output: inout OutputSettings) throws -> [String] {
         var rest: [String] = []
         var index = 0
         func value(_ name: String, _ inline: String?) throws -> String {

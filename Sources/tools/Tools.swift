@@ -3,8 +3,19 @@ import AlmanacRuntime
 import ArgumentParser
 import Foundation
 
-/// The `tools` command: fresh, compact facts for local LLMs.
+/// Process entry: `tools run <tool> ...` skips ArgumentParser (its reflection-driven parsing costs
+/// several milliseconds of a warm call); every other command goes through it.
 @main
+enum Entry {
+    static func main() async {
+        if let (tool, words) = RunInvocation.fastArguments(CommandLine.arguments) {
+            exit(await RunInvocation.execute(tool: tool, words: words, settings: OutputSettings()))
+        }
+        await Tools.main()
+    }
+}
+
+/// The `tools` command: fresh, compact facts for local LLMs.
 struct Tools: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tools",

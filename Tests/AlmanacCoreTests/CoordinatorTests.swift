@@ -143,6 +143,19 @@ struct CoordinatorTests {
         #expect(try await coordinator.fetch(request([provider])).value == "v2")
     }
 
+    @Test("a tool's own TTL replaces the default, but ALMANAC_CACHE_TTL=0 still refetches")
+    func toolTTL() async throws {
+        let provider = ScriptedProvider("espn") { call in "v\(call)" }
+        var long = request([provider])
+        long.ttl = .seconds(6 * 3600)
+        let cache = MemoryCacheStore()
+        let standard = coordinator(ttl: .seconds(60), cache: cache)
+        _ = try await standard.fetch(long)
+        clock.advance(3600)
+        #expect(try await standard.fetch(long).value == "v1")
+        #expect(try await coordinator(ttl: .zero, cache: cache).fetch(long).value == "v2")
+    }
+
     @Test("readCache false (--no-cache) asks providers even when fresh, and stores the new answer")
     func noCache() async throws {
         let provider = ScriptedProvider("espn") { call in "v\(call)" }

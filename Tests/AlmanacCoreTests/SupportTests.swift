@@ -180,6 +180,17 @@ struct ReplayTests {
         }
     }
 
+    @Test("a transport failure naming the host is reworded to name the service")
+    func serviceNaming() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:9/x"))
+        let stub = StubTransport { _ in throw ProviderFailure(.network, "127.0.0.1: could not connect") }
+        let error = await #expect(throws: ProviderFailure.self) {
+            try await stub.fetch(HTTPRequest(url: url), timeout: .seconds(1), service: "ESPN")
+        }
+        #expect(error?.kind == .network)
+        #expect(error?.message == "ESPN: could not connect (127.0.0.1)")
+    }
+
     @Test("malformed JSON becomes a decoding failure naming the problem, not a crash")
     func malformed() async throws {
         struct Shape: Decodable { let events: [String] }

@@ -207,32 +207,41 @@ final class LlamaServer: @unchecked Sendable {
         // Bounded readiness loop: poll /v1/models every 100 ms for at most 60 s.
         for _ in 0..<600 {
             if !process.isRunning { break }
-            if Self.answers(URL(string: "http://127.0.0.1:\(port)/v1/models")!) { return }
+            if Self.answers(port: port, path: "/v1/models") { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
         stop()
         throw NotReady(description: "llama_cpp.server did not answer /v1/models on port \(port)")
     }
 
-    static func answers(_ url: URL) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        let ok = Mutex(false)
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        URLSession.shared.dataTask(with: request) { _, response, _ in
-            ok.withLock { $0 = (response as? HTTPURLResponse)?.statusCode == 200 }
-            done.signal()
-        }.resume()
-        done.wait()
-        return ok.withLock { $0 }
+    /// `GET path` over a plain socket with a 2 s receive bound; true on a 200 status line.
+    /// (Not URLSession: its completion never arrived when called from a blocked test thread.)
+    static func answers(port: Int, path: String) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bound = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &bound, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { return false }
+        let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else { return false }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { return false }
+        return String(decoding: buffer[0..<count], as: UTF8.self).hasPrefix("HTTP/1.1 200")
     }
 
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
-    }
+    /// SIGTERM, then SIGKILL after a grace: children of test threads inherit a blocked SIGTERM.
+    func stop() { ChildProcess.stop(process, grace: 2) }
 
     deinit { stop() }
 }

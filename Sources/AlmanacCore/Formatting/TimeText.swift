@@ -50,7 +50,10 @@ public enum TimeText {
 
     /// "EST", "GMT", or "UTC+01:00" when the locale data has no common abbreviation for the zone.
     public static func zoneAbbreviation(_ zone: TimeZone, at date: Date) -> String {
-        if zone.identifier == "UTC" || zone.identifier == "GMT" { return "UTC" }
+        let universal = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu"]
+        if universal.contains(zone.identifier) || (zone.secondsFromGMT(for: date) == 0 && !zone.identifier.contains("/")) {
+            return "UTC"
+        }
         // TimeZone.abbreviation(for:) on Linux only gives "GMT-5"; the formatter's "zzz" knows "EST".
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US")

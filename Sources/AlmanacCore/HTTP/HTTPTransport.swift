@@ -65,7 +65,12 @@ extension HTTPTransport {
         do {
             response = try await send(request, timeout: timeout)
         } catch let failure as ProviderFailure {
-            throw failure
+            // Transports name the host; messages should name the service the user knows.
+            let host = request.url.host ?? "server"
+            guard failure.message.hasPrefix("\(host): ") else { throw failure }
+            var named = failure
+            named.message = "\(service): \(failure.message.dropFirst(host.count + 2)) (\(host))"
+            throw named
         } catch is CancellationError {
             throw CancellationError()
         } catch is DeadlineExceeded {

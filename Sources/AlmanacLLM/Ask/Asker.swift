@@ -204,16 +204,21 @@ public struct Asker: Sendable {
                 temperature: options.temperature, logitBias: options.logitBias)
             var pieces = 0
             var endsWithNewline = false
+            var finish: String?
             do {
                 for try await delta in client.stream(request) {
-                    if case .text(let text) = delta {
+                    switch delta {
+                    case .text(let text):
                         output(text)
                         pieces += 1
                         endsWithNewline = text.hasSuffix("\n")
+                    case .finished(let reason): finish = reason
                     }
                 }
                 try Task.checkCancellation()
                 if pieces > 0, !endsWithNewline { output("\n") }
+                // A reader must know the answer is incomplete (max_tokens or the context ran out).
+                if finish == "length" { note("the answer stopped at the model's token limit (finish_reason length)") }
                 return AskReport(pieces: pieces, budget: budget, retried: retried, toolCalls: [])
             } catch let error as LLMError where pieces == 0 && !retried && error.isOverContext {
                 retried = true
