@@ -70,3 +70,41 @@ struct MCPPeerTests {
 }
 
 struct PeerMissing: Error, CustomStringConvertible { var description: String }
+
+/// `tools mcp` with every request piped at once and stdin closed right after: the SDK would drop
+/// replies still in flight at EOF; Almanac's transport answers all of them (matched by id).
+@Suite("MCP stdio")
+struct MCPStdioTests {
+    @Test("stdin EOF right after four requests: four replies, one per id")
+    func eofKeepsReplies() throws {
+        let directory = try TempDirectory()
+        let environment = ToolsBinary.environment(
+            cacheDirectory: directory.url,
+            extra: [
+                "ALMANAC_REPLAY": Peers.root.appendingPathComponent("Fixtures").path, "ALMANAC_NOW": fixedNow,
+                "ALMANAC_TZ": "America/New_York",
+            ])
+        let call = { (id: Int, arguments: String) in
+            #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"sports","arguments":\#(arguments)}}"#
+        }
+        let input = [
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#,
+            call(2, #"{"league":"nba","date":"2024-12-15"}"#),
+            call(3, #"{"league":"nba","team":"lakers","date":"2024-12-15"}"#),
+            call(4, #"{"league":"nbaa"}"#),
+        ].joined(separator: "\n") + "\n"
+        let output = try Command.run(
+            ToolsBinary.url, ["mcp"], environment: environment, stdin: Data(input.utf8), timeout: 60)
+        #expect(output.status == 0)
+        var replies: [Int: [String: Any]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            if let id = object?["id"] as? Int { replies[id] = object?["result"] as? [String: Any] }
+        }
+        #expect(replies.keys.sorted() == [1, 2, 3, 4])
+        #expect(replies[3]?["isError"] as? Bool == false)
+        let text = ((replies[3]?["content"] as? [[String: Any]])?.first?["text"] as? String) ?? ""
+        #expect(text.hasSuffix("\nFinal: Grizzlies (18-9) 110 @ Lakers (14-12) 116 · Lakers won"))
+        #expect(replies[4]?["isError"] as? Bool == true)
+    }
+}
