@@ -268,3 +268,17 @@ struct AskScriptedTests {
         #expect(tool["content"] == "[search] unavailable: unknown argument 'colour' for search")
     }
 }
+
+@Suite("Tool call notes")
+struct ToolCallNoteTests {
+    @Test(
+        "model-written arguments become one bounded line",
+        arguments: [
+            ("{\"league\": \"nba\",\n\t\"team\": \"lakers\"}", #"{"league": "nba", "team": "lakers"}"#),
+            (String(repeating: "ab\n", count: 100), String(repeating: "ab ", count: 54).prefix(160) + "…"),
+            ("  \u{1}x  ", "x"),
+        ])
+    func oneLine(input: String, expected: String) {
+        #expect(Asker.oneLine(input) == expected)
+    }
+}

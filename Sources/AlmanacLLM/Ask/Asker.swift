@@ -138,7 +138,7 @@ public struct Asker: Sendable {
             return AskReport(
                 pieces: first.message.content.isEmpty ? 0 : 1, budget: options.budget, retried: false, toolCalls: [])
         }
-        for call in calls { note("tool call: \(call.function.name) \(call.function.arguments)") }
+        for call in calls { note("tool call: \(call.function.name) \(Self.oneLine(call.function.arguments))") }
         let blocks = await run(calls)
         let context = PromptContext(question: question, blocks: blocks, now: runner.now, timeZone: runner.timeZone)
         messages.append(ChatMessage(role: "assistant", content: first.message.content, toolCalls: calls))
@@ -229,6 +229,23 @@ public struct Asker: Sendable {
                 throw error
             }
         }
+    }
+}
+
+extension Asker {
+    /// Model-written text for a one-line note: control characters become spaces, runs of spaces
+    /// collapse, and it stops at `limit` characters with "…" (a confused model can write pages).
+    static func oneLine(_ text: String, limit: Int = 160) -> String {
+        var line = ""
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.generalCategory == .control || scalar == " "
+            if isSpace, lastWasSpace { continue }
+            line.unicodeScalars.append(isSpace ? " " : scalar)
+            lastWasSpace = isSpace
+        }
+        line = line.trimmingCharacters(in: .whitespaces)
+        return line.count > limit ? String(line.prefix(limit)) + "…" : line
     }
 }
 
