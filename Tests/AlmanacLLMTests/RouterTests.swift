@@ -84,6 +84,9 @@ struct RouterTests {
         ("did the lakers and the celtics win", [
             "sports nba --team lakers --date yesterday", "sports nba --team celtics --date yesterday",
         ]),
+        ("weather in Lisbon tomorrow and did the celtics win?", [
+            "weather Lisbon tomorrow", "sports nba --team celtics --date yesterday",
+        ]),
         ("weather in Lisbon and Porto", ["weather Lisbon"]),
         ("weather in Lisbon and who is the president of France", [
             "weather Lisbon", "search who is the president of France",

@@ -117,6 +117,14 @@ public struct Router: Sendable {
         case today, tonight, tomorrow, yesterday, weekend, thisWeek, nextWeek
         case weekday(Int)
         case date(year: Int?, month: Int, day: Int)
+
+        /// Days that only make sense looking forward.
+        var looksAhead: Bool {
+            switch self {
+            case .tomorrow, .nextWeek: true
+            default: false
+            }
+        }
     }
 
     var calendar: Calendar { TimeText.calendar(timeZone) }
@@ -275,7 +283,10 @@ struct Analysis {
     // MARK: Routes
 
     func routes(context: Analysis) -> [Route] {
-        let day = self.day ?? context.day
+        // A past-tense clause does not take a forward-looking day from another clause:
+        // "weather tomorrow and did the celtics win?" asks about the last game, not tomorrow's.
+        let inherited = context.day.flatMap { isPast && $0.looksAhead ? nil : $0 }
+        let day = self.day ?? inherited
         return intents.map { intent in
             switch intent {
             case .sports: sportsRoute(day: day, past: isPast || context.isPast)
