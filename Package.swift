@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // On-disk cache shared by processes (SQLite, WAL)
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // MCP server on stdio (only AlmanacMCP imports it)
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
@@ -51,6 +53,13 @@ let package = Package(
             ]
         ),
 
+        // The LLM front: router, prompt context, llama.cpp (OpenAI-compatible) streaming client.
+        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
+        // The tools as an MCP server (the only module importing MCP).
+        .target(
+            name: "AlmanacMCP",
+            dependencies: ["AlmanacCore", "AlmanacRuntime", .product(name: "MCP", package: "swift-sdk")]
+        ),
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
 
@@ -61,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +81,7 @@ let package = Package(
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools"]),
         .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,9 +26,14 @@ struct Tools: AsyncParsableCommand {
               tools run weather Lisbon tomorrow
               tools run calendar today --tz Europe/Berlin
               tools run search "swift 6 release"
+              tools ask "did the lakers win?"
+              tools mcp
             """,
         version: "0.1.0",
-        subcommands: [Run.self, List.self, Cache.self]
+        subcommands: [
+            Run.self, List.self, Cache.self, RouteCommand.self, ContextCommand.self, Ask.self, Schema.self,
+            MCPCommand.self,
+        ]
     )
 }
 
