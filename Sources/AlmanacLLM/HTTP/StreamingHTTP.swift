@@ -78,7 +78,9 @@ public struct URLSessionStreamingClient: StreamingHTTPClient {
         let response = try await withTaskCancellationHandler {
             try await delegate.response()
         } onCancel: {
-            task.cancel()
+            // Off the cancellation handler (which holds the task's status lock): URLSession may be
+            // delivering a failure that needs the same lock (see URLSessionTransport).
+            DispatchQueue.global().async { task.cancel() }
         }
         return response
     }
@@ -104,7 +106,7 @@ final class StreamDelegate: NSObject, URLSessionDataDelegate, Sendable {
     func start(task: URLSessionDataTask, session: URLSession, base: String) {
         state.withLock { $0.base = base }
         continuation.onTermination = { termination in
-            if case .cancelled = termination { task.cancel() }
+            if case .cancelled = termination { DispatchQueue.global().async { task.cancel() } }
             session.finishTasksAndInvalidate()
         }
         task.resume()
