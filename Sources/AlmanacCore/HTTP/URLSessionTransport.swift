@@ -9,16 +9,6 @@ import Foundation
 /// URLSession truncates `timeoutInterval` to whole seconds on Linux, so it is set one second
 /// above the deadline as a backstop while ``Deadline`` enforces the real one.
 public struct URLSessionTransport: HTTPTransport {
-    /// Created on first use (Swift globals are lazy): a cache hit never pays for libcurl set-up.
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        return URLSession(configuration: configuration)
-    }()
-
     /// Bodies larger than this are refused, so a runaway upstream cannot exhaust memory.
     public let maxBodyBytes: Int
 
@@ -38,16 +28,13 @@ public struct URLSessionTransport: HTTPTransport {
         }
         let service = request.url.host ?? "server"
         let prepared = urlRequest
-        let session = Self.session
         return try await Deadline.run(timeout) { [maxBodyBytes] in
             let data: Data
             let response: URLResponse
             do {
-                if let body = request.body {
-                    (data, response) = try await session.upload(for: prepared, from: body)
-                } else {
-                    (data, response) = try await session.data(for: prepared)
-                }
+                (data, response) = try await CappedLoad.run(prepared, body: request.body, maxBodyBytes: maxBodyBytes)
+            } catch is BodyTooLarge {
+                throw ProviderFailure(.http, "\(service): response larger than \(maxBodyBytes >> 20) MB refused")
             } catch let error as URLError {
                 switch error.code {
                 case .timedOut: throw ProviderFailure(.timeout, "\(service): timed out")
@@ -61,14 +48,102 @@ public struct URLSessionTransport: HTTPTransport {
             guard let http = response as? HTTPURLResponse else {
                 throw ProviderFailure(.network, "\(service): not an HTTP response")
             }
-            guard data.count <= maxBodyBytes else {
-                throw ProviderFailure(.http, "\(service): response larger than \(maxBodyBytes >> 20) MB refused")
-            }
             var headers: [String: String] = [:]
             for (name, value) in http.allHeaderFields {
                 if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
             }
             return HTTPResponse(status: http.statusCode, headers: headers, body: data)
         }
+    }
+}
+
+/// The body went past the cap.
+struct BodyTooLarge: Error {}
+
+/// One request through a delegate that counts bytes as they arrive and cancels past the cap, so a
+/// runaway upstream (a 200 MB body) never sits in memory: `data(for:)` would buffer all of it first.
+final class CappedLoad: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: the mutable state is touched only on the session's serial delegate queue,
+    // and the continuation is resumed exactly once (guarded by `finished`).
+    private let maxBodyBytes: Int
+    private var received = Data()
+    private var response: URLResponse?
+    private var tooLarge = false
+    private var finished = false
+    private var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
+
+    private init(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Loads `request`; throws ``BodyTooLarge`` once more than `maxBodyBytes` arrive (or are announced).
+    static func run(_ request: URLRequest, body: Data?, maxBodyBytes: Int) async throws -> (Data, URLResponse) {
+        let load = CappedLoad(maxBodyBytes: maxBodyBytes)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        let session = URLSession(configuration: configuration, delegate: load, delegateQueue: queue)
+        // The session retains its delegate until invalidated.
+        defer { session.finishTasksAndInvalidate() }
+        var prepared = request
+        if let body { prepared.httpBody = body }
+        let task = session.dataTask(with: prepared)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.addOperation {
+                    load.continuation = continuation
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        self.response = response
+        if response.expectedContentLength > Int64(maxBodyBytes) {
+            tooLarge = true
+            completionHandler(.cancel)
+            finish(.failure(BodyTooLarge()))
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard !tooLarge else { return }
+        if received.count + data.count > maxBodyBytes {
+            tooLarge = true
+            received = Data()
+            dataTask.cancel()
+            finish(.failure(BodyTooLarge()))
+            return
+        }
+        received.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            finish(.failure(error))
+        } else if let response {
+            finish(.success((received, response)))
+        } else {
+            finish(.failure(URLError(.badServerResponse)))
+        }
+    }
+
+    private func finish(_ result: Result<(Data, URLResponse), any Error>) {
+        guard !finished, let continuation else { return }
+        finished = true
+        self.continuation = nil
+        continuation.resume(with: result)
     }
 }
