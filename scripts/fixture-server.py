@@ -12,7 +12,7 @@ Control endpoints (test-only):
     404, 403    the status with a small JSON body
     429         Retry-After: 30
     ctype       the recorded body labelled text/html (wrong content type, right bytes)
-    huge:MB     a 200 response of MB MiB (at most 512), streamed in 64 KiB chunks, never held in memory
+    huge:MB     a 200 response of MB MiB (at most 512) with no Content-Length, streamed in 64 KiB chunks
     cookie      the recorded response plus Set-Cookie and X-Api-Key-Echo headers (for redaction tests)
     drop:KEY    the recorded JSON with every object member named KEY removed (upstream shape drift)
     retype:KEY  the recorded JSON with every member named KEY turned into a string (upstream type drift)
@@ -164,7 +164,9 @@ def make_handler(state):
                 total = megabytes << 20
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(total))
+                # No Content-Length (the body ends when the connection closes): a client cannot
+                # refuse it from the headers and must count bytes as they come.
+                self.send_header("Connection", "close")
                 self.end_headers()
                 # A JSON array of spaces: valid bytes all the way, so only size can stop a reader.
                 chunk = b" " * (64 << 10)
