@@ -6,6 +6,7 @@ seconds or --max-requests requests. Requests match on method, path and sorted qu
 ignored), like the Swift ReplayTransport.
 
 Control endpoints (test-only):
+  GET  /health                        -> 200 {"status":"ok"} like llama.cpp's server (unless a fault is set)
   GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
                                          |404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY
@@ -125,6 +126,9 @@ def make_handler(state):
                 self.rfile.read(length)
             if self.path.startswith("/__almanac/"):
                 return self.control()
+            if self.path == "/health" and state.fault == "none":
+                # llama.cpp's readiness endpoint, so `tools doctor` can be tested against this server.
+                return self.send_body(200, b'{"status":"ok"}')
             key = match_key(self.command, self.path)
             with state.lock:
                 state.requests += 1
