@@ -54,6 +54,10 @@ let package = Package(
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
 
+        // Decoder fuzzing (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
+        // build replays crash reproducers and seeds through the same decoders).
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacSearch"]),
+
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),
 
