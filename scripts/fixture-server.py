@@ -14,7 +14,7 @@ Control endpoints (test-only):
     429         Retry-After: 30
     ctype       the recorded body labelled text/html (wrong content type, right bytes)
     huge:MB     a 200 response of MB MiB (at most 512) with no Content-Length, streamed in 64 KiB chunks
-    cookie      the recorded response plus Set-Cookie and X-Api-Key-Echo headers (for redaction tests)
+    cookie      the recorded response plus Set-Cookie and an echo of the request's key header (redaction tests)
     drop:KEY    the recorded JSON with every object member named KEY removed (upstream shape drift)
     retype:KEY  the recorded JSON with every member named KEY turned into a string (upstream type drift)
 """
@@ -155,7 +155,8 @@ def make_handler(state):
             if fault == "cookie":
                 return self.send_body(
                     status, body, content_type,
-                    {"Set-Cookie": "session=injected-cookie-value; HttpOnly", "X-Api-Key-Echo": "injected-echo"})
+                    {"Set-Cookie": "session=injected-cookie-value; HttpOnly",
+                     "X-Api-Key-Echo": self.headers.get("X-Subscription-Token") or "none"})
             if fault.startswith(("drop:", "retype:")):
                 action, key = fault.split(":", 1)
                 try:

@@ -17,7 +17,7 @@ struct Tools: AsyncParsableCommand {
               tools run search "swift 6 release"
             """,
         version: "0.1.0",
-        subcommands: [Run.self, List.self, Cache.self, Doctor.self]
+        subcommands: [Run.self, List.self, Cache.self, Doctor.self, FixturesCommand.self]
     )
 }
 
