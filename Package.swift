@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
         .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
         .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
+        .plugin(name: "RecordFixtures", targets: ["RecordFixtures"]),
     ],
     dependencies: [
         // CLI
@@ -70,6 +71,16 @@ let package = Package(
             ]
         ),
 
+        // `swift package --allow-writing-to-package-directory --allow-network-connections all record-fixtures <tool> <scenario> -- <words>`
+        .plugin(
+            name: "RecordFixtures",
+            capability: .command(
+                intent: .custom(verb: "record-fixtures", description: "Record upstream exchanges into Fixtures/ (secrets redacted)."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "writes Fixtures/<tool>/<provider>/<scenario>.*"),
+                    .allowNetworkConnections(scope: .all(), reason: "fetches the live upstream once"),
+                ])),
+
         // Tests
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
@@ -82,7 +93,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444
