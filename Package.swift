@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
         .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
         .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
+        .plugin(name: "RecordFixtures", targets: ["RecordFixtures"]),
     ],
     dependencies: [
         // CLI
@@ -63,6 +64,10 @@ let package = Package(
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
 
+        // Decoder fuzzing (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
+        // build replays crash reproducers and seeds through the same decoders).
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacSearch"]),
+
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),
 
@@ -74,6 +79,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // `swift package --allow-writing-to-package-directory --allow-network-connections all record-fixtures <tool> <scenario> -- <words>`
+        .plugin(
+            name: "RecordFixtures",
+            capability: .command(
+                intent: .custom(verb: "record-fixtures", description: "Record upstream exchanges into Fixtures/ (secrets redacted)."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "writes Fixtures/<tool>/<provider>/<scenario>.*"),
+                    .allowNetworkConnections(scope: .all(), reason: "fetches the live upstream once"),
+                ])),
 
         // Tests
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
@@ -88,7 +103,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

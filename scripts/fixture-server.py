@@ -6,8 +6,17 @@ seconds or --max-requests requests. Requests match on method, path and sorted qu
 ignored), like the Swift ReplayTransport.
 
 Control endpoints (test-only):
+  GET  /health                        -> 200 {"status":"ok"} like llama.cpp's server (unless a fault is set)
   GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
+                                         |404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY
+    404, 403    the status with a small JSON body
+    429         Retry-After: 30
+    ctype       the recorded body labelled text/html (wrong content type, right bytes)
+    huge:MB     a 200 response of MB MiB (at most 512) with no Content-Length, streamed in 64 KiB chunks
+    cookie      the recorded response plus Set-Cookie and an echo of the request's key header (redaction tests)
+    drop:KEY    the recorded JSON with every object member named KEY removed (upstream shape drift)
+    retype:KEY  the recorded JSON with every member named KEY turned into a string (upstream type drift)
 """
 import argparse
 import json
@@ -28,6 +37,23 @@ def match_key(method, raw_path):
     path = urllib.parse.unquote(parts.path)
     q = "&".join(f"{k}={v}" for k, v in query)
     return f"{method.upper()} {path}" + (f"?{q}" if q else "")
+
+
+def mutate(value, action, key):
+    """Returns `value` with every member named `key` dropped or turned into a string."""
+    if isinstance(value, dict):
+        out = {}
+        for name, member in value.items():
+            if name == key:
+                if action == "drop":
+                    continue
+                out[name] = json.dumps(member) if not isinstance(member, str) else 0
+            else:
+                out[name] = mutate(member, action, key)
+        return out
+    if isinstance(value, list):
+        return [mutate(item, action, key) for item in value]
+    return value
 
 
 def load(root):
@@ -77,7 +103,11 @@ def make_handler(state):
             for key, value in (extra or {}).items():
                 self.send_header(key, value)
             self.end_headers()
-            self.wfile.write(body)
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                # The client gave up (a deadline or a size cap): expected in fault tests.
+                self.close_connection = True
 
         def control(self):
             parts = urllib.parse.urlsplit(self.path)
@@ -99,6 +129,9 @@ def make_handler(state):
                 self.rfile.read(length)
             if self.path.startswith("/__almanac/"):
                 return self.control()
+            if self.path == "/health" and state.fault == "none":
+                # llama.cpp's readiness endpoint, so `tools doctor` can be tested against this server.
+                return self.send_body(200, b'{"status":"ok"}')
             key = match_key(self.command, self.path)
             with state.lock:
                 state.requests += 1
@@ -118,6 +151,46 @@ def make_handler(state):
                 with open(body_file, "rb") as handle:
                     body = handle.read()
             content_type = headers.get("content-type") or headers.get("Content-Type") or "application/json"
+            if fault in ("404", "403"):
+                return self.send_body(int(fault), b'{"error":"injected"}')
+            if fault == "ctype":
+                return self.send_body(status, body, "text/html; charset=utf-8")
+            if fault == "cookie":
+                return self.send_body(
+                    status, body, content_type,
+                    {"Set-Cookie": "session=injected-cookie-value; HttpOnly",
+                     "X-Api-Key-Echo": self.headers.get("X-Subscription-Token") or "none"})
+            if fault.startswith(("drop:", "retype:")):
+                action, key = fault.split(":", 1)
+                try:
+                    changed = json.dumps(mutate(json.loads(body), action, key)).encode()
+                except ValueError:
+                    changed = body
+                return self.send_body(status, changed, content_type)
+            if fault.startswith("huge:"):
+                megabytes = min(int(float(fault.split(":", 1)[1])), 512)
+                total = megabytes << 20
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                # No Content-Length (the body ends when the connection closes): a client cannot
+                # refuse it from the headers and must count bytes as they come.
+                self.send_header("Connection", "close")
+                self.end_headers()
+                # A JSON array of spaces: valid bytes all the way, so only size can stop a reader.
+                chunk = b" " * (64 << 10)
+                sent = 0
+                try:
+                    self.wfile.write(b"[")
+                    sent = 1
+                    while sent < total - 1:
+                        piece = chunk[: min(len(chunk), total - 1 - sent)]
+                        self.wfile.write(piece)
+                        sent += len(piece)
+                    self.wfile.write(b"]")
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+                self.close_connection = True
+                return
             if fault == "500":
                 return self.send_body(500, b'{"error":"injected"}')
             if fault == "429":

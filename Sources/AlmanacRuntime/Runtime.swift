@@ -8,11 +8,17 @@ public struct RuntimeOptions: Sendable {
     public var timeZone: String?
     /// `--no-cache`: skip fresh cache reads (results are still stored).
     public var noCache: Bool
+    /// Wraps the live/replay transport (`tools fixtures record` records through it).
+    public var wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
 
     /// Creates options.
-    public init(timeZone: String? = nil, noCache: Bool = false) {
+    public init(
+        timeZone: String? = nil, noCache: Bool = false,
+        wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil
+    ) {
         self.timeZone = timeZone
         self.noCache = noCache
+        self.wrapTransport = wrapTransport
     }
 }
 
@@ -77,7 +83,7 @@ public struct Runtime: Sendable {
         let ttl = try seconds(settings, "ALMANAC_CACHE_TTL", default: 60, allowZero: true)
         let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false)
 
-        let transport: any HTTPTransport
+        var transport: any HTTPTransport
         if let replay = settings.env("ALMANAC_REPLAY") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: replay, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -88,6 +94,8 @@ public struct Runtime: Sendable {
         } else {
             transport = URLSessionTransport()
         }
+
+        if let wrap = options.wrapTransport { transport = wrap(transport) }
 
         var warnings: [String] = []
         let disk: SQLiteCacheStore?

@@ -32,7 +32,7 @@ struct Tools: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             Run.self, List.self, Cache.self, RouteCommand.self, ContextCommand.self, Ask.self, Schema.self,
-            MCPCommand.self,
+            MCPCommand.self, Doctor.self, FixturesCommand.self,
         ]
     )
 }
