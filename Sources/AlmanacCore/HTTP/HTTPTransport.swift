@@ -57,16 +57,13 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
-    /// Sends `request` and requires a 2xx status; maps statuses to ``ProviderFailure``s.
-    ///
-    /// - Parameter service: A short name for messages ("ESPN"), never the URL's query (it may hold keys).
-    public func fetch(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
-        let response: HTTPResponse
+    /// Sends `request` with any status; transport failures become ``ProviderFailure``s that name
+    /// `service` (the transports themselves only know the host).
+    public func send(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
+        let host = request.url.host ?? "server"
         do {
-            response = try await send(request, timeout: timeout)
+            return try await send(request, timeout: timeout)
         } catch let failure as ProviderFailure {
-            // Transports name the host; messages should name the service the user knows.
-            let host = request.url.host ?? "server"
             guard failure.message.hasPrefix("\(host): ") else { throw failure }
             var named = failure
             named.message = "\(service): \(failure.message.dropFirst(host.count + 2)) (\(host))"
@@ -74,10 +71,17 @@ extension HTTPTransport {
         } catch is CancellationError {
             throw CancellationError()
         } catch is DeadlineExceeded {
-            throw ProviderFailure(.timeout, "\(service): no answer from \(request.url.host ?? "server") in time")
+            throw ProviderFailure(.timeout, "\(service): no answer from \(host) in time")
         } catch {
-            throw ProviderFailure(.network, "\(service): could not connect to \(request.url.host ?? "server")")
+            throw ProviderFailure(.network, "\(service): could not connect to \(host)")
         }
+    }
+
+    /// Sends `request` and requires a 2xx status; maps statuses to ``ProviderFailure``s.
+    ///
+    /// - Parameter service: A short name for messages ("ESPN"), never the URL's query (it may hold keys).
+    public func fetch(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
+        let response = try await send(request, timeout: timeout, service: service)
         switch response.status {
         case 200..<300:
             return response

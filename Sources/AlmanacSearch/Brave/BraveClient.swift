@@ -81,18 +81,7 @@ struct BraveClient: Sendable {
     }
 
     private func send(_ request: HTTPRequest, in environment: ProviderEnvironment) async throws -> HTTPResponse {
-        let host = request.url.host ?? "server"
-        do {
-            return try await environment.transport.send(request, timeout: environment.timeout)
-        } catch let failure as ProviderFailure {
-            throw failure
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch is DeadlineExceeded {
-            throw ProviderFailure(.timeout, "\(Self.service): no answer from \(host) in time")
-        } catch {
-            throw ProviderFailure(.network, "\(Self.service): could not connect to \(host)")
-        }
+        try await environment.transport.send(request, timeout: environment.timeout, service: Self.service)
     }
 
     /// Maps a response to results or a safe ``ProviderFailure`` (no key, no body text).
