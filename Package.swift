@@ -9,6 +9,10 @@ let package = Package(
         .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
         .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
         .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
+        .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
+        .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
+        .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
+        .plugin(name: "RecordFixtures", targets: ["RecordFixtures"]),
     ],
     dependencies: [
         // CLI
@@ -17,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         // On-disk cache shared by processes (SQLite, WAL)
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // MCP server on stdio (only AlmanacMCP imports it)
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
@@ -26,9 +32,18 @@ let package = Package(
         ),
 
         // Tool domains: one module each, providers as files inside.
-        .target(name: "AlmanacSports", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacWeather", dependencies: ["AlmanacCore"]),
-        .target(name: "AlmanacSearch", dependencies: ["AlmanacCore"]),
+        .target(
+            name: "AlmanacSports",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "AlmanacWeather",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "AlmanacSearch",
+            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+        ),
         // libical (parsing, time zones, recurrence) for the calendar tool.
         .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
         .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical"]),
@@ -42,6 +57,20 @@ let package = Package(
             ]
         ),
 
+        // The LLM front: router, prompt context, llama.cpp (OpenAI-compatible) streaming client.
+        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
+        // The tools as an MCP server (the only module importing MCP).
+        .target(
+            name: "AlmanacMCP",
+            dependencies: ["AlmanacCore", "AlmanacRuntime", .product(name: "MCP", package: "swift-sdk")]
+        ),
+        // Benchmark driver for scripts/bench (decode+format in-process, no network).
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
+
+        // Decoder fuzzing (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
+        // build replays crash reproducers and seeds through the same decoders).
+        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacSearch"]),
+
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),
 
@@ -49,10 +78,20 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+
+        // `swift package --allow-writing-to-package-directory --allow-network-connections all record-fixtures <tool> <scenario> -- <words>`
+        .plugin(
+            name: "RecordFixtures",
+            capability: .command(
+                intent: .custom(verb: "record-fixtures", description: "Record upstream exchanges into Fixtures/ (secrets redacted)."),
+                permissions: [
+                    .writeToPackageDirectory(reason: "writes Fixtures/<tool>/<provider>/<scenario>.*"),
+                    .allowNetworkConnections(scope: .all(), reason: "fetches the live upstream once"),
+                ])),
 
         // Tests
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
@@ -61,13 +100,14 @@ let package = Package(
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
         .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
-        .testTarget(name: "toolsTests", dependencies: ["AlmanacTesting"]),
+        .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools"]),
+        .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

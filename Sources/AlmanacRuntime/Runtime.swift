@@ -1,1 +1,162 @@
 import AlmanacCore
+import Foundation
+import Logging
+
+/// Options the CLI (or MCP server) sets for one process.
+public struct RuntimeOptions: Sendable {
+    /// `--tz`: the viewer's IANA zone; nil means `TZ`/system zone.
+    public var timeZone: String?
+    /// `--no-cache`: skip fresh cache reads (results are still stored).
+    public var noCache: Bool
+    /// Wraps the live/replay transport (`tools fixtures record` records through it).
+    public var wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
+
+    /// Creates options.
+    public init(
+        timeZone: String? = nil, noCache: Bool = false,
+        wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil
+    ) {
+        self.timeZone = timeZone
+        self.noCache = noCache
+        self.wrapTransport = wrapTransport
+    }
+}
+
+/// Everything one process needs, built from the environment and the config file: the registry,
+/// the coordinator over the shared cache, the transport, the reference time and zone.
+public struct Runtime: Sendable {
+    /// The tools.
+    public let registry: ToolRegistry
+    /// Environment plus config file.
+    public let settings: Settings
+    /// Cache, fallback and de-duplication.
+    public let coordinator: Coordinator
+    /// Live or replay.
+    public let transport: any HTTPTransport
+    /// The reference time (ALMANAC_NOW or the clock at start).
+    public let now: Date
+    /// The viewer's zone.
+    public let timeZone: TimeZone
+    /// The on-disk cache, when it could be opened.
+    public let diskCache: SQLiteCacheStore?
+    /// Cache warnings to show once (e.g. the cache could not be opened).
+    public let warnings: [String]
+    let options: RuntimeOptions
+    let timeout: Duration
+    let logger: Logger
+    let webSearch: (any WebSearching)?
+
+    /// Builds the runtime.
+    ///
+    /// - Throws: ``AlmanacError`` (usage) for bad environment values, an unreadable config file,
+    ///   or a config file holding secrets that others can read.
+    public static func make(
+        environment: [String: String] = ProcessInfo.processInfo.environment, options: RuntimeOptions = .init(),
+        tools: [any Tool]? = nil
+    ) throws -> Runtime {
+        var logger = Logger(label: "almanac")
+        logger.logLevel = Logger.Level(rawValue: environment["ALMANAC_LOG"]?.lowercased() ?? "") ?? .warning
+        let settings = try ConfigLoader.load(environment: environment)
+
+        let zone: TimeZone
+        if let name = options.timeZone ?? settings.env("ALMANAC_TZ") ?? settings.config("tz")?.stringValue {
+            guard let named = TimeZone(identifier: name) else {
+                throw AlmanacError.usage(
+                    "unknown time zone '\(name)'", suggestion: "use an IANA name such as Europe/Lisbon or America/New_York")
+            }
+            zone = named
+        } else {
+            zone = TimeZone.current
+        }
+
+        let now: Date
+        if let fixed = settings.env("ALMANAC_NOW") {
+            guard let date = TimeText.parseInstant(fixed) else {
+                throw AlmanacError.usage(
+                    "ALMANAC_NOW is not an ISO 8601 instant: '\(fixed)'", suggestion: "e.g. 2024-12-15T23:00:00Z")
+            }
+            now = date
+        } else {
+            now = Date()
+        }
+
+        let ttl = try seconds(settings, "ALMANAC_CACHE_TTL", default: 60, allowZero: true)
+        let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false)
+
+        var transport: any HTTPTransport
+        if let replay = settings.env("ALMANAC_REPLAY") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: replay, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw AlmanacError.usage(
+                    "ALMANAC_REPLAY is not a directory: '\(replay)'", suggestion: "point it at the Fixtures folder")
+            }
+            transport = try ReplayTransport(directory: URL(fileURLWithPath: replay))
+        } else {
+            transport = URLSessionTransport()
+        }
+
+        if let wrap = options.wrapTransport { transport = wrap(transport) }
+
+        var warnings: [String] = []
+        let disk: SQLiteCacheStore?
+        do {
+            disk = try SQLiteCacheStore(directory: cacheDirectory(environment: environment, settings: settings))
+        } catch {
+            disk = nil
+            warnings.append("cache unavailable (\(error)); continuing without it")
+        }
+        let cache: any CacheStore = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
+        let fixedNow = settings.env("ALMANAC_NOW") != nil ? now : nil
+        let coordinator = Coordinator(
+            cache: cache, configuration: .init(ttl: ttl, timeout: timeout),
+            now: { fixedNow ?? Date() }, logger: logger)
+        return Runtime(
+            registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
+            transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings, options: options,
+            timeout: timeout, logger: logger, webSearch: webSearcher(settings))
+    }
+
+    /// A tool context for one run.
+    public func context() -> ToolContext {
+        ToolContext(
+            coordinator: coordinator,
+            environment: ProviderEnvironment(
+                transport: transport, settings: settings, now: now, timeZone: timeZone, timeout: timeout,
+                webSearch: webSearch, state: diskCache ?? MemoryStateStore()),
+            fetchOptions: FetchOptions(readCache: !options.noCache, writeCache: true),
+            logger: logger)
+    }
+
+    /// Parses CLI words for `tool` and runs it.
+    public func run(tool name: String, words: [String]) async throws -> ToolResult {
+        let tool = try registry.require(name)
+        let arguments = try ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)
+        return try await tool.run(arguments, context: context())
+    }
+
+    /// Runs `tool` with JSON arguments (MCP, OpenAI tool calls).
+    public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
+        let tool = try registry.require(name)
+        let arguments = try ToolArguments.parse(json: json, schema: tool.schema, tool: tool.name)
+        return try await tool.run(arguments, context: context())
+    }
+
+    static func seconds(_ settings: Settings, _ name: String, default fallback: Double, allowZero: Bool) throws
+        -> Duration
+    {
+        guard let raw = settings.env(name) else { return .milliseconds(Int64(fallback * 1000)) }
+        guard let value = Double(raw), value.isFinite, allowZero ? value >= 0 : value > 0 else {
+            throw AlmanacError.usage(
+                "\(name) must be a number of seconds\(allowZero ? " (0 or more)" : " above 0"), got '\(raw)'",
+                suggestion: "e.g. \(name)=\(Int(fallback))")
+        }
+        return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    static func cacheDirectory(environment: [String: String], settings: Settings) -> URL {
+        if let directory = settings.env("ALMANAC_CACHE_DIR") { return URL(fileURLWithPath: directory) }
+        if let xdg = settings.env("XDG_CACHE_HOME") { return URL(fileURLWithPath: xdg).appendingPathComponent("almanac") }
+        let home = settings.env("HOME") ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".cache/almanac")
+    }
+}

@@ -1,1 +1,222 @@
 import AlmanacCore
+import Foundation
+
+/// Scores, schedules, standings and news from ESPN, for the viewer's own day and zone.
+///
+/// ```
+/// tools run sports nba                          # today's NBA games
+/// tools run sports epl --date yesterday         # Premier League results
+/// tools run sports nfl --team chiefs --next     # the Chiefs' next game
+/// tools run sports nba standings
+/// tools run sports nba news
+/// ```
+///
+/// Providers, in order: ``ESPNProvider`` (`espn`), then, when a web search is configured, a web-search
+/// fallback (priority 100) whose envelope `provider` is the searcher's name (`brave`).
+public struct SportsTool: Tool {
+    /// `sports`.
+    public let name = "sports"
+    /// One line for `tools list`.
+    public let summary =
+        "Scores, schedules, standings and news: NBA, WNBA, NFL, MLB, NHL, college, soccer (ESPN), in your time zone"
+
+    /// Creates the tool.
+    public init() {}
+
+    /// `league [scores|standings|news|schedule] [--team T] [--date D] [--next] [--limit N]`.
+    public var schema: ToolSchema {
+        ToolSchema([
+            ToolParameter(
+                "league", .string,
+                help: "league: nba, wnba, nfl, mlb, nhl, ncaaf, ncaab, ncaaw, epl, laliga, bundesliga, seriea, ligue1, mls, ucl, or an ESPN slug like eng.1",
+                placement: .positional, required: true),
+            ToolParameter(
+                "view", .choice(SportsView.allCases.map(\.rawValue)),
+                help: "what to show: scores (default), standings, news, or a team's schedule", placement: .positional),
+            ToolParameter(
+                "team", .string, help: "a team name, city or abbreviation (lakers, LAL, los angeles lakers)",
+                aliases: ["-t"]),
+            ToolParameter(
+                "date", .string, help: "today (default), yesterday, tomorrow, a weekday, or YYYY-MM-DD",
+                aliases: ["-d"]),
+            ToolParameter("next", .boolean, help: "the team's next game (with --team)"),
+            ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
+        ])
+    }
+
+    /// ESPN, then the web-search fallback when a searcher is configured.
+    public func providers(in context: ToolContext) -> [ProviderInfo] {
+        var list = [ESPNProvider().info]
+        if let searcher = context.environment.webSearch {
+            list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
+        }
+        return list
+    }
+
+    /// Runs one request.
+    public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone)
+        // A bad base URL is the user's to fix: say so before any provider runs.
+        _ = try context.settings.baseURL(env: ESPNProvider.baseEnv, default: ESPNProvider.baseDefault)
+        let team: TeamRef? =
+            if let word = request.teamWord { try await resolveTeam(word, league: request.league, context: context) } else {
+                nil
+            }
+        let providers: [any Provider<SportsQuery, SportsData>] = [
+            ESPNProvider(), WebSearchFallback(searcher: context.environment.webSearch),
+        ]
+        let query = request.query(team: team)
+        let fetched = try await context.fetch(
+            tool: name, key: request.cacheKey(team: team), query: query, providers: providers,
+            ttl: request.ttl(now: context.now))
+        let league = request.league
+        let payload: any ToolPayload
+        switch fetched.value {
+        case .games(let games):
+            let shown = team.map { team in games.filter { $0.involves(team) } } ?? games
+            payload = ScoresPayload(league: league, day: request.day, games: shown, team: team, limit: request.limit)
+        case .schedule(let schedule):
+            payload = SchedulePayload(
+                league: league, schedule: schedule, nextOnly: request.next, limit: request.limit ?? 5,
+                from: request.dayGiven ? request.day.start : context.now)
+        case .standings(let standings):
+            payload = StandingsPayload(league: league, standings: standings, team: team, limit: request.limit)
+        case .news(let items):
+            payload = NewsPayload(league: league, items: items, limit: request.limit ?? 5)
+        case .web(let answer):
+            payload = WebFallbackPayload(league: league, view: query.view, answer: answer)
+        }
+        return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    /// Resolves a team word to an ESPN id and abbreviation.
+    ///
+    /// The league's team list comes from ESPN `/teams` through the coordinator, cached a day. When it
+    /// cannot be fetched, the offline directory of teams seen in recorded responses stands in
+    /// (complete for NBA, NFL, MLB); failing both, a word that looks like an abbreviation is used as is.
+    func resolveTeam(_ word: String, league: League, context: ToolContext) async throws -> TeamRef {
+        var teams: [TeamEntry]?
+        var complete = false
+        do {
+            let fetched = try await context.fetch(
+                tool: name, key: "teams:\(league.path)", query: league, providers: [ESPNTeamsProvider()],
+                ttl: .seconds(86_400))
+            teams = fetched.value
+            complete = true
+        } catch let error as AlmanacError where error.kind == .unavailable {
+            // Offline or ESPN down: the offline directory below stands in.
+        }
+        if teams == nil, let known = KnownTeams.directory(for: league) {
+            teams = known.teams
+            complete = known.complete
+        }
+        if let teams {
+            switch TeamMatcher.match(word, in: teams) {
+            case .team(let entry):
+                return TeamRef(id: entry.id, abbreviation: entry.abbreviation, displayName: entry.displayName, query: word)
+            case .ambiguous(let entries):
+                throw AlmanacError.usage(
+                    "team '\(word)' is ambiguous in \(league.name)",
+                    suggestion: "one of: " + entries.map { "\($0.displayName) (\($0.abbreviation))" }.joined(separator: ", "))
+            case .none(let suggestion):
+                if complete || !TeamMatcher.looksLikeAbbreviation(word) {
+                    throw AlmanacError.usage(
+                        "unknown \(league.name) team '\(word)'",
+                        suggestion: suggestion.map { "did you mean '\($0)'?" }
+                            ?? "use a team name, city or abbreviation, e.g. '\(teams.first?.shortDisplayName ?? "")'")
+                }
+            }
+        }
+        guard TeamMatcher.looksLikeAbbreviation(word) else {
+            throw AlmanacError.usage(
+                "unknown \(league.name) team '\(word)' (the team list could not be fetched)",
+                suggestion: "use the team's abbreviation, e.g. LAL")
+        }
+        return TeamRef(id: nil, abbreviation: word.uppercased(), displayName: nil, query: word)
+    }
+}
+
+/// A checked sports request: league, view, local day, team word and flags.
+struct SportsRequest: Sendable, Hashable {
+    var league: League
+    var view: SportsView
+    var day: LocalDay
+    var dayGiven: Bool
+    var teamWord: String?
+    var next: Bool
+    var limit: Int?
+
+    init(_ arguments: ToolArguments, now: Date, zone: TimeZone) throws {
+        guard let word = arguments.string("league")?.trimmingCharacters(in: .whitespaces), !word.isEmpty else {
+            throw AlmanacError.usage("missing league for sports", suggestion: "e.g. tools run sports nba")
+        }
+        guard let league = League.named(word) else { throw League.unknown(word) }
+        self.league = league
+        view = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) } ?? .scores
+        next = arguments.flag("next")
+        if let dateWord = arguments.string("date")?.trimmingCharacters(in: .whitespaces), !dateWord.isEmpty {
+            guard let start = TimeText.resolveDay(dateWord, now: now, in: zone) else {
+                throw AlmanacError.usage(
+                    "bad date '\(dateWord)'",
+                    suggestion: "expected today, yesterday, tomorrow, a weekday, or YYYY-MM-DD (e.g. 2024-12-15)")
+            }
+            day = LocalDay.containing(start, in: zone)
+            dayGiven = true
+        } else {
+            day = LocalDay.containing(now, in: zone)
+            dayGiven = false
+        }
+        teamWord = arguments.string("team")?.trimmingCharacters(in: .whitespaces)
+        if teamWord?.isEmpty == true {
+            throw AlmanacError.usage("--team needs a name", suggestion: "e.g. --team lakers, --team LAL")
+        }
+        if let limit = arguments.integer("limit") {
+            guard limit > 0 else {
+                throw AlmanacError.usage("--limit must be at least 1, got \(limit)", suggestion: "e.g. --limit 5")
+            }
+            self.limit = min(limit, 100)
+        }
+        if next && teamWord == nil {
+            throw AlmanacError.usage(
+                "--next needs --team", suggestion: "e.g. tools run sports \(league.slug) --team <name> --next")
+        }
+        if next && (view == .standings || view == .news) {
+            throw AlmanacError.usage("--next works with scores or schedule, not \(view.rawValue)", suggestion: nil)
+        }
+        if view == .schedule && teamWord == nil {
+            throw AlmanacError.usage(
+                "schedule needs --team", suggestion: "e.g. tools run sports \(league.slug) schedule --team <name>")
+        }
+    }
+
+    /// The question providers answer (team games come from the team schedule).
+    func query(team: TeamRef?) -> SportsQuery {
+        switch view {
+        case .scores where next, .schedule:
+            // The day (today unless --date) picks the season; the provider moves on to the next season
+            // when this one has nothing left to play.
+            return SportsQuery(league: league, view: .schedule, team: team, season: league.season(containing: day.start))
+        case .scores: return SportsQuery(league: league, view: .scores, day: day)
+        case .standings: return SportsQuery(league: league, view: .standings)
+        case .news: return SportsQuery(league: league, view: .news)
+        }
+    }
+
+    /// Equal questions give equal keys: the canonical league path, the resolved day and zone, the team id.
+    func cacheKey(team: TeamRef?) -> String {
+        let query = query(team: team)
+        switch query.view {
+        case .scores: return "scores:\(league.path):\(day.isoDate):\(day.zoneIdentifier)"
+        case .standings: return "standings:\(league.path)"
+        case .news: return "news:\(league.path)"
+        case .schedule:
+            return "schedule:\(league.path):\(team?.abbreviation.lowercased() ?? "-"):\(query.season.map(String.init) ?? "-")"
+        }
+    }
+
+    /// Finished days do not change: keep them longer than live ones.
+    func ttl(now: Date) -> Duration? {
+        if view == .scores, !next, day.end.addingTimeInterval(12 * 3600) < now { return .seconds(6 * 3600) }
+        return nil
+    }
+}

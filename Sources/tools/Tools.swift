@@ -1,6 +1,72 @@
+import AlmanacCore
+import AlmanacRuntime
 import ArgumentParser
+import Foundation
 
+/// Process entry: `tools run <tool> ...` skips ArgumentParser (its reflection-driven parsing costs
+/// several milliseconds of a warm call); every other command goes through it.
 @main
+enum Entry {
+    static func main() async {
+        if let (tool, words) = RunInvocation.fastArguments(CommandLine.arguments) {
+            exit(await RunInvocation.execute(tool: tool, words: words, settings: OutputSettings()))
+        }
+        await Tools.main()
+    }
+}
+
+/// The `tools` command: fresh, compact facts for local LLMs.
 struct Tools: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "tools", abstract: "Fresh, compact facts for local LLMs.")
+    static let configuration = CommandConfiguration(
+        commandName: "tools",
+        abstract: "Fresh, compact facts for local LLMs: sports, weather, calendar, web search.",
+        discussion: """
+            Examples:
+              tools run sports nba
+              tools run weather Lisbon tomorrow
+              tools run calendar today --tz Europe/Berlin
+              tools run search "swift 6 release"
+              tools ask "did the lakers win?"
+              tools mcp
+            """,
+        version: "0.1.0",
+        subcommands: [
+            Run.self, List.self, Cache.self, RouteCommand.self, ContextCommand.self, Ask.self, Schema.self,
+            MCPCommand.self, Doctor.self, FixturesCommand.self,
+        ]
+    )
+}
+
+/// Output options shared by commands that print tool results. They may also appear among a tool's
+/// own words (`tools run sports nba --format json`).
+struct OutputOptions: ParsableArguments {
+    @Option(help: "Output format: context (for LLMs), json (stable envelope) or text (for people).")
+    var format: OutputFormat?
+
+    @Option(help: "Viewer time zone (IANA name, e.g. Europe/Lisbon). Default: TZ or the system zone.")
+    var tz: String?
+
+    @Flag(name: .customLong("no-cache"), help: "Ask providers even when a fresh cached answer exists.")
+    var noCache = false
+
+    @Option(help: "Token budget for context output; formatters drop whole lines to fit.")
+    var budget: Int?
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+
+/// Prints an error's lines to stderr and exits with its status.
+func fail(_ error: any Error) -> ExitCode {
+    let almanac: AlmanacError
+    switch error {
+    case let known as AlmanacError: almanac = known
+    case is CancellationError: return ExitCode(130)
+    default: almanac = .internal("unexpected \(type(of: error)): \(error)")
+    }
+    FileHandle.standardError.write(Data((almanac.lines.joined(separator: "\n") + "\n").utf8))
+    return ExitCode(almanac.exitStatus)
+}
+
+func printLine(_ text: String) {
+    FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }

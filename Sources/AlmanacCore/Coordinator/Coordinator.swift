@@ -122,7 +122,9 @@ public actor Coordinator {
         _ request: CoordinatedRequest<Output>, options: FetchOptions = .init()
     ) async throws -> Fetched<Output> {
         let key = request.cacheKey
-        let ttl = request.ttl ?? configuration.ttl
+        // A tool's own TTL (finished games, web results) replaces the default, but an explicit
+        // ALMANAC_CACHE_TTL=0 means "always refetch" and wins over it.
+        let ttl = configuration.ttl == .zero ? .zero : (request.ttl ?? configuration.ttl)
         var cached: CacheEntry?
         do {
             cached = try await cache.entry(for: key)

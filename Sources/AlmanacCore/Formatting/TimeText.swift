@@ -48,13 +48,20 @@ public enum TimeText {
         return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
-    /// "EST", or "UTC+01:00" when the system has no abbreviation.
+    /// "EST", "GMT", or "UTC+01:00" when the locale data has no common abbreviation for the zone.
     public static func zoneAbbreviation(_ zone: TimeZone, at date: Date) -> String {
-        if zone.identifier == "UTC" || zone.identifier == "GMT" { return zone.identifier }
-        if let abbreviation = zone.abbreviation(for: date), abbreviation.first?.isLetter == true,
-            !abbreviation.hasPrefix("GMT")
-        {
-            return abbreviation
+        let universal = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu"]
+        if universal.contains(zone.identifier) || (zone.secondsFromGMT(for: date) == 0 && !zone.identifier.contains("/")) {
+            return "UTC"
+        }
+        // TimeZone.abbreviation(for:) on Linux only gives "GMT-5"; the formatter's "zzz" knows "EST".
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.timeZone = zone
+        formatter.dateFormat = "zzz"
+        let name = formatter.string(from: date)
+        if name == "GMT" || (name.first?.isLetter == true && !name.hasPrefix("GMT") && !name.hasPrefix("UTC")) {
+            return name
         }
         return offset(zone.secondsFromGMT(for: date))
     }

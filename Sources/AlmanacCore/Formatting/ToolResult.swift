@@ -91,40 +91,38 @@ public struct ToolResult: Sendable {
 
 /// The JSON envelope that never changes shape.
 ///
-/// `{"tool","provider","fetchedAt","ageSeconds","stale","attempts":[...],"data":{...}}`
+/// `{"tool","provider","fetchedAt","ageSeconds","stale","attempts":[...],"data":{...}}`, keys in
+/// that order (assembled by hand: JSONEncoder on Linux does not keep declaration order).
 public enum Envelope {
-    private struct Body: Encodable {
-        let metadata: ResultMetadata
-        let payload: any ToolPayload
-
-        enum CodingKeys: String, CodingKey {
-            case tool, provider, fetchedAt, ageSeconds, stale, attempts, data
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(metadata.tool, forKey: .tool)
-            try container.encode(metadata.provider, forKey: .provider)
-            try container.encode(TimeText.isoUTC(metadata.fetchedAt), forKey: .fetchedAt)
-            try container.encode(metadata.ageSeconds, forKey: .ageSeconds)
-            try container.encode(metadata.stale, forKey: .stale)
-            try container.encode(metadata.attempts, forKey: .attempts)
-            try payload.encode(to: container.superEncoder(forKey: .data))
-        }
-    }
-
-    /// The envelope as one line of JSON (keys in documented order).
-    public static func json(metadata: ResultMetadata, payload: any ToolPayload, pretty: Bool = false) throws -> String {
+    /// The envelope as one line of JSON (keys in documented order; `data` keys sorted).
+    public static func json(metadata: ResultMetadata, payload: any ToolPayload) throws -> String {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.withoutEscapingSlashes, .prettyPrinted] : [.withoutEscapingSlashes]
-        let data = try encoder.encode(Body(metadata: metadata, payload: payload))
-        return String(decoding: data, as: UTF8.self)
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        func encoded<T: Encodable>(_ value: T) throws -> String {
+            String(decoding: try encoder.encode(value), as: UTF8.self)
+        }
+        let fields: [(String, String)] = [
+            ("tool", try encoded(metadata.tool)),
+            ("provider", try encoded(metadata.provider)),
+            ("fetchedAt", try encoded(TimeText.isoUTC(metadata.fetchedAt))),
+            ("ageSeconds", String(metadata.ageSeconds)),
+            ("stale", metadata.stale ? "true" : "false"),
+            ("attempts", try encoded(metadata.attempts)),
+            ("data", String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)),
+        ]
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     /// Just the `data` object, pretty with sorted keys (for goldens).
     public static func dataJSON(_ payload: any ToolPayload) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(payload), as: UTF8.self)
+        return String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)
+    }
+
+    private struct AnyPayload: Encodable {
+        let payload: any ToolPayload
+        init(_ payload: any ToolPayload) { self.payload = payload }
+        func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }
     }
 }

@@ -57,22 +57,31 @@ public protocol HTTPTransport: Sendable {
 }
 
 extension HTTPTransport {
+    /// Sends `request` with any status; transport failures become ``ProviderFailure``s that name
+    /// `service` (the transports themselves only know the host).
+    public func send(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
+        let host = request.url.host ?? "server"
+        do {
+            return try await send(request, timeout: timeout)
+        } catch let failure as ProviderFailure {
+            guard failure.message.hasPrefix("\(host): ") else { throw failure }
+            var named = failure
+            named.message = "\(service): \(failure.message.dropFirst(host.count + 2)) (\(host))"
+            throw named
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch is DeadlineExceeded {
+            throw ProviderFailure(.timeout, "\(service): no answer from \(host) in time")
+        } catch {
+            throw ProviderFailure(.network, "\(service): could not connect to \(host)")
+        }
+    }
+
     /// Sends `request` and requires a 2xx status; maps statuses to ``ProviderFailure``s.
     ///
     /// - Parameter service: A short name for messages ("ESPN"), never the URL's query (it may hold keys).
     public func fetch(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
-        let response: HTTPResponse
-        do {
-            response = try await send(request, timeout: timeout)
-        } catch let failure as ProviderFailure {
-            throw failure
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch is DeadlineExceeded {
-            throw ProviderFailure(.timeout, "\(service): no answer from \(request.url.host ?? "server") in time")
-        } catch {
-            throw ProviderFailure(.network, "\(service): could not connect to \(request.url.host ?? "server")")
-        }
+        let response = try await send(request, timeout: timeout, service: service)
         switch response.status {
         case 200..<300:
             return response

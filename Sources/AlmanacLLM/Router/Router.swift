@@ -1,0 +1,503 @@
+import AlmanacCore
+import Foundation
+
+/// Rule-based intent detection: a question in, the tool runs that answer it out.
+///
+/// Deterministic for a given question, reference time and zone (relative days such as "saturday"
+/// are resolved against `now`), and quick: word lists and a few passes over the words, no model.
+/// A question may need several tools ("weather in Lisbon and my calendar today"); it is split
+/// into clauses at "and"/"also"/";" and each clause is routed on its own. Whatever is not about
+/// sports, weather or the calendar goes to web search.
+public struct Router: Sendable {
+    /// The tools that may be chosen; nil means any. A route to a missing tool falls back to search.
+    public var available: Set<String>?
+    /// The reference time for relative days.
+    public var now: Date
+    /// The zone relative days are counted in.
+    public var timeZone: TimeZone
+
+    /// Creates a router.
+    public init(tools: [String]? = nil, now: Date, timeZone: TimeZone) {
+        self.available = tools.map(Set.init)
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// The tool runs for `question`, in the order they appear in it, without duplicates.
+    public func route(_ question: String) -> [Route] {
+        let tokens = Self.tokenize(question)
+        guard !tokens.isEmpty else { return [] }
+        let whole = Analysis(tokens: tokens, router: self)
+        // A clause with nothing to route belongs to the one before it ("weather in Lisbon and Porto"),
+        // unless it is a question of its own, which goes to search.
+        var merged: [[Token]] = []
+        for raw in Self.split(tokens) {
+            let body = Array(raw.drop { Self.connectors.contains($0.lower) })
+            let clause = Analysis(tokens: body, router: self)
+            if clause.intents.isEmpty, let last = merged.last, !clause.isStandaloneQuestion {
+                merged[merged.count - 1] = last + raw
+            } else {
+                merged.append(body)
+            }
+        }
+        let clauses = merged.map { Analysis(tokens: $0, router: self) }
+        var routes: [Route] = []
+        if clauses.allSatisfy({ $0.intents.isEmpty }) {
+            routes = [whole.searchRoute(question: question)]
+        } else {
+            for clause in clauses {
+                let clauseRoutes = clause.intents.isEmpty
+                    ? [clause.searchRoute(question: nil)] : clause.routes(context: whole)
+                routes.append(contentsOf: clauseRoutes)
+            }
+        }
+        var seen = Set<Route>()
+        var result: [Route] = []
+        for route in routes {
+            let resolved: Route
+            if let available, !available.contains(route.tool) {
+                guard available.contains("search") else { continue }
+                resolved = whole.searchRoute(question: question)
+            } else {
+                resolved = route
+            }
+            if seen.insert(resolved).inserted { result.append(resolved) }
+        }
+        return result
+    }
+
+    // MARK: Words
+
+    struct Token: Hashable {
+        /// As typed, without surrounding punctuation.
+        var original: String
+        /// Lowercased, apostrophes removed.
+        var lower: String
+        /// A comma followed the word ("Paris, France").
+        var comma: Bool
+        /// A semicolon followed the word (a clause break).
+        var semicolon: Bool
+    }
+
+    static func tokenize(_ text: String) -> [Token] {
+        let trim = CharacterSet(charactersIn: "?!.,;:\"()[]{}“”‘’'`*")
+        var tokens: [Token] = []
+        for raw in text.split(whereSeparator: { $0.isWhitespace }) {
+            let word = String(raw)
+            let core = word.trimmingCharacters(in: trim)
+            guard !core.isEmpty else { continue }
+            let tail = word.reversed().prefix { trim.contains($0.unicodeScalars.first ?? " ") }
+            let lower = core.lowercased().replacingOccurrences(of: "'", with: "")
+                .replacingOccurrences(of: "’", with: "")
+            tokens.append(Token(original: core, lower: lower, comma: tail.contains(","), semicolon: tail.contains(";")))
+        }
+        return tokens
+    }
+
+    /// Clauses; each after the first starts with the word that split it ("and"), which routing
+    /// ignores but merging back keeps ("Lisbon and Porto" stays one place phrase that ends at "and").
+    static func split(_ tokens: [Token]) -> [[Token]] {
+        var clauses: [[Token]] = [[]]
+        for token in tokens {
+            if connectors.contains(token.lower) {
+                if !(clauses.last?.isEmpty ?? true) { clauses.append([token]) }
+                continue
+            }
+            clauses[clauses.count - 1].append(token)
+            if token.semicolon { clauses.append([]) }
+        }
+        return clauses.filter { clause in clause.contains { !connectors.contains($0.lower) } }
+    }
+
+    static let connectors: Set<String> = ["and", "also", "plus", "&"]
+
+    // MARK: Days
+
+    enum Day: Equatable {
+        case today, tonight, tomorrow, yesterday, weekend, thisWeek, nextWeek
+        case weekday(Int)
+        case date(year: Int?, month: Int, day: Int)
+
+        /// Days that only make sense looking forward.
+        var looksAhead: Bool {
+            switch self {
+            case .tomorrow, .nextWeek: true
+            default: false
+            }
+        }
+    }
+
+    var calendar: Calendar { TimeText.calendar(timeZone) }
+    var today: Date { calendar.startOfDay(for: now) }
+
+    func iso(_ date: Date) -> String { TimeText.isoDay(date, in: timeZone) }
+
+    func offset(_ days: Int) -> Date { calendar.date(byAdding: .day, value: days, to: today) ?? today }
+
+    /// The date a weekday names: the next one (today included), or the last one before today.
+    func resolve(weekday index: Int, past: Bool) -> Date {
+        let current = calendar.component(.weekday, from: today) - 1
+        if past {
+            let back = (current - index + 7) % 7
+            return offset(-(back == 0 ? 7 : back))
+        }
+        return offset((index - current + 7) % 7)
+    }
+
+    func resolve(year: Int?, month: Int, day: Int) -> Date? {
+        let year = year ?? calendar.component(.year, from: today)
+        return calendar.date(from: DateComponents(year: year, month: month, day: day))
+    }
+
+    /// Days from today to the coming Sunday, inclusive (for "this weekend").
+    var daysThroughSunday: Int {
+        let current = calendar.component(.weekday, from: today) - 1
+        return current == 0 ? 1 : 8 - current
+    }
+}
+
+/// What one clause (or the whole question) is about.
+struct Analysis {
+    enum Intent: Hashable { case sports, weather, calendar }
+
+    let tokens: [Router.Token]
+    let router: Router
+    let words: [String]
+    let text: String
+    var intents: [Intent] = []
+    var leagueSlug: String?
+    var sportHint: String?
+    var team: Lexicon.Team?
+    var day: Router.Day?
+
+    init(tokens: [Router.Token], router: Router) {
+        self.tokens = tokens
+        self.router = router
+        words = tokens.map(\.lower)
+        text = " " + words.joined(separator: " ") + " "
+        detect()
+    }
+
+    func has(_ phrase: String) -> Bool { text.contains(" \(phrase) ") }
+    func hasAny(_ set: Set<String>) -> Bool { words.contains { set.contains($0) } }
+
+    /// First index of `phrase` (space-separated words) in the clause.
+    func find(_ phrase: String) -> Int? {
+        let parts = phrase.split(separator: " ").map(String.init)
+        guard parts.count <= words.count else { return nil }
+        for start in 0...(words.count - parts.count) where Array(words[start..<start + parts.count]) == parts {
+            return start
+        }
+        return nil
+    }
+
+    var isStandaloneQuestion: Bool {
+        guard let first = words.first, words.count >= 3 else { return false }
+        return ["who", "what", "whats", "when", "where", "why", "how", "which", "is", "are", "does", "can"]
+            .contains(first)
+    }
+
+    var isPast: Bool { hasAny(Lexicon.pastWords) || has("how did") }
+
+    private mutating func detect() {
+        day = Self.findDay(words)
+        for (phrase, slug) in Lexicon.leagues where has(phrase) {
+            leagueSlug = slug
+            break
+        }
+        sportHint = words.lazy.compactMap { Lexicon.sports[$0] }.first
+        let sportsy = leagueSlug != nil || sportHint != nil || hasAny(Lexicon.sportsContext)
+        if let name = Lexicon.strongPhrases.keys.sorted(by: { $0.count > $1.count }).first(where: has),
+            let canonical = Lexicon.strongPhrases[name]
+        {
+            team = Lexicon.teams.first { $0.name == canonical }
+        } else {
+            let candidates = Lexicon.teams.flatMap { team in team.spellings.map { (team, $0) } }
+                .sorted { $0.1.count > $1.1.count }
+            team = candidates.first { has($0.1) && (!$0.0.weak || sportsy) }?.0
+        }
+        let sports = leagueSlug != nil || team != nil || (sportHint != nil && hasAny(Lexicon.sportsContext))
+        if sports { intents.append(.sports) }
+
+        let strongWeather = has("weather") || has("forecast")
+        if hasAny(Lexicon.weatherWords), !sports || strongWeather { intents.append(.weather) }
+
+        let personal = hasAny(["my", "i", "im", "me", "ive"])
+        let strongCalendar: Set<String> = [
+            "calendar", "agenda", "meeting", "meetings", "appointment", "appointments", "standup", "tasks",
+            "todo", "todos", "reminders",
+        ]
+        let calendar =
+            hasAny(strongCalendar) || Lexicon.calendarPhrases.contains(where: { text.contains(" \($0)") })
+            || (personal && hasAny(Lexicon.calendarWords)) || has("to do") || has("to-do")
+        if calendar, !(sports && !hasAny(strongCalendar)) { intents.append(.calendar) }
+    }
+
+    static func findDay(_ words: [String]) -> Router.Day? {
+        let text = " " + words.joined(separator: " ") + " "
+        if text.contains(" last night ") { return .yesterday }
+        if text.contains(" next week ") { return .nextWeek }
+        if text.contains(" this week ") || text.contains(" the week ") { return .thisWeek }
+        if text.contains(" weekend ") { return .weekend }
+        for (index, word) in words.enumerated() {
+            switch word {
+            case "today", "todays": return .today
+            case "tonight", "tonights": return .tonight
+            case "tomorrow", "tomorrows": return .tomorrow
+            case "yesterday", "yesterdays": return .yesterday
+            default: break
+            }
+            let stem = word.hasSuffix("s") ? String(word.dropLast()) : word
+            if let weekday = Lexicon.weekdays.firstIndex(of: stem) { return .weekday(weekday) }
+            let parts = word.split(separator: "-")
+            if parts.count == 3, parts[0].count == 4, let year = Int(parts[0]), let month = Int(parts[1]),
+                let day = Int(parts[2])
+            {
+                return .date(year: year, month: month, day: day)
+            }
+            if let month = monthIndex(word) {
+                if index + 1 < words.count, let day = dayNumber(words[index + 1]) {
+                    return .date(year: nil, month: month + 1, day: day)
+                }
+                if index > 0, let day = dayNumber(words[index - 1]) {
+                    return .date(year: nil, month: month + 1, day: day)
+                }
+            }
+        }
+        return nil
+    }
+
+    static func monthIndex(_ word: String) -> Int? {
+        guard word.count >= 3 else { return nil }
+        return Lexicon.months.firstIndex { $0 == word || ($0.hasPrefix(word) && word.count == 3) }
+    }
+
+    static func dayNumber(_ word: String) -> Int? {
+        let digits = word.prefix { $0.isNumber }
+        guard let day = Int(digits), (1...31).contains(day),
+            word.count == digits.count || ["st", "nd", "rd", "th"].contains(String(word.dropFirst(digits.count)))
+        else { return nil }
+        return day
+    }
+
+    // MARK: Routes
+
+    func routes(context: Analysis) -> [Route] {
+        // A past-tense clause does not take a forward-looking day from another clause:
+        // "weather tomorrow and did the celtics win?" asks about the last game, not tomorrow's.
+        let inherited = context.day.flatMap { isPast && $0.looksAhead ? nil : $0 }
+        let day = self.day ?? inherited
+        return intents.map { intent in
+            switch intent {
+            case .sports: sportsRoute(day: day, past: isPast || context.isPast)
+            case .weather: weatherRoute(day: day)
+            case .calendar: calendarRoute(day: day)
+            }
+        }
+    }
+
+    func sportsRoute(day: Router.Day?, past: Bool) -> Route {
+        let league = leagueSlug ?? team.map(chooseLeague) ?? sportHint ?? "nba"
+        var words = [league]
+        let standings = hasAny(["standings", "table", "rankings", "seed", "seeding", "seeds"])
+        let news = hasAny(["news", "injury", "injuries", "trade", "trades", "rumors", "rumours", "headlines"])
+        let schedule = hasAny(["schedule", "fixtures", "calendar"])
+        let next =
+            has("next game") || has("next match") || has("play next") || has("next") && hasAny(["play", "game"])
+            || (words.first != nil && self.words.first == "when" && hasAny(["play", "plays", "playing", "game"]))
+        if standings {
+            words.append("standings")
+        } else if news {
+            words.append("news")
+        } else if schedule && day == nil {
+            words.append("schedule")
+        }
+        if let team { words += ["--team", team.name] }
+        if standings || news { return Route("sports", words) }
+        if next && team != nil && day == nil {
+            words.append("--next")
+            return Route("sports", words)
+        }
+        if schedule && day == nil { return Route("sports", words) }
+        switch day {
+        case .today, .tonight: words += ["--date", "today"]
+        case .tomorrow: words += ["--date", "tomorrow"]
+        case .yesterday: words += ["--date", "yesterday"]
+        case .weekday(let index): words += ["--date", router.iso(router.resolve(weekday: index, past: past))]
+        case .date(let year, let month, let day):
+            if let date = router.resolve(year: year, month: month, day: day) { words += ["--date", router.iso(date)] }
+        case .weekend, .thisWeek, .nextWeek:
+            if !words.contains("schedule") { words.insert("schedule", at: 1) }
+        case nil:
+            // "Did the Lakers win?" means the last game: yesterday's, unless it is late enough in
+            // the evening that today's game is probably over.
+            if past {
+                let hour = router.calendar.component(.hour, from: router.now)
+                words += ["--date", hour >= 20 ? "today" : "yesterday"]
+            }
+        }
+        return Route("sports", words)
+    }
+
+    /// For a nickname several leagues share (Giants, Rangers), the league in season this month.
+    func chooseLeague(_ team: Lexicon.Team) -> String {
+        if team.leagues.count == 1 { return team.leagues[0] }
+        if let sportHint, team.leagues.contains(sportHint) { return sportHint }
+        let month = router.calendar.component(.month, from: router.now)
+        let seasons: [String: Set<Int>] = [
+            "nfl": [9, 10, 11, 12, 1, 2], "mlb": [3, 4, 5, 6, 7, 8, 9, 10], "nhl": [10, 11, 12, 1, 2, 3, 4, 5, 6],
+            "nba": [10, 11, 12, 1, 2, 3, 4, 5, 6],
+        ]
+        return team.leagues.first { seasons[$0]?.contains(month) ?? false } ?? team.leagues[0]
+    }
+
+    func weatherRoute(day: Router.Day?) -> Route {
+        var words = placeWords()
+        var options: [String] = []
+        var dayWord: String?
+        let hourly =
+            hasAny(["hourly"]) || has("hour by hour") || has("this afternoon") || has("this evening")
+            || has("this morning") || has("next few hours") || has("later today") || has("next hours")
+        switch day {
+        case .today: dayWord = "today"
+        case .tonight:
+            dayWord = "today"
+            options.append("--hourly")
+        case .tomorrow: dayWord = "tomorrow"
+        case .weekday(let index): dayWord = Lexicon.weekdays[index]
+        case .date(let year, let month, let day):
+            dayWord = router.resolve(year: year, month: month, day: day).map(router.iso)
+        case .weekend: options += ["--days", String(router.daysThroughSunday)]
+        case .thisWeek, .nextWeek: options += ["--days", "7"]
+        case .yesterday, nil: break
+        }
+        if hourly, !options.contains("--hourly") { options.append("--hourly") }
+        if hasAny(["fahrenheit", "imperial"]) { options += ["--units", "imperial"] }
+        if hasAny(["celsius", "metric"]) { options += ["--units", "metric"] }
+        if let dayWord {
+            if words.isEmpty { options = ["--day", dayWord] + options } else { words.append(dayWord) }
+        }
+        return Route("weather", words + options)
+    }
+
+    /// The place a weather clause names: after "in/for/at/near", else right before the weather word.
+    func placeWords() -> [String] {
+        for (index, word) in words.enumerated() where ["in", "for", "at", "near", "around"].contains(word) {
+            var place: [Router.Token] = []
+            var cursor = index + 1
+            while cursor < tokens.count {
+                let token = tokens[cursor]
+                if Lexicon.placeStop.contains(token.lower), !(place.isEmpty == false && token.lower == "the") {
+                    if token.lower == "the" && place.isEmpty { cursor += 1; continue }
+                    break
+                }
+                place.append(token)
+                if token.semicolon { break }
+                cursor += 1
+            }
+            if !place.isEmpty { return Self.words(place) }
+        }
+        guard let keyword = words.firstIndex(where: { Lexicon.weatherWords.contains($0) }) else { return [] }
+        var start = keyword
+        while start > 0 {
+            let word = words[start - 1]
+            if Lexicon.questionWords.contains(word) || Lexicon.placeStop.contains(word) { break }
+            start -= 1
+        }
+        return Self.words(Array(tokens[start..<keyword]))
+    }
+
+    /// Words as typed, with the commas that qualify a place kept ("Paris," "TX").
+    static func words(_ tokens: [Router.Token]) -> [String] {
+        tokens.enumerated().map { index, token in
+            token.comma && index < tokens.count - 1 ? token.original + "," : token.original
+        }
+    }
+
+    func calendarRoute(day: Router.Day?) -> Route {
+        if hasAny(Lexicon.taskWords) || has("to do") { return Route("calendar", ["tasks"]) }
+        let numbers = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+            "nine": 9, "ten": 10]
+        if let index = find("next"), index + 1 < words.count {
+            let following = words[index + 1]
+            if let count = Int(following) ?? numbers[following] { return Route("calendar", ["next", String(count)]) }
+            if ["meeting", "appointment", "event", "call"].contains(following) {
+                return Route("calendar", ["next", "1"])
+            }
+        }
+        if let subject = searchSubject() { return Route("calendar", ["next", "5", "--search", subject]) }
+        func range(_ from: Date, _ to: Date) -> Route {
+            Route("calendar", ["--from", router.iso(from), "--to", router.iso(to)])
+        }
+        switch day {
+        case .tomorrow: return Route("calendar", ["tomorrow"])
+        case .thisWeek: return Route("calendar", ["week"])
+        case .nextWeek:
+            let start = router.resolve(weekday: 1, past: false)
+            let monday = start == router.today ? router.offset(7) : start
+            return range(monday, router.calendar.date(byAdding: .day, value: 6, to: monday) ?? monday)
+        case .weekend:
+            let saturday = router.resolve(weekday: 6, past: false)
+            let sunday = router.calendar.component(.weekday, from: router.today) == 1 ? router.today : router.offset(router.daysThroughSunday - 1)
+            return range(min(saturday, sunday), sunday)
+        case .yesterday: return range(router.offset(-1), router.offset(-1))
+        case .weekday(let index):
+            let date = router.resolve(weekday: index, past: isPast)
+            return range(date, date)
+        case .date(let year, let month, let day):
+            if let date = router.resolve(year: year, month: month, day: day) { return range(date, date) }
+            return Route("calendar", ["today"])
+        case .today, .tonight, nil: return Route("calendar", ["today"])
+        }
+    }
+
+    /// "when is my dentist appointment" -> "dentist".
+    func searchSubject() -> String? {
+        guard words.first == "when" || has("what time is") else { return nil }
+        guard let my = words.firstIndex(of: "my") else { return nil }
+        let stop: Set<String> = [
+            "appointment", "meeting", "call", "event", "appt", "session", "class", "reservation", "today",
+            "tomorrow", "this", "next",
+        ]
+        let subject = tokens[(my + 1)...].prefix { !stop.contains($0.lower) }.map(\.original)
+            .filter { $0.lowercased() != "next" }
+        return subject.isEmpty ? nil : subject.joined(separator: " ")
+    }
+
+    func searchRoute(question: String?) -> Route {
+        var tokens = self.tokens
+        let news = hasAny(["news", "headlines"]) || has("latest on")
+        let leadIns = [
+            "search the web for", "search for", "search", "look up", "lookup", "google", "web search", "find me",
+            "tell me about",
+        ]
+        for leadIn in leadIns {
+            let parts = leadIn.split(separator: " ").map(String.init)
+            if tokens.count > parts.count, Array(tokens.prefix(parts.count).map(\.lower)) == parts {
+                tokens.removeFirst(parts.count)
+                break
+            }
+        }
+        var options: [String] = []
+        if news {
+            options.append("--news")
+            let filler: Set<String> = [
+                "whats", "what", "is", "the", "latest", "news", "headlines", "about", "on", "for", "any", "in",
+                "top", "todays", "today", "recent", "are", "give", "me", "show",
+            ]
+            let trimmed = Array(tokens.drop { filler.contains($0.lower) })
+            if !trimmed.isEmpty { tokens = trimmed }
+        }
+        if let top = self.words.firstIndex(of: "top"), top + 1 < self.words.count, let count = Int(self.words[top + 1]),
+            (1...20).contains(count)
+        {
+            options += ["--count", String(count)]
+            tokens.removeAll { $0.lower == "top" || $0.lower == String(count) }
+        }
+        let query = tokens.map(\.original)
+        if query.contains(where: { $0.hasPrefix("-") && Double($0) == nil }) {
+            return Route("search", options + ["--"] + query)
+        }
+        return Route("search", query + options)
+    }
+}

@@ -1,0 +1,205 @@
+import AlmanacCore
+import AlmanacRuntime
+import Foundation
+import Logging
+import MCP
+
+/// The tools as an MCP server: `tools/list` with each tool's input schema (from the same argument
+/// schema as the CLI), `tools/call` returning the context text, with the JSON envelope as
+/// structured content. Tool failures are results with `isError: true` and the one-line error.
+public enum AlmanacMCPServer {
+    /// The server name announced in `initialize`.
+    public static let name = "almanac"
+
+    /// The MCP tool list for `registry`.
+    public static func tools(_ registry: ToolRegistry) -> [MCP.Tool] {
+        registry.tools.map { tool in
+            MCP.Tool(
+                name: tool.name, description: tool.summary, inputSchema: value(tool.schema.jsonSchema),
+                annotations: .init(readOnlyHint: true, openWorldHint: true))
+        }
+    }
+
+    /// Answers one `tools/call`.
+    public static func call(
+        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?
+    ) async -> CallTool.Result {
+        do {
+            var json: [String: JSONValue] = [:]
+            for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
+            let result = try await runtime.run(tool: name, json: json)
+            let context = try result.render(
+                .context, now: runtime.now, timeZone: runtime.timeZone, budget: ContextBudget(tokens: budget))
+            let envelope = try Envelope.json(metadata: result.metadata, payload: result.payload)
+            let structured: Value? = try JSONDecoder().decode(Value.self, from: Data(envelope.utf8))
+            return CallTool.Result(
+                content: [.text(text: context, annotations: nil, _meta: nil)], structuredContent: structured,
+                isError: false)
+        } catch {
+            return CallTool.Result(content: [.text(text: line(for: error), annotations: nil, _meta: nil)], isError: true)
+        }
+    }
+
+    /// One line for an error: the message, then each provider's failure.
+    static func line(for error: any Error) -> String {
+        guard let almanac = error as? AlmanacError else { return "error: \(error)" }
+        var line = "error: \(almanac.message)"
+        if !almanac.attempts.isEmpty {
+            line += " (" + almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
+                .joined(separator: "; ") + ")"
+        } else if let suggestion = almanac.suggestion, !suggestion.isEmpty {
+            line += "; \(suggestion)"
+        }
+        return line
+    }
+
+    /// Serves on stdin/stdout until stdin ends, then answers every request still in flight before returning.
+    public static func serve(runtime: Runtime, budget: Int?, version: String) async throws {
+        var logger = Logger(label: "almanac.mcp")
+        logger.logLevel = .critical
+        let server = Server(
+            name: name, version: version, capabilities: .init(tools: .init(listChanged: false)))
+        let tools = tools(runtime.registry)
+        await server.withMethodHandler(ListTools.self) { _ in
+            ListTools.Result(tools: tools)
+        }
+        await server.withMethodHandler(CallTool.self) { parameters in
+            await call(parameters.name, arguments: parameters.arguments, runtime: runtime, budget: budget)
+        }
+        let transport = DrainingTransport(wrapping: StdioTransport(logger: logger))
+        try await server.start(transport: transport)
+        await server.waitUntilCompleted()
+        await server.stop()
+    }
+
+    // MARK: JSON bridging
+
+    static func value(_ json: JSONValue) -> Value {
+        switch json {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .number(let number):
+            number.rounded() == number && abs(number) < 1e15 ? .int(Int(number)) : .double(number)
+        case .string(let text): .string(text)
+        case .array(let items): .array(items.map(value))
+        case .object(let members): .object(members.mapValues(value))
+        }
+    }
+
+    static func jsonValue(_ value: Value) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .bool(flag)
+        case .int(let number): .number(Double(number))
+        case .double(let number): .number(number)
+        case .string(let text): .string(text)
+        case .data(_, let data): .string(data.base64EncodedString())
+        case .array(let items): .array(items.map(jsonValue))
+        case .object(let members): .object(members.mapValues(jsonValue))
+        }
+    }
+}
+
+/// Wraps a transport so that the end of input does not drop replies still being computed.
+///
+/// The SDK handles each request in its own task and ends its loop as soon as the transport's
+/// stream finishes, so at stdin EOF replies in flight were lost. This transport counts request
+/// ids it passes in and response ids going out, and finishes its stream only when every request
+/// has been answered (or after `drainLimit`).
+actor DrainingTransport: Transport {
+    nonisolated let logger: Logger
+    private let inner: any Transport
+    private var pending = Set<String>()
+    private var drained: [CheckedContinuation<Void, Never>] = []
+    private let drainLimit: Duration
+
+    init(wrapping inner: StdioTransport, drainLimit: Duration = .seconds(60)) {
+        self.inner = inner
+        self.logger = inner.logger
+        self.drainLimit = drainLimit
+    }
+
+    func connect() async throws { try await inner.connect() }
+
+    func disconnect() async { await inner.disconnect() }
+
+    func send(_ data: Data) async throws {
+        try await inner.send(data)
+        if let id = Self.responseID(data) { answered(id) }
+    }
+
+    func receive() -> AsyncThrowingStream<Data, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let task = Task {
+            do {
+                for try await message in await inner.receive() {
+                    if let id = Self.requestID(message) { pending.insert(id) }
+                    continuation.yield(message)
+                }
+                await waitForPending()
+                continuation.finish()
+            } catch {
+                await waitForPending()
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    private func answered(_ id: String) {
+        pending.remove(id)
+        if pending.isEmpty {
+            let waiters = drained
+            drained.removeAll()
+            for waiter in waiters { waiter.resume() }
+        }
+    }
+
+    private func waitForPending() async {
+        guard !pending.isEmpty else { return }
+        let limit = drainLimit
+        let timeout = Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            await self?.giveUp()
+        }
+        await withCheckedContinuation { drained.append($0) }
+        timeout.cancel()
+    }
+
+    private func giveUp() {
+        pending.removeAll()
+        answered("")
+    }
+
+    private struct Message: Decodable {
+        var id: JSONValue?
+        var method: String?
+        var result: JSONValue?
+        var error: JSONValue?
+    }
+
+    /// The id of a request (has `method` and `id`), as text.
+    static func requestID(_ data: Data) -> String? {
+        guard let message = try? JSONDecoder().decode(Message.self, from: data), message.method != nil,
+            let id = message.id, id != .null
+        else { return nil }
+        return key(id)
+    }
+
+    /// The id of a response (has `result` or `error`, no `method`), as text.
+    static func responseID(_ data: Data) -> String? {
+        guard let message = try? JSONDecoder().decode(Message.self, from: data), message.method == nil,
+            let id = message.id
+        else { return nil }
+        return key(id)
+    }
+
+    private static func key(_ id: JSONValue) -> String {
+        switch id {
+        case .string(let text): "s:" + text
+        case .number(let number): "n:" + String(Int(number))
+        default: "?"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import AlmanacCore
+import Foundation
+
+/// Finds and reads `config.toml`, refusing one that holds secrets while others can read it.
+public enum ConfigLoader {
+    /// Keys whose values are secrets; a config file holding one must be mode 0600 (like ssh keys).
+    static let secretKeys: Set<String> = ["api_key", "password", "token", "secret"]
+
+    /// The config file path: `ALMANAC_CONFIG`, else `$XDG_CONFIG_HOME/almanac/config.toml`, else
+    /// `~/.config/almanac/config.toml`.
+    public static func path(environment: [String: String]) -> String {
+        if let explicit = environment["ALMANAC_CONFIG"], !explicit.isEmpty { return explicit }
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/almanac/config.toml" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/almanac/config.toml"
+    }
+
+    /// Environment plus the parsed config file (absent file: empty config).
+    public static func load(environment: [String: String]) throws -> Settings {
+        let path = path(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            if let explicit = environment["ALMANAC_CONFIG"], !explicit.isEmpty {
+                throw AlmanacError.usage(
+                    "ALMANAC_CONFIG names a missing file: \(path)", suggestion: "create it or unset ALMANAC_CONFIG")
+            }
+            return Settings(environment: environment)
+        }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw AlmanacError.usage("cannot read config file \(path)", suggestion: "check its permissions")
+        }
+        let table: [String: ConfigValue]
+        do {
+            table = try TOML.parse(text)
+        } catch let error as TOML.ParseError {
+            throw AlmanacError.usage(
+                "config file \(path), \(error)", suggestion: "see README 'Configuration' for the format")
+        }
+        if containsSecret(table) {
+            let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
+            if mode & 0o077 != 0 {
+                throw AlmanacError.usage(
+                    "config file \(path) holds secrets but others can read it (mode \(String(mode, radix: 8)))",
+                    suggestion: "run: chmod 600 \(path)")
+            }
+        }
+        return Settings(environment: environment, config: table, configPath: path)
+    }
+
+    static func containsSecret(_ table: [String: ConfigValue]) -> Bool {
+        table.contains { key, value in
+            if secretKeys.contains(key.lowercased()) { return true }
+            if case .table(let child) = value { return containsSecret(child) }
+            return false
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import AlmanacCore
+import Foundation
+import GRDB
+
+/// The on-disk cache shared by every `tools` process: SQLite in WAL mode with a busy timeout.
+///
+/// Each write is one transaction, so a reader sees a whole entry or none, including after a
+/// `kill -9` mid-write. A file that is not a database is moved aside and replaced.
+public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
+    private let pool: DatabaseQueue
+    /// The database file.
+    public let path: String
+
+    /// Opens (creating if needed) `cache.sqlite` in `directory`.
+    public init(directory: URL) throws {
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = directory.appendingPathComponent("cache.sqlite").path
+        self.path = path
+        do {
+            pool = try Self.open(path)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+            // A damaged cache is only lost optimisation: keep it for inspection, start afresh.
+            let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+            try? FileManager.default.moveItem(atPath: path, toPath: aside)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            pool = try Self.open(path)
+        }
+    }
+
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        // Many processes share the file: wait for the lock instead of failing with SQLITE_BUSY.
+        configuration.busyMode = .timeout(10)
+        configuration.label = "almanac.cache"
+        // One connection is enough for a short-lived process and cheaper to open than a pool;
+        // WAL (a property of the file) still lets other processes read while one writes.
+        configuration.prepareDatabase { db in
+            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabaseQueue(path: path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "entry", options: .ifNotExists) { table in
+                table.primaryKey("key", .text)
+                table.column("tool", .text).notNull()
+                table.column("provider", .text).notNull()
+                table.column("fetchedAt", .double).notNull()
+                table.column("payload", .blob).notNull()
+            }
+            try db.create(table: "note", options: .ifNotExists) { table in
+                table.primaryKey("key", .text)
+                table.column("value", .text).notNull()
+            }
+            try db.create(table: "state", options: .ifNotExists) { table in
+                table.primaryKey("key", .text)
+                table.column("value", .blob).notNull()
+            }
+        }
+        // Skip the write transaction when already migrated: most runs only read.
+        let migrated = try pool.read { db in try migrator.hasCompletedMigrations(db) }
+        if !migrated { try migrator.migrate(pool) }
+        return pool
+    }
+
+    /// The entry for `key`.
+    public func entry(for key: String) async throws -> CacheEntry? {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entry WHERE key = ?", arguments: [key]) else {
+                return nil
+            }
+            return CacheEntry(
+                key: row["key"], tool: row["tool"], provider: row["provider"],
+                fetchedAt: Date(timeIntervalSince1970: row["fetchedAt"]), payload: row["payload"])
+        }
+    }
+
+    /// Stores an entry in one transaction.
+    public func store(_ entry: CacheEntry) async throws {
+        try await pool.write { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, ?)",
+                arguments: [entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload])
+        }
+    }
+
+    /// Removes every entry and note (provider state such as CalDAV sync tokens goes too).
+    public func removeAll() async throws -> Int {
+        try await pool.write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0
+            try db.execute(sql: "DELETE FROM entry; DELETE FROM note; DELETE FROM state")
+            return count
+        }
+    }
+
+    /// A note.
+    public func note(for key: String) async throws -> String? {
+        try await pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM note WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Sets or clears a note.
+    public func setNote(_ value: String?, for key: String) async throws {
+        try await pool.write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO note (key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM note WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Provider state.
+    public func value(for key: String) async -> Data? {
+        try? await pool.read { db in try Data.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Sets or removes provider state.
+    public func setValue(_ value: Data?, for key: String) async {
+        try? await pool.write { db in
+            if let value {
+                try db.execute(sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", arguments: [key, value])
+            } else {
+                try db.execute(sql: "DELETE FROM state WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    /// Counts for `tools doctor`/`tools cache`: entries and SQLite's own integrity verdict.
+    public func health() async throws -> (entries: Int, integrity: String) {
+        try await pool.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM entry") ?? 0
+            let check = try String.fetchOne(db, sql: "PRAGMA quick_check") ?? "unknown"
+            return (count, check)
+        }
+    }
+}

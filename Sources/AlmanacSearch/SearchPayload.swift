@@ -1,0 +1,124 @@
+import AlmanacCore
+import Foundation
+
+/// A search result ready to print: context (fenced, budgeted), JSON `data`, or text.
+///
+/// JSON `data`: `{"query","kind":"web|news","freshness":null|"day|week|month","country":null|"DE",
+/// "results":[{"title","url","snippet","age","pageAge"}]}` — every key always present.
+struct SearchPayload: ToolPayload {
+    let query: String
+    let kind: SearchKind
+    let freshness: SearchFreshness?
+    let country: String?
+    let results: [SearchHit]
+
+    enum CodingKeys: String, CodingKey {
+        case query, kind, freshness, country, results
+    }
+
+    enum HitKeys: String, CodingKey {
+        case title, url, snippet, age, pageAge
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(query, forKey: .query)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(freshness, forKey: .freshness)
+        try container.encode(country, forKey: .country)
+        var list = container.nestedUnkeyedContainer(forKey: .results)
+        for hit in results {
+            var item = list.nestedContainer(keyedBy: HitKeys.self)
+            try item.encode(hit.title, forKey: .title)
+            try item.encode(hit.url, forKey: .url)
+            try item.encode(hit.snippet, forKey: .snippet)
+            try item.encode(hit.age, forKey: .age)
+            try item.encode(hit.pageAge, forKey: .pageAge)
+        }
+    }
+
+    // MARK: Context
+
+    func context(_ rendering: Rendering) -> String {
+        let header = rendering.header(title(rendering))
+        guard !results.isEmpty else {
+            return [header, "No \(kind.rawValue) results."].joined(separator: "\n") + "\n"
+        }
+        let blocks = results.enumerated().map { index, hit in block(index + 1, hit, rendering) }
+        let nonce = UntrustedText.nonce(for: blocks)
+        let notice = UntrustedText.notice(nonce)
+        let reserved = [header, notice, UntrustedText.open(nonce), UntrustedText.close(nonce)].joined(separator: "\n")
+        let omitted: (Int) -> String = { "… \($0) more result\($0 == 1 ? "" : "s") omitted" }
+        let kept = rendering.budget.fit(blocks, reserved: reserved, omitted: omitted)
+        // `fit` appends its footer as the last line; it belongs outside the fence.
+        let truncated = kept != Array(blocks.prefix(kept.count))
+        let fenced = truncated ? Array(kept.dropLast()) : kept
+        var lines = [header, notice, UntrustedText.open(nonce)] + fenced + [UntrustedText.close(nonce)]
+        if truncated, let footer = kept.last { lines.append(footer) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `web results for "swift 6" · past week · country DE · Tue 31 Dec 2024 (today)`.
+    private func title(_ rendering: Rendering) -> String {
+        var parts = ["\(kind.rawValue) results for \"\(UntrustedText.clean(query, limit: 200))\""]
+        if let freshness { parts.append("past \(freshness.rawValue)") }
+        if let country { parts.append("country \(country)") }
+        parts.append(TimeText.labelledDay(rendering.now, now: rendering.now, in: rendering.timeZone))
+        return parts.joined(separator: " · ")
+    }
+
+    /// Three lines per hit: rank and title (+ date), URL, snippet. Every upstream string is cleaned.
+    private func block(_ rank: Int, _ hit: SearchHit, _ rendering: Rendering) -> String {
+        var first = "\(rank). \(UntrustedText.clean(hit.title, limit: 200))"
+        if let date = dated(hit, rendering) { first += " (\(date))" }
+        var lines = [first, "   \(UntrustedText.clean(hit.url, limit: 300))"]
+        let snippet = UntrustedText.clean(hit.snippet, limit: 400)
+        if !snippet.isEmpty { lines.append("   \(snippet)") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "dated Fri 27 Dec 2024" (web) or "dated Tue 31 Dec 2024 (today) 12:09 EST" (news, where the
+    /// hour matters), from `page_age`; else Brave's own `age` text.
+    ///
+    /// `page_age` carries no zone; it is read as UTC. A midnight value is a bare date (Brave
+    /// writes dates without times as `T00:00:00`), shown as that calendar day, not converted.
+    func dated(_ hit: SearchHit, _ rendering: Rendering) -> String? {
+        if let raw = hit.pageAge, let instant = Self.parsePageAge(raw) {
+            let zone = rendering.timeZone
+            let utcParts = TimeText.calendar(TimeText.utc).dateComponents([.hour, .minute, .second], from: instant)
+            let bareDate = utcParts.hour == 0 && utcParts.minute == 0 && utcParts.second == 0
+            if bareDate, let day = TimeText.parseDay(TimeText.isoDay(instant, in: TimeText.utc), in: zone) {
+                return "dated \(TimeText.labelledDay(day, now: rendering.now, in: zone))"
+            }
+            let day = "dated \(TimeText.labelledDay(instant, now: rendering.now, in: zone))"
+            guard kind == .news else { return day }
+            return day + " \(TimeText.clock(instant, in: zone)) \(TimeText.zoneAbbreviation(zone, at: instant))"
+        }
+        if let age = hit.age { return "age: \(UntrustedText.clean(age, limit: 40))" }
+        return nil
+    }
+
+    private static func parsePageAge(_ raw: String) -> Date? {
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        if let date = TimeText.parseInstant(text) { return date }
+        return TimeText.parseInstant(text + "Z")
+    }
+
+    // MARK: Text
+
+    func text(_ rendering: Rendering) -> String {
+        var lines = [rendering.header(title(rendering))]
+        if results.isEmpty { lines.append("No \(kind.rawValue) results.") }
+        for (index, hit) in results.enumerated() {
+            lines.append("")
+            let rank = String(index + 1)
+            let pad = String(repeating: " ", count: max(0, 2 - rank.count))
+            lines.append("\(pad)\(rank). \(UntrustedText.clean(hit.title, limit: 200))")
+            lines.append("    \(UntrustedText.clean(hit.url, limit: 300))")
+            if let date = dated(hit, rendering) { lines.append("    \(date)") }
+            let snippet = UntrustedText.clean(hit.snippet, limit: 400)
+            if !snippet.isEmpty { lines.append("    \(snippet)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,177 @@
+import AlmanacCore
+import Foundation
+
+/// Wording shared by the sports payloads: one game, one side, a start time.
+enum GameText {
+    /// "#5 Georgia (2-0)", with the score appended when there is one.
+    static func side(_ side: Game.Side, score: Bool = true) -> String {
+        var text = side.rank.map { "#\($0) \(side.name)" } ?? side.name
+        // "0-0" before a season's first game says nothing.
+        if let record = side.record, record.contains(where: { $0.isNumber && $0 != "0" }) { text += " (\(record))" }
+        if score, let value = side.score { text += " \(value)" }
+        return text
+    }
+
+    /// "Pelicans (5-22) 104 @ Pacers (12-15) 119" (US: away first) or "Bournemouth 2 v Leicester 0" (soccer: home first).
+    static func matchup(_ game: Game, style: League.Style, scores: Bool = true) -> String {
+        style == .soccer
+            ? "\(side(game.home, score: scores)) v \(side(game.away, score: scores))"
+            : "\(side(game.away, score: scores)) @ \(side(game.home, score: scores))"
+    }
+
+    /// "19:30 EST" ("19:30" when the header names the zone), or "time TBD" when upstream has no time yet.
+    static func clock(_ game: Game, zone: TimeZone, showZone: Bool = true) -> String {
+        guard game.timeValid else { return "time TBD" }
+        let clock = TimeText.clock(game.start, in: zone)
+        return showZone ? "\(clock) \(TimeText.zoneAbbreviation(zone, at: game.start))" : clock
+    }
+
+    /// The zone label shared by every start time in `games`, or nil when they differ (a DST change).
+    static func sharedZone(_ games: [Game], zone: TimeZone) -> String? {
+        let labels = Set(games.filter { $0.state == .pre && $0.timeValid }.map {
+            TimeText.zoneAbbreviation(zone, at: $0.start)
+        })
+        return labels.count == 1 ? labels.first : nil
+    }
+
+    /// The state word before the matchup: a local start time, "LIVE Top 9th", "Final", "Postponed".
+    static func state(_ game: Game, zone: TimeZone, showZone: Bool = true) -> String {
+        switch game.state {
+        case .pre:
+            let clock = clock(game, zone: zone, showZone: showZone)
+            if let interruption = game.interruption { return "\(interruption) (was \(clock))" }
+            return clock
+        case .in:
+            if let interruption = game.interruption {
+                // Upstream's detail already says where play stopped ("Rain Delay, Top 1st").
+                return game.status.isEmpty || game.status == interruption
+                    ? interruption : "\(interruption): \(game.status)"
+            }
+            return "LIVE \(game.status.isEmpty ? "in progress" : game.status)"
+        case .post:
+            if let interruption = game.interruption { return interruption }
+            return game.status.isEmpty ? "Final" : game.status
+        }
+    }
+
+    /// " · Pacers won", " · draw", or "" when the game has no result.
+    static func result(_ game: Game, style: League.Style) -> String {
+        guard game.state == .post, game.completed else { return "" }
+        if game.home.winner == true { return " · \(game.home.name) won" }
+        if game.away.winner == true { return " · \(game.away.name) won" }
+        if let home = game.home.score, let away = game.away.score {
+            if home > away { return " · \(game.home.name) won" }
+            if away > home { return " · \(game.away.name) won" }
+            return style == .soccer ? " · draw" : " · tie"
+        }
+        return ""
+    }
+
+    /// One context line for a game on a day the header already names.
+    static func line(_ game: Game, style: League.Style, zone: TimeZone, showZone: Bool = true) -> String {
+        let scores = game.state != .pre
+        var text = "\(state(game, zone: zone, showZone: showZone)): \(matchup(game, style: style, scores: scores))"
+        text += result(game, style: style)
+        if let note = game.note { text += " · \(note)" }
+        return text
+    }
+
+    /// "Fri 5 Sep 2025 (in 97 days)", "Sat 6 Sep 2025 (tomorrow)": the day a game is on, for lists that span days.
+    static func day(_ game: Game, now: Date, zone: TimeZone) -> String {
+        // A placeholder time only fixes the Eastern date; show that date rather than a shifted one.
+        if !game.timeValid, let date = TimeText.parseDay(LocalDay.easternISODate(game.start), in: zone) {
+            return labelled(date, now: now, zone: zone)
+        }
+        return labelled(game.start, now: now, zone: zone)
+    }
+
+    private static func labelled(_ date: Date, now: Date, zone: TimeZone) -> String {
+        let base = TimeText.day(date, in: zone)
+        if let relative = TimeText.relativeDay(date, now: now, in: zone) { return "\(base) (\(relative))" }
+        let calendar = TimeText.calendar(zone)
+        let days =
+            calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: calendar.startOfDay(for: date)).day
+            ?? 0
+        return days > 0 ? "\(base) (in \(days) days)" : "\(base) (\(-days) days ago)"
+    }
+
+    /// Pads cells into aligned columns; `right` marks right-aligned column indexes.
+    static func table(_ rows: [[String]], right: Set<Int> = []) -> [String] {
+        let columns = rows.map(\.count).max() ?? 0
+        var widths = [Int](repeating: 0, count: columns)
+        for row in rows {
+            for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return right.contains(index) ? pad + cell : cell + pad
+            }
+            .joined(separator: "  ")
+            .trimmingCharacters(in: .whitespaces)
+        }
+    }
+}
+
+/// Keys every sports `data` object starts with.
+struct LeagueJSON: Encodable {
+    var league: String
+    var leagueName: String
+    var sport: String
+
+    init(_ league: League) {
+        self.league = league.slug
+        leagueName = league.name
+        sport = league.sport
+    }
+}
+
+/// A game in JSON: `id`, `state`, `status`, `start` (UTC), `home`/`away` with `score` number or null.
+struct GameJSON: Encodable {
+    struct Side: Encodable {
+        var side: Game.Side
+
+        enum CodingKeys: String, CodingKey {
+            case id, name, shortName, abbreviation, score, record, rank, winner
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(side.id, forKey: .id)
+            try container.encode(side.displayName, forKey: .name)
+            try container.encode(side.name, forKey: .shortName)
+            try container.encode(side.abbreviation, forKey: .abbreviation)
+            try container.encode(side.score, forKey: .score)
+            try container.encode(side.record, forKey: .record)
+            try container.encode(side.rank, forKey: .rank)
+            try container.encode(side.winner, forKey: .winner)
+        }
+    }
+
+    var game: Game
+
+    enum CodingKeys: String, CodingKey {
+        case id, state, status, statusName, completed, start, timeValid, home, away, note
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(game.id, forKey: .id)
+        try container.encode(game.state.rawValue, forKey: .state)
+        try container.encode(game.status, forKey: .status)
+        try container.encode(game.statusName, forKey: .statusName)
+        try container.encode(game.completed, forKey: .completed)
+        try container.encode(TimeText.isoUTC(game.start), forKey: .start)
+        try container.encode(game.timeValid, forKey: .timeValid)
+        try container.encode(Side(side: game.home), forKey: .home)
+        try container.encode(Side(side: game.away), forKey: .away)
+        try container.encode(game.note, forKey: .note)
+    }
+}
+
+/// A team in JSON.
+struct TeamJSON: Encodable {
+    var id: String?
+    var name: String
+    var abbreviation: String
+}

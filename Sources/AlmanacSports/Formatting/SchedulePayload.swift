@@ -1,0 +1,98 @@
+import AlmanacCore
+import Foundation
+
+/// A team's upcoming games (`schedule`) or just the next one (`--next`).
+public struct SchedulePayload: ToolPayload {
+    /// The league.
+    public var league: League
+    /// The season schedule.
+    public var schedule: TeamSchedule
+    /// True for `--next`: only the next game.
+    public var nextOnly: Bool
+    /// How many upcoming games to list (schedule view).
+    public var limit: Int
+    /// Upcoming games start from here (now, or the start of `--date`).
+    public var from: Date
+
+    /// Creates the payload.
+    public init(league: League, schedule: TeamSchedule, nextOnly: Bool, limit: Int, from: Date) {
+        self.league = league
+        self.schedule = schedule
+        self.nextOnly = nextOnly
+        self.limit = limit
+        self.from = from
+    }
+
+    /// Games still to play (or under way), in date order.
+    var upcoming: [Game] { schedule.games.filter { ESPNProvider.isUpcoming($0, now: from) } }
+
+    var shown: [Game] { Array(upcoming.prefix(nextOnly ? 1 : max(1, limit))) }
+
+    func title() -> String {
+        let season = schedule.season.map { " \($0)" } ?? ""
+        return "\(league.name) · \(schedule.team.displayName) " + (nextOnly ? "next game" : "schedule\(season)")
+    }
+
+    func line(_ game: Game, rendering: Rendering) -> String {
+        let zone = rendering.timeZone
+        let when =
+            game.state == .pre && game.interruption == nil
+            ? "\(GameText.day(game, now: rendering.now, zone: zone)), \(GameText.clock(game, zone: zone))"
+            : "\(GameText.day(game, now: rendering.now, zone: zone)), \(GameText.state(game, zone: zone))"
+        var text = "\(when): \(GameText.matchup(game, style: league.style, scores: game.state != .pre))"
+        if let note = game.note { text += " · \(note)" }
+        return text
+    }
+
+    var emptyLine: String {
+        let season = schedule.season.map { "the \($0) " } ?? "the "
+        return "No upcoming \(schedule.team.displayName) games in \(season)schedule."
+    }
+
+    /// Header, then the next game or the next few.
+    public func context(_ rendering: Rendering) -> String {
+        let header = rendering.header(title())
+        let games = shown
+        guard !games.isEmpty else { return header + "\n" + emptyLine }
+        if nextOnly, let game = games.first {
+            return header + "\n" + (game.state == .in ? "Playing now: " : "Next: ") + line(game, rendering: rendering)
+        }
+        var lines = games.map { line($0, rendering: rendering) }
+        let more = upcoming.count - games.count
+        if more > 0 { lines.append("… \(more) more games this season") }
+        return ([header] + rendering.budget.fit(lines, reserved: header) { "… \($0) more games omitted" })
+            .joined(separator: "\n")
+    }
+
+    /// Aligned columns: day, time, matchup, note.
+    public func text(_ rendering: Rendering) -> String {
+        let header = rendering.header(title())
+        let games = shown
+        guard !games.isEmpty else { return header + "\n" + emptyLine }
+        let zone = rendering.timeZone
+        let rows = games.map { game in
+            [
+                GameText.day(game, now: rendering.now, zone: zone),
+                game.state == .pre ? GameText.clock(game, zone: zone) : GameText.state(game, zone: zone),
+                GameText.matchup(game, style: league.style, scores: game.state != .pre), game.note ?? "",
+            ]
+        }
+        return ([header] + GameText.table(rows)).joined(separator: "\n")
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case view, next, team, season, games
+    }
+
+    /// `{"league",...,"view":"schedule","next","team","season","games":[...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        try LeagueJSON(league).encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SportsView.schedule.rawValue, forKey: .view)
+        try container.encode(nextOnly, forKey: .next)
+        let team = schedule.team
+        try container.encode(TeamJSON(id: team.id, name: team.displayName, abbreviation: team.abbreviation), forKey: .team)
+        try container.encode(schedule.season, forKey: .season)
+        try container.encode(shown.map(GameJSON.init), forKey: .games)
+    }
+}

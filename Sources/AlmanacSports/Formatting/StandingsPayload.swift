@@ -1,0 +1,143 @@
+import AlmanacCore
+import Foundation
+
+/// League tables: `tools run sports nba standings`.
+public struct StandingsPayload: ToolPayload {
+    /// The league.
+    public var league: League
+    /// The tables.
+    public var standings: Standings
+    /// When set, only this team's row.
+    public var team: TeamRef?
+    /// Rows per table, when limited.
+    public var limit: Int?
+
+    /// Creates the payload.
+    public init(league: League, standings: Standings, team: TeamRef?, limit: Int?) {
+        self.league = league
+        self.standings = standings
+        self.team = team
+        self.limit = limit
+    }
+
+    /// The groups and rows to show after the team filter and limit.
+    var shown: [Standings.Group] {
+        standings.groups.compactMap { group in
+            var entries = group.entries
+            if let team {
+                entries = entries.filter { team.id == $0.teamId || team.abbreviation.caseInsensitiveCompare($0.abbreviation) == .orderedSame }
+            }
+            if let limit { entries = Array(entries.prefix(max(1, limit))) }
+            return entries.isEmpty ? nil : Standings.Group(name: group.name, entries: entries)
+        }
+    }
+
+    func title() -> String {
+        var title = "\(league.name) standings"
+        if let season = standings.season { title += " \(season)" }
+        if let team { title += " · \(team.label)" }
+        return title
+    }
+
+    /// "4. Pacers 50-32, GB 14" or "1. Liverpool 84 pts (W-D-L 25-9-4, GD +45) · Champions League".
+    func row(_ entry: Standings.Entry) -> String {
+        var text = entry.position.map { "\($0). \(entry.name)" } ?? entry.name
+        if league.style == .soccer {
+            if let points = entry.points { text += " \(points) pts" }
+            var detail: [String] = []
+            if let record = entry.record { detail.append("W-D-L \(record)") }
+            if let difference = entry.difference { detail.append("GD \(difference)") }
+            if !detail.isEmpty { text += " (\(detail.joined(separator: ", ")))" }
+        } else {
+            if let record = entry.record { text += " \(record)" }
+            if let points = entry.points { text += ", \(points) pts" }
+            if let behind = entry.gamesBehind { text += ", GB \(behind)" }
+        }
+        if let note = entry.note { text += " · \(note)" }
+        return text
+    }
+
+    /// Header, then per table a name line and one line per team.
+    public func context(_ rendering: Rendering) -> String {
+        let header = rendering.header(title())
+        let groups = shown
+        guard !groups.isEmpty else {
+            return header + "\n" + (team.map { "\($0.label) is not in the \(league.name) standings." }
+                ?? "No \(league.name) standings published.")
+        }
+        var lines: [String] = []
+        for group in groups {
+            if team != nil {
+                lines += group.entries.map { "\(group.name): \(row($0))" }
+            } else {
+                lines.append("\(group.name):")
+                lines += group.entries.map(row)
+            }
+        }
+        let kept = rendering.budget.fit(lines, reserved: header, minimum: 2) { "… \($0) more lines omitted" }
+        return ([header] + kept).joined(separator: "\n")
+    }
+
+    /// Aligned columns per table.
+    public func text(_ rendering: Rendering) -> String {
+        var lines = [rendering.header(title())]
+        for group in shown {
+            lines.append(group.name)
+            let rows: [[String]] = group.entries.map { entry in
+                let position = entry.position.map(String.init) ?? ""
+                if league.style == .soccer {
+                    return [
+                        position, entry.displayName, entry.points.map(String.init) ?? "", entry.record ?? "",
+                        entry.difference ?? "", entry.note ?? "",
+                    ]
+                }
+                return [position, entry.displayName, entry.record ?? "", entry.gamesBehind ?? "", entry.note ?? ""]
+            }
+            let headings = league.style == .soccer ? ["#", "Team", "Pts", "W-D-L", "GD", ""] : ["#", "Team", "W-L", "GB", ""]
+            lines += GameText.table([headings] + rows, right: [0]).map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private struct GroupJSON: Encodable {
+        var name: String
+        var entries: [EntryJSON]
+    }
+
+    private struct EntryJSON: Encodable {
+        var entry: Standings.Entry
+
+        enum CodingKeys: String, CodingKey {
+            case position, team, record, wins, losses, ties, points, gamesBehind, difference, note
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(entry.position, forKey: .position)
+            try container.encode(
+                TeamJSON(id: entry.teamId, name: entry.displayName, abbreviation: entry.abbreviation), forKey: .team)
+            try container.encode(entry.record, forKey: .record)
+            try container.encode(entry.wins, forKey: .wins)
+            try container.encode(entry.losses, forKey: .losses)
+            try container.encode(entry.ties, forKey: .ties)
+            try container.encode(entry.points, forKey: .points)
+            try container.encode(entry.gamesBehind, forKey: .gamesBehind)
+            try container.encode(entry.difference, forKey: .difference)
+            try container.encode(entry.note, forKey: .note)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case view, season, groups
+    }
+
+    /// `{"league",...,"view":"standings","season","groups":[{"name","entries":[...]}]}`.
+    public func encode(to encoder: any Encoder) throws {
+        try LeagueJSON(league).encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SportsView.standings.rawValue, forKey: .view)
+        try container.encode(standings.season, forKey: .season)
+        try container.encode(
+            shown.map { GroupJSON(name: $0.name, entries: $0.entries.map(EntryJSON.init)) }, forKey: .groups)
+    }
+}

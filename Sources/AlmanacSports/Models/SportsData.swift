@@ -1,0 +1,186 @@
+import AlmanacCore
+import Foundation
+
+/// What the sports tool can show.
+public enum SportsView: String, Sendable, Hashable, Codable, CaseIterable {
+    /// The day's games (default).
+    case scores
+    /// League tables.
+    case standings
+    /// Headlines.
+    case news
+    /// A team's upcoming games (needs `--team`).
+    case schedule
+}
+
+/// A provider's answer for one sports question. Cached as JSON by the coordinator.
+public enum SportsData: Sendable, Hashable, Codable {
+    /// Games on a local day.
+    case games([Game])
+    /// Standings tables.
+    case standings(Standings)
+    /// Headlines.
+    case news([NewsItem])
+    /// A team's season schedule.
+    case schedule(TeamSchedule)
+    /// Web search hits (fallback when ESPN failed).
+    case web(WebAnswer)
+}
+
+/// League tables: one group per conference, division or single table.
+public struct Standings: Sendable, Hashable, Codable {
+    /// One table.
+    public struct Group: Sendable, Hashable, Codable {
+        /// "Eastern Conference", "English Premier League".
+        public var name: String
+        /// Rows in table order.
+        public var entries: [Entry]
+
+        /// Creates a group.
+        public init(name: String, entries: [Entry]) {
+            self.name = name
+            self.entries = entries
+        }
+    }
+
+    /// One team's row.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// Upstream team id.
+        public var teamId: String
+        /// "Boston Celtics".
+        public var displayName: String
+        /// "Celtics" / "Liverpool".
+        public var name: String
+        /// "BOS".
+        public var abbreviation: String
+        /// Seed or table position.
+        public var position: Int?
+        /// Overall record summary ("61-21", soccer "25-9-4" wins-draws-losses).
+        public var record: String?
+        /// Wins.
+        public var wins: Int?
+        /// Losses.
+        public var losses: Int?
+        /// Draws (soccer) or ties.
+        public var ties: Int?
+        /// League points (soccer, hockey).
+        public var points: Int?
+        /// Games behind the leader as upstream writes it ("-", "3", "2.5").
+        public var gamesBehind: String?
+        /// Goal or point difference as upstream writes it ("+45").
+        public var difference: String?
+        /// Upstream qualification note ("Champions League", "Relegation").
+        public var note: String?
+
+        /// Creates a row.
+        public init(
+            teamId: String, displayName: String, name: String, abbreviation: String, position: Int? = nil,
+            record: String? = nil, wins: Int? = nil, losses: Int? = nil, ties: Int? = nil, points: Int? = nil,
+            gamesBehind: String? = nil, difference: String? = nil, note: String? = nil
+        ) {
+            self.teamId = teamId
+            self.displayName = displayName
+            self.name = name
+            self.abbreviation = abbreviation
+            self.position = position
+            self.record = record
+            self.wins = wins
+            self.losses = losses
+            self.ties = ties
+            self.points = points
+            self.gamesBehind = gamesBehind
+            self.difference = difference
+            self.note = note
+        }
+    }
+
+    /// "2024-25", when upstream says.
+    public var season: String?
+    /// The tables.
+    public var groups: [Group]
+
+    /// Creates standings.
+    public init(season: String?, groups: [Group]) {
+        self.season = season
+        self.groups = groups
+    }
+}
+
+/// One headline.
+public struct NewsItem: Sendable, Hashable, Codable {
+    /// Headline (untrusted text).
+    public var headline: String
+    /// Description (untrusted text).
+    public var description: String?
+    /// When it was published.
+    public var published: Date?
+    /// Link to the article.
+    public var url: String?
+    /// "Story", "Media", "Preview".
+    public var kind: String?
+
+    /// Creates a headline.
+    public init(headline: String, description: String?, published: Date?, url: String?, kind: String?) {
+        self.headline = headline
+        self.description = description
+        self.published = published
+        self.url = url
+        self.kind = kind
+    }
+}
+
+/// A team's season schedule.
+public struct TeamSchedule: Sendable, Hashable, Codable {
+    /// The team as upstream names it.
+    public var team: Game.Side
+    /// The season year upstream answered for.
+    public var season: Int?
+    /// Games in date order.
+    public var games: [Game]
+
+    /// Creates a schedule.
+    public init(team: Game.Side, season: Int?, games: [Game]) {
+        self.team = team
+        self.season = season
+        self.games = games
+    }
+}
+
+/// Hits from a web search standing in for ESPN.
+public struct WebAnswer: Sendable, Hashable, Codable {
+    /// The question sent to the search engine.
+    public var query: String
+    /// The hits (untrusted text).
+    public var hits: [WebSearchHit]
+
+    /// Creates an answer.
+    public init(query: String, hits: [WebSearchHit]) {
+        self.query = query
+        self.hits = hits
+    }
+}
+
+/// A team in a league's directory (ESPN `/teams`).
+public struct TeamEntry: Sendable, Hashable, Codable {
+    /// ESPN id.
+    public var id: String
+    /// "LAL".
+    public var abbreviation: String
+    /// "Los Angeles Lakers".
+    public var displayName: String
+    /// "Lakers".
+    public var shortDisplayName: String
+    /// "Los Angeles".
+    public var location: String
+
+    /// Creates an entry.
+    public init(id: String, abbreviation: String, displayName: String, shortDisplayName: String, location: String) {
+        self.id = id
+        self.abbreviation = abbreviation
+        self.displayName = displayName
+        self.shortDisplayName = shortDisplayName
+        self.location = location
+    }
+
+    var ref: TeamRef { TeamRef(id: id, abbreviation: abbreviation, displayName: displayName, query: displayName) }
+}

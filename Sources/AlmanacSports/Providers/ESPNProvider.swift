@@ -1,0 +1,201 @@
+import AlmanacCore
+import Foundation
+
+/// One sports question, as every sports provider receives it.
+public struct SportsQuery: Sendable, Hashable {
+    /// The league.
+    public var league: League
+    /// What to show.
+    public var view: SportsView
+    /// For scores: the viewer's day.
+    public var day: LocalDay?
+    /// For schedules (and web search wording): the team.
+    public var team: TeamRef?
+    /// For schedules: the first season to ask for.
+    public var season: Int?
+
+    /// Creates a query.
+    public init(league: League, view: SportsView, day: LocalDay? = nil, team: TeamRef? = nil, season: Int? = nil) {
+        self.league = league
+        self.view = view
+        self.day = day
+        self.team = team
+        self.season = season
+    }
+}
+
+/// ESPN's public site API (`site.api.espn.com`): scoreboards, standings, news and team schedules.
+///
+/// Scoreboards are asked one US-Eastern date at a time (`dates=YYYYMMDD`; ranges answer 400) and without
+/// `limit` (the default answers a whole day; `limit` ≥ 600 silently truncates). The viewer's day usually
+/// overlaps two Eastern dates: both are fetched concurrently, merged by event id and cut to the day.
+/// If one date fails the whole attempt fails, so a partial day never looks like a complete one.
+public struct ESPNProvider: Provider {
+    /// `espn`.
+    public let name = "espn"
+    /// First choice.
+    public let priority = 0
+
+    /// Creates the provider.
+    public init() {}
+
+    static let baseEnv = "ALMANAC_ESPN_URL"
+    static let baseDefault = "https://site.api.espn.com"
+    static let service = "ESPN"
+
+    /// Fetches what `query` asks for.
+    public func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
+        let base = try environment.settings.baseURL(env: Self.baseEnv, default: Self.baseDefault)
+        let league = query.league
+        switch query.view {
+        case .scores:
+            guard let day = query.day else { throw ProviderFailure(.notFound, "ESPN: no day to look up") }
+            return .games(try await games(league: league, day: day, base: base, environment: environment))
+        case .standings:
+            let url = Self.url(base, "/apis/v2/sports/\(league.path)/standings")
+            let wire = try await get(StandingsWire.self, url, environment)
+            return .standings(wire.standings(league: league))
+        case .news:
+            let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/news")
+            return .news(try await get(NewsWire.self, url, environment).items)
+        case .schedule:
+            guard let team = query.team else { throw ProviderFailure(.notFound, "ESPN: no team to look up") }
+            return .schedule(try await schedule(query, team: team, base: base, environment: environment))
+        }
+    }
+
+    /// Every game starting in `day`, from the Eastern dates overlapping it.
+    func games(league: League, day: LocalDay, base: URL, environment: ProviderEnvironment) async throws -> [Game] {
+        let dates = day.easternDates
+        let pages = try await withThrowingTaskGroup(of: (Int, [Game]).self) { group in
+            for (index, date) in dates.enumerated() {
+                let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)")
+                group.addTask {
+                    let response = try await environment.transport.fetch(
+                        HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)
+                    return (index, try ESPNScoreboard.decode(response.body, league: league))
+                }
+            }
+            var pages = [[Game]](repeating: [], count: dates.count)
+            for try await (index, games) in group { pages[index] = games }
+            return pages
+        }
+        return Self.merge(pages, day: day)
+    }
+
+    /// Merges pages by event id (the more advanced state wins) and keeps games starting in `day`.
+    static func merge(_ pages: [[Game]], day: LocalDay) -> [Game] {
+        var byId: [String: Game] = [:]
+        var order: [String] = []
+        for game in pages.joined() {
+            if let existing = byId[game.id] {
+                if rank(game.state) > rank(existing.state) { byId[game.id] = game }
+            } else {
+                byId[game.id] = game
+                order.append(game.id)
+            }
+        }
+        let localDate = day.isoDate
+        return order.compactMap { byId[$0] }
+            .filter { game in
+                // A placeholder time ("TBD") only says which Eastern date the game is on.
+                game.timeValid ? day.contains(game.start) : LocalDay.easternISODate(game.start) == localDate
+            }
+            .enumerated()
+            .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }
+            .map(\.element)
+    }
+
+    private static func rank(_ state: Game.State) -> Int {
+        switch state {
+        case .pre: 0
+        case .in: 1
+        case .post: 2
+        }
+    }
+
+    /// A team's schedule for the query's season; when that season has nothing left to play (the
+    /// off-season), the next season's schedule instead.
+    func schedule(_ query: SportsQuery, team: TeamRef, base: URL, environment: ProviderEnvironment) async throws
+        -> TeamSchedule
+    {
+        let path = "/apis/site/v2/sports/\(query.league.path)/teams/\(team.pathComponent)/schedule"
+        let season = query.season ?? query.league.season(containing: environment.now)
+        let first = try await scheduleWire(base, path, season: season, environment)
+        guard let schedule = first.schedule(league: query.league) else {
+            throw ProviderFailure(.decoding, "ESPN: schedule without a team")
+        }
+        if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
+        do {
+            let next = try await scheduleWire(base, path, season: season + 1, environment)
+            if let later = next.schedule(league: query.league), !later.games.isEmpty { return later }
+        } catch let failure as ProviderFailure where failure.kind == .notFound {
+            // No schedule published for next season yet: this season's (finished) schedule is the answer.
+        }
+        return schedule
+    }
+
+    private func scheduleWire(_ base: URL, _ path: String, season: Int, _ environment: ProviderEnvironment)
+        async throws -> TeamScheduleWire
+    {
+        try await get(TeamScheduleWire.self, Self.url(base, path, query: "season=\(season)"), environment)
+    }
+
+    /// Not finished, and not a stale "scheduled" entry from long ago.
+    static func isUpcoming(_ game: Game, now: Date) -> Bool {
+        switch game.state {
+        case .in: true
+        case .pre: game.start > now.addingTimeInterval(-6 * 3600)
+        case .post: false
+        }
+    }
+
+    private func get<T: Decodable>(_ type: T.Type, _ url: URL, _ environment: ProviderEnvironment) async throws -> T {
+        let response = try await environment.transport.fetch(
+            HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)
+        return try ESPNDecoder.decode(type, from: response.body)
+    }
+
+    static func url(_ base: URL, _ path: String, query: String? = nil) -> URL {
+        let text = base.absoluteString + path + (query.map { "?\($0)" } ?? "")
+        return URL(string: text) ?? base
+    }
+}
+
+/// The league's team directory (`/teams`), used to resolve "lakers" to an id and abbreviation.
+struct ESPNTeamsProvider: Provider {
+    let name = "espn"
+    let priority = 0
+
+    func fetch(_ league: League, in environment: ProviderEnvironment) async throws -> [TeamEntry] {
+        let base = try environment.settings.baseURL(env: ESPNProvider.baseEnv, default: ESPNProvider.baseDefault)
+        // College directories are long and paged by default; pro leagues answer in full without a limit.
+        let query = league.style == .college ? "limit=500" : nil
+        let url = ESPNProvider.url(base, "/apis/site/v2/sports/\(league.path)/teams", query: query)
+        let response = try await environment.transport.fetch(
+            HTTPRequest(url: url), timeout: environment.timeout, service: ESPNProvider.service)
+        let entries = try ESPNDecoder.decode(TeamsWire.self, from: response.body).entries
+        guard !entries.isEmpty else { throw ProviderFailure(.decoding, "ESPN: empty team list") }
+        return entries
+    }
+}
+
+extension League {
+    /// The season ESPN files games of `instant` under (or the next one in the off-season): football and
+    /// European soccer name a season by its first year, NBA/NHL/college basketball by its last, summer
+    /// leagues by the calendar year.
+    func season(containing instant: Date) -> Int {
+        let parts = TimeText.calendar(LocalDay.eastern).dateComponents([.year, .month], from: instant)
+        let year = parts.year ?? 2000
+        let month = parts.month ?? 1
+        switch (sport, slug) {
+        case ("football", _): return month >= 3 ? year : year - 1
+        case ("basketball", "wnba"), ("baseball", _), ("soccer", "usa.1"), ("soccer", "usa.nwsl"),
+            ("soccer", "fifa.world"):
+            return year
+        case ("basketball", _), ("hockey", _): return month >= 7 ? year + 1 : year
+        case ("soccer", _): return month >= 7 ? year : year - 1
+        default: return year
+        }
+    }
+}

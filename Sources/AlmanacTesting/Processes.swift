@@ -1,0 +1,182 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The result of running a command.
+public struct CommandOutput: Sendable {
+    /// Exit status.
+    public var status: Int32
+    /// Standard output.
+    public var stdout: String
+    /// Standard error.
+    public var stderr: String
+}
+
+/// Runs the built `tools` executable, for end-to-end tests.
+public enum ToolsBinary {
+    /// The `tools` executable next to the test bundle (or `ALMANAC_TOOLS_BIN`).
+    public static var url: URL {
+        if let explicit = ProcessInfo.processInfo.environment["ALMANAC_TOOLS_BIN"] {
+            return URL(fileURLWithPath: explicit)
+        }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // macOS bundles nest the test binary inside the .xctest bundle.
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("tools")
+    }
+
+    /// An environment with no user config, a private cache and a fixed zone.
+    public static func environment(cacheDirectory: URL, extra: [String: String] = [:]) -> [String: String] {
+        var environment: [String: String] = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": cacheDirectory.appendingPathComponent("home").path,
+            "ALMANAC_CACHE_DIR": cacheDirectory.path,
+            "TZ": "UTC",
+        ]
+        environment.merge(extra) { _, new in new }
+        return environment
+    }
+
+    /// Runs `tools` with `arguments`, waiting at most `timeout` seconds.
+    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60) throws
+        -> CommandOutput
+    {
+        try Command.run(url, arguments, environment: environment, timeout: timeout)
+    }
+}
+
+/// Stopping children reliably.
+public enum ChildProcess {
+    /// Sends SIGTERM, waits at most `grace` seconds, then SIGKILL.
+    ///
+    /// Foundation's `Process` on Linux starts children with the spawning thread's signal mask,
+    /// and test-runner threads block SIGTERM, so a child may never see the polite signal.
+    public static func stop(_ process: Process, grace: TimeInterval = 3) {
+        guard process.isRunning else { return }
+        let pid = process.processIdentifier
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// Runs programs with a bounded wait.
+public enum Command {
+    /// Runs `executable` and collects its output; kills it after `timeout` seconds.
+    public static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String], stdin: Data? = nil,
+        timeout: TimeInterval = 60
+    ) throws -> CommandOutput {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(stdin) }
+        try? input.fileHandleForWriting.close()
+        // Read both pipes concurrently so a chatty child cannot fill one and block.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            outData = out.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            ChildProcess.stop(process)
+            group.wait()
+        }
+        process.waitUntilExit()
+        return CommandOutput(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
+
+/// The loopback fixture server (`scripts/fixture-server.py`): serves `Fixtures/` exchanges on
+/// 127.0.0.1, can inject faults, counts requests, and is stopped by its pid.
+public final class FixtureServer: @unchecked Sendable {
+    // @unchecked: the process handle is only touched by the owning test, then stopped once.
+    private let process: Process
+    /// The port it listens on.
+    public let port: Int
+
+    /// Starts the server over `root` (default: the package's Fixtures) and waits until it listens.
+    public init(root: URL = Fixtures.directory, lifetime: TimeInterval = 120) throws {
+        let script = Fixtures.packageRoot().appendingPathComponent("scripts/fixture-server.py")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path, "--root", root.path, "--lifetime", String(lifetime)]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Bounded wait for the "PORT n" line.
+        var line = Data()
+        let handle = out.fileHandleForReading
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            process.terminate()
+            throw ServerError(message: "fixture server did not start: '\(text)'")
+        }
+        self.port = port
+    }
+
+    /// Describes a server start failure.
+    public struct ServerError: Error, CustomStringConvertible {
+        /// The reason.
+        public var message: String
+        /// The reason.
+        public var description: String { message }
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Sets a fault mode (`none`, `500`, `429`, `malformed`, `truncate`, `empty`, `html`, `reset`, `delay:S`, `drip:S`).
+    public func setFault(_ mode: String) async throws {
+        var request = URLRequest(url: URL(string: "\(baseURL)/__almanac/fault?mode=\(mode)")!)
+        request.httpMethod = "POST"
+        _ = try await URLSession.shared.data(for: request)
+    }
+
+    /// How many upstream requests the server has answered.
+    public func requestCount() async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: "\(baseURL)/__almanac/stats")!)
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        return object?["requests"] as? Int ?? -1
+    }
+
+    /// Stops the server by its pid.
+    public func stop() {
+        ChildProcess.stop(process)
+    }
+
+    deinit { stop() }
+}

@@ -1,0 +1,166 @@
+import AlmanacCore
+import Foundation
+
+/// A place name to look up (the part before any comma: "Paris" for "Paris, TX").
+public struct GeocodeQuery: Sendable, Hashable {
+    /// The name sent upstream.
+    public var name: String
+
+    /// Creates a query.
+    public init(name: String) {
+        self.name = name
+    }
+}
+
+/// Every candidate upstream returned for a name, in upstream order (possibly none).
+public struct GeocodeResult: Sendable, Codable, Equatable {
+    /// Candidates.
+    public var places: [GeoPlace]
+
+    /// Creates a result.
+    public init(places: [GeoPlace]) {
+        self.places = places
+    }
+}
+
+/// One geocoding candidate.
+public struct GeoPlace: Sendable, Codable, Equatable {
+    /// Name (`Frederick`).
+    public var name: String
+    /// Latitude.
+    public var latitude: Double
+    /// Longitude.
+    public var longitude: Double
+    /// `US`.
+    public var countryCode: String?
+    /// `United States`.
+    public var country: String?
+    /// `Maryland`.
+    public var admin1: String?
+    /// `Frederick County`.
+    public var admin2: String?
+    /// `America/New_York`.
+    public var timezone: String?
+    /// Inhabitants, when known.
+    public var population: Int?
+
+    /// Creates a candidate.
+    public init(
+        name: String, latitude: Double, longitude: Double, countryCode: String? = nil, country: String? = nil,
+        admin1: String? = nil, admin2: String? = nil, timezone: String? = nil, population: Int? = nil
+    ) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.countryCode = countryCode
+        self.country = country
+        self.admin1 = admin1
+        self.admin2 = admin2
+        self.timezone = timezone
+        self.population = population
+    }
+
+    /// "Frederick, Maryland, United States".
+    public var displayName: String {
+        WeatherLocation(
+            name: name, admin1: admin1, country: country, latitude: latitude, longitude: longitude, timezone: "",
+            utcOffsetSeconds: 0
+        ).displayName
+    }
+}
+
+/// Open-Meteo's geocoding API (`/v1/search`).
+///
+/// A name with no match answers 200 with no `results` key at all (recorded in
+/// `Fixtures/weather/open-meteo/geocoding-no-results`), which decodes to an empty list.
+public struct OpenMeteoGeocoder: Provider {
+    /// Provider name.
+    public let name = "open-meteo-geocoding"
+    /// Only provider for geocoding.
+    public let priority = 0
+
+    /// Creates the geocoder.
+    public init() {}
+
+    /// The request for `query` against `base`.
+    public static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
+        let url = OpenMeteoURL.make(
+            base: base, path: "/v1/search",
+            items: [("name", query.name), ("count", "10"), ("language", "en"), ("format", "json")])
+        return HTTPRequest(url: url, headers: ["Accept": "application/json"])
+    }
+
+    /// Looks the name up.
+    public func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
+        let base = try environment.settings.baseURL(
+            env: "ALMANAC_GEOCODING_URL", default: "https://geocoding-api.open-meteo.com")
+        let response = try await environment.transport.fetchJSON(
+            SearchResponse.self, Self.request(query, base: base), timeout: environment.timeout,
+            service: "Open-Meteo geocoding")
+        return Self.result(from: response)
+    }
+
+    /// Decodes a `/v1/search` body (also used by tests on recorded bodies).
+    public static func decode(_ body: Data) throws -> GeocodeResult {
+        do {
+            return result(from: try JSONDecoder().decode(SearchResponse.self, from: body))
+        } catch {
+            throw ProviderFailure(
+                .decoding, "Open-Meteo geocoding: unreadable response (\(DecodingDescription.describe(error)))")
+        }
+    }
+
+    static func result(from response: SearchResponse) -> GeocodeResult {
+        GeocodeResult(
+            places: (response.results ?? []).compactMap { item in
+                // A candidate without coordinates cannot be forecast; skip it rather than invent (0,0).
+                guard let name = item.name, let latitude = item.latitude, let longitude = item.longitude else {
+                    return nil
+                }
+                return GeoPlace(
+                    name: name, latitude: latitude, longitude: longitude, countryCode: item.countryCode,
+                    country: item.country, admin1: item.admin1, admin2: item.admin2, timezone: item.timezone,
+                    population: item.population)
+            })
+    }
+
+    /// The fields we read, as named in the recorded responses (Frederick, Hollywood); all optional.
+    struct SearchResponse: Decodable {
+        struct Item: Decodable {
+            let name: String?
+            let latitude: Double?
+            let longitude: Double?
+            let countryCode: String?
+            let country: String?
+            let admin1: String?
+            let admin2: String?
+            let timezone: String?
+            let population: Int?
+
+            enum CodingKeys: String, CodingKey {
+                case name, latitude, longitude, country, admin1, admin2, timezone, population
+                case countryCode = "country_code"
+            }
+        }
+        let results: [Item]?
+    }
+}
+
+/// Builds Open-Meteo URLs with strict percent-encoding (`&`, `+`, `=` in a place name stay data).
+enum OpenMeteoURL {
+    static let allowed: CharacterSet = {
+        var set = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        set.insert(charactersIn: "-._~,")
+        return set
+    }()
+
+    static func make(base: URL, path: String, items: [(String, String)]) -> URL {
+        let query = items.map { name, value in
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
+        }.joined(separator: "&")
+        let text = base.absoluteString + path + "?" + query
+        // The pieces are a validated base URL and percent-encoded ASCII, so this cannot fail.
+        return URL(string: text) ?? base
+    }
+}

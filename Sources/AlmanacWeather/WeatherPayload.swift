@@ -1,0 +1,558 @@
+import AlmanacCore
+import Foundation
+
+/// The weather tool's result: a forecast (or web fallback) plus how to show it.
+///
+/// Every time is the place's local time, labelled with weekday and today/tomorrow; the context
+/// is a handful of lines (never the raw hourly series) and fits ``Rendering/budget``.
+public struct WeatherPayload: ToolPayload {
+    /// What the providers returned.
+    public let report: WeatherReport
+    /// What to show.
+    public let view: WeatherRequest.View
+    /// Hour by hour in a day view.
+    public let everyHour: Bool
+    /// Sunrise and sunset lines.
+    public let sun: Bool
+    /// The asked day as `YYYY-MM-DD` in the place's calendar (day view with a forecast).
+    public let day: String?
+    /// Other places with the same name (so a wrong geocoding pick is visible).
+    public let alternatives: [GeoPlace]
+    /// The reference time JSON output is cut at (the run's "now").
+    public let now: Date
+
+    /// Builds the payload for a checked request; resolves a day word in the forecast's zone.
+    ///
+    /// - Throws: a usage error when the asked day is not in the forecast.
+    public init(
+        report: WeatherReport, request: WeatherRequest, now: Date, alternatives: [GeoPlace] = []
+    ) throws {
+        try self.init(
+            report: report, view: request.view, everyHour: request.everyHour, sun: request.sun, now: now,
+            alternatives: alternatives)
+    }
+
+    /// Builds the payload from its parts (see ``init(report:request:now:alternatives:)``).
+    public init(
+        report: WeatherReport, view: WeatherRequest.View, everyHour: Bool = false, sun: Bool = false, now: Date,
+        alternatives: [GeoPlace] = []
+    ) throws {
+        self.report = report
+        self.view = view
+        self.everyHour = everyHour
+        self.sun = sun
+        self.alternatives = alternatives
+        self.now = now
+        if case .day(let word) = view, case .forecast(let forecast) = report {
+            let zone = forecast.location.zone(at: now)
+            guard let date = TimeText.resolveDay(word, now: now, in: zone) else {
+                throw AlmanacError.usage(
+                    "weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
+            }
+            let iso = TimeText.isoDay(date, in: zone)
+            guard forecast.daily.contains(where: { $0.date == iso }) else {
+                let range =
+                    forecast.daily.first.map { "\($0.date) to \(forecast.daily.last?.date ?? $0.date)" } ?? "no days"
+                throw AlmanacError.usage(
+                    "weather: no forecast for \(iso) at \(forecast.location.displayName) (forecast covers \(range))",
+                    suggestion: "ask for a day in that range")
+            }
+            day = iso
+        } else {
+            day = nil
+        }
+    }
+
+    // MARK: - Context
+
+    /// Compact text for an LLM: header, now, the day(s) asked, at most a few more lines.
+    public func context(_ rendering: Rendering) -> String {
+        switch report {
+        case .forecast(let forecast):
+            let sheet = Sheet(forecast: forecast, now: rendering.now)
+            let header = rendering.header(sheet.title, zone: sheet.zone)
+            let lines = rendering.budget.fit(sheet.contextLines(self), reserved: header, minimum: 1) {
+                "… \($0) more line\($0 == 1 ? "" : "s") omitted"
+            }
+            return ([header] + lines).joined(separator: "\n")
+        case .web(let web):
+            return webContext(web, rendering)
+        }
+    }
+
+    /// Text for people: the same facts, one day or hour per line.
+    public func text(_ rendering: Rendering) -> String {
+        switch report {
+        case .forecast(let forecast):
+            let sheet = Sheet(forecast: forecast, now: rendering.now)
+            return ([rendering.header(sheet.title, zone: sheet.zone)] + sheet.textLines(self)).joined(separator: "\n")
+        case .web(let web):
+            return webContext(web, rendering)
+        }
+    }
+
+    private func webContext(_ web: WebWeather, _ rendering: Rendering) -> String {
+        let header = rendering.header("\(web.place) · from web search (no forecast service answered)")
+        let entries = web.hits.enumerated().map { index, hit in
+            var line =
+                "\(index + 1). \(UntrustedText.clean(hit.title, limit: 120)) — \(UntrustedText.clean(hit.snippet, limit: 300))"
+            if let age = hit.age, !age.isEmpty { line += " (\(UntrustedText.clean(age, limit: 40)))" }
+            return line + " <\(UntrustedText.clean(hit.url, limit: 200))>"
+        }
+        let nonce = UntrustedText.nonce(for: entries)
+        let intro =
+            "Web search results for \"\(UntrustedText.clean(web.query, limit: 120))\", not a forecast: check each result's date and place."
+        let reserved = [
+            header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce), UntrustedText.close(nonce),
+        ]
+        .joined(separator: "\n")
+        let kept = rendering.budget.fit(entries, reserved: reserved, minimum: 1) { "… \($0) more results omitted" }
+        return
+            ([header, intro, UntrustedText.notice(nonce), UntrustedText.open(nonce)] + kept + [
+                UntrustedText.close(nonce)
+            ])
+            .joined(separator: "\n")
+    }
+
+    // MARK: - JSON
+
+    /// Writes the documented `data` object (see docs/weather.md).
+    public func encode(to encoder: any Encoder) throws {
+        try json().encode(to: encoder)
+    }
+
+    func json() -> OrderedJSON {
+        switch report {
+        case .forecast(let forecast):
+            let sheet = Sheet(forecast: forecast, now: now)
+            var members: [(String, OrderedJSON)] = [
+                ("location", sheet.locationJSON()),
+                (
+                    "units",
+                    .object([
+                        ("temperature", .string(forecast.units.temperature)),
+                        ("windSpeed", .string(forecast.units.windSpeed)),
+                        ("precipitation", .string(forecast.units.precipitation)),
+                    ])
+                ),
+                ("view", .string(viewName)),
+                ("day", day.map(OrderedJSON.string) ?? .null),
+                ("current", forecast.current.map(sheet.currentJSON) ?? .null),
+            ]
+            if let hours = sheet.hoursShown(self) {
+                members.append(("hourly", .array(hours.map(sheet.hourJSON))))
+            }
+            members.append(("daily", .array(sheet.daysShown(self).map(sheet.dayJSON))))
+            members.append(("alternatives", .array(alternatives.map(Self.placeJSON))))
+            return .object(members)
+        case .web(let web):
+            return .object([
+                (
+                    "location",
+                    .object([
+                        ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
+                        ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
+                        ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
+                    ])
+                ),
+                ("units", .null),
+                ("view", .string(viewName)),
+                ("day", .null),
+                ("current", .null),
+                ("daily", .array([])),
+                ("alternatives", .array([])),
+                ("source", .string("web search")),
+                ("query", .string(web.query)),
+                (
+                    "results",
+                    .array(
+                        web.hits.map { hit in
+                            .object([
+                                ("title", .string(hit.title)), ("url", .string(hit.url)),
+                                ("snippet", .string(hit.snippet)),
+                                ("age", hit.age.map(OrderedJSON.string) ?? .null),
+                            ])
+                        })
+                ),
+            ])
+        }
+    }
+
+    var viewName: String {
+        switch view {
+        case .overview: "overview"
+        case .hourly: "hourly"
+        case .day: "day"
+        }
+    }
+
+    static func placeJSON(_ place: GeoPlace) -> OrderedJSON {
+        .object([
+            ("name", .string(place.name)), ("admin1", .optional(place.admin1)), ("country", .optional(place.country)),
+            ("countryCode", .optional(place.countryCode)), ("latitude", .number(place.latitude)),
+            ("longitude", .number(place.longitude)),
+            ("population", place.population.map { .number(Double($0)) } ?? .null),
+        ])
+    }
+}
+
+/// A forecast read in its own zone at a reference time: what is today, which hours are next.
+struct Sheet {
+    let forecast: Forecast
+    let now: Date
+    let zone: TimeZone
+    let calendar: Calendar
+    let today: String
+
+    init(forecast: Forecast, now: Date) {
+        self.forecast = forecast
+        self.now = now
+        zone = forecast.location.zone(at: now)
+        calendar = TimeText.calendar(zone)
+        today = TimeText.isoDay(now, in: zone)
+    }
+
+    var units: WeatherUnits { forecast.units }
+
+    /// "Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 EDT". A forecast
+    /// requested in GMT/UTC (not by this tool, which asks for `timezone=auto`) says so instead of
+    /// calling GMT "local".
+    var title: String {
+        let clock =
+            "\(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))"
+        if ["GMT", "UTC"].contains(forecast.location.timezone) {
+            return "\(forecast.location.displayName) · times in \(forecast.location.timezone), not local · now \(clock)"
+        }
+        return "\(forecast.location.displayName) · local time \(clock)"
+    }
+
+    // MARK: Selection
+
+    /// Days from today on (the response may start yesterday with `past_days`).
+    var upcomingDays: [DailyForecast] { forecast.daily.filter { $0.date >= today } }
+
+    func daysShown(_ payload: WeatherPayload) -> [DailyForecast] {
+        switch payload.view {
+        case .overview(let count): return Array(upcomingDays.prefix(count))
+        case .hourly: return Array(upcomingDays.prefix(2))
+        case .day: return forecast.daily.filter { $0.date == payload.day }
+        }
+    }
+
+    /// Hours from the start of the current hour on.
+    var upcomingHours: [(hour: HourlyForecast, date: Date)] {
+        let hourStart = calendar.dateInterval(of: .hour, for: now)?.start ?? now
+        return timedHours.filter { $0.date >= hourStart }
+    }
+
+    /// Every hour with its instant (hours whose time cannot be read are left out).
+    var timedHours: [(hour: HourlyForecast, date: Date)] {
+        forecast.hourly.compactMap { hour in LocalTime.instant(hour.time, calendar: calendar).map { (hour, $0) } }
+    }
+
+    /// The hours a view lists; nil for views without an hour list.
+    func hoursShown(_ payload: WeatherPayload) -> [(hour: HourlyForecast, date: Date)]? {
+        switch payload.view {
+        case .overview: return nil
+        case .hourly: return Array(upcomingHours.prefix(24))
+        case .day:
+            guard let day = payload.day else { return [] }
+            let source = day == today ? upcomingHours : timedHours
+            let hours = source.filter { $0.hour.time.hasPrefix(day) }
+            return payload.everyHour
+                ? hours : hours.filter { Int($0.hour.time.suffix(5).prefix(2)).map { $0 % 3 == 0 } ?? false }
+        }
+    }
+
+    // MARK: Lines
+
+    func contextLines(_ payload: WeatherPayload) -> [String] {
+        var lines: [String] = []
+        switch payload.view {
+        case .overview:
+            lines.append(nowLine())
+            let days = daysShown(payload)
+            if let first = days.first {
+                lines.append(dayLine(first, detailed: true, sun: payload.sun))
+                let rest = Array(days.dropFirst())
+                for (index, start) in stride(from: 0, to: rest.count, by: 3).enumerated() {
+                    let chunk = rest[start..<min(start + 3, rest.count)].map {
+                        dayLine($0, detailed: false, sun: payload.sun)
+                    }
+                    lines.append((index == 0 ? "Next days: " : "Then: ") + chunk.joined(separator: "; "))
+                }
+            } else {
+                lines.append("No daily forecast from today on in this response.")
+            }
+        case .hourly:
+            lines.append(nowLine())
+            lines.append(contentsOf: hourLines(hoursShown(payload) ?? [], perLine: 6))
+            if lines.count == 1 { lines.append("No hourly forecast from now on in this response.") }
+        case .day:
+            if payload.day == today { lines.append(nowLine()) }
+            if let day = daysShown(payload).first { lines.append(dayLine(day, detailed: true, sun: payload.sun)) }
+            let hours = hoursShown(payload) ?? []
+            lines.append(contentsOf: hourLines(hours, perLine: payload.everyHour ? 6 : 8))
+        }
+        if !payload.alternatives.isEmpty {
+            lines.append(alternativesLine(payload.alternatives))
+        }
+        return lines
+    }
+
+    func textLines(_ payload: WeatherPayload) -> [String] {
+        var lines = [nowLine()]
+        if let hours = hoursShown(payload) {
+            lines += hours.map { hourEntry($0.hour, previousCode: nil, label: dayLabel($0.hour.time)) }
+        }
+        lines += daysShown(payload).map { dayLine($0, detailed: true, sun: payload.sun) }
+        if !payload.alternatives.isEmpty { lines.append(alternativesLine(payload.alternatives)) }
+        return lines
+    }
+
+    /// "Now (21:00): 32.6 °F, feels like 22.5 °F, overcast, wind 13.2 mph, gusts 33.3 mph".
+    func nowLine() -> String {
+        guard let current = forecast.current else { return "Now: no current conditions in this response." }
+        var parts: [String] = []
+        if let value = current.temperature { parts.append(temperature(value)) }
+        if let value = current.apparentTemperature { parts.append("feels like \(temperature(value))") }
+        if let code = current.weatherCode { parts.append(WeatherCode.description(code)) }
+        if let wind = windText(current.windSpeed, current.windDirection) { parts.append(wind) }
+        if let gusts = current.windGusts { parts.append("gusts \(Numbers.text(gusts)) \(units.windSpeed)") }
+        if let humidity = current.humidity { parts.append("humidity \(Numbers.percent(humidity))") }
+        if let precipitation = current.precipitation, precipitation > 0 {
+            parts.append("precipitation \(Numbers.amount(precipitation)) \(units.precipitation)")
+        }
+        let when =
+            current.time.hasPrefix(today)
+            ? LocalTime.clock(current.time) : current.time.replacingOccurrences(of: "T", with: " ")
+        return "Now (\(when)): " + (parts.isEmpty ? "no values in this response" : parts.joined(separator: ", "))
+    }
+
+    /// "Sun 9 Aug (today): overcast, 22.5 to 32.9 °C, precip chance 20%".
+    func dayLine(_ day: DailyForecast, detailed: Bool, sun: Bool) -> String {
+        var parts: [String] = []
+        if let code = day.weatherCode { parts.append(WeatherCode.description(code)) }
+        switch (day.min, day.max) {
+        case (let low?, let high?): parts.append("\(Numbers.text(low)) to \(temperature(high))")
+        case (nil, let high?): parts.append("high \(temperature(high))")
+        case (let low?, nil): parts.append("low \(temperature(low))")
+        case (nil, nil): break
+        }
+        if let chance = day.precipitationProbability {
+            var text = "precip chance \(Numbers.percent(chance))"
+            if detailed, let sum = day.precipitationSum, sum > 0 {
+                text += " (\(Numbers.amount(sum)) \(units.precipitation))"
+            }
+            parts.append(text)
+        } else if detailed, let sum = day.precipitationSum, sum > 0 {
+            parts.append("precipitation \(Numbers.amount(sum)) \(units.precipitation)")
+        }
+        if detailed, let wind = day.windSpeedMax {
+            var text = "wind up to \(Numbers.text(wind)) \(units.windSpeed)"
+            if let gusts = day.windGustsMax { text += ", gusts \(Numbers.text(gusts)) \(units.windSpeed)" }
+            parts.append(text)
+        }
+        if sun {
+            if let sunrise = day.sunrise, let sunset = day.sunset {
+                parts.append("sunrise \(moment(sunrise, on: day.date)), sunset \(moment(sunset, on: day.date))")
+            } else {
+                parts.append("sunrise/sunset not in this response")
+            }
+        }
+        return "\(dayLabel(day.date)): " + (parts.isEmpty ? "no data" : parts.joined(separator: ", "))
+    }
+
+    /// Hour entries grouped `perLine` to a line; each line and each new day starts with the day label.
+    func hourLines(_ hours: [(hour: HourlyForecast, date: Date)], perLine: Int) -> [String] {
+        var lines: [String] = []
+        var previousCode: Int?
+        var previousDay: String?
+        for start in stride(from: 0, to: hours.count, by: perLine) {
+            var entries: [String] = []
+            for (hour, _) in hours[start..<min(start + perLine, hours.count)] {
+                let date = String(hour.time.prefix(10))
+                let label = (entries.isEmpty || date != previousDay) ? dayLabel(date) : nil
+                entries.append(hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label))
+                previousCode = hour.weatherCode
+                previousDay = date
+            }
+            lines.append(entries.joined(separator: ", "))
+        }
+        return lines
+    }
+
+    /// "21:00 32.6 °F overcast precip 5%" (the sky is named only when it changes).
+    func hourEntry(_ hour: HourlyForecast, previousCode: Int?, label: String?) -> String {
+        var parts = [(label.map { "\($0) " } ?? "") + LocalTime.clock(hour.time)]
+        if let value = hour.temperature { parts.append(temperature(value)) }
+        if let code = hour.weatherCode, code != previousCode { parts.append(WeatherCode.description(code)) }
+        if let chance = hour.precipitationProbability { parts.append("precip \(Numbers.percent(chance))") }
+        return parts.joined(separator: " ")
+    }
+
+    func alternativesLine(_ places: [GeoPlace]) -> String {
+        let names = places.map(\.displayName).joined(separator: "; ")
+        let hint =
+            places.first.map { place in
+                let qualifier =
+                    place.admin1.flatMap { admin1 in
+                        PlaceMatcher.areaAbbreviations[place.countryCode ?? ""]?.first { $0.value == admin1 }?.key
+                    } ?? place.countryCode ?? place.country ?? ""
+                return "\(place.name), \(qualifier)"
+            } ?? ""
+        return "Other places with this name: \(names) (ask for e.g. '\(hint)' to pick one)."
+    }
+
+    // MARK: Words
+
+    /// "Sun 9 Aug (today)" from `2026-08-09` (the place's calendar).
+    func dayLabel(_ isoDay: String) -> String {
+        guard let date = TimeText.parseDay(String(isoDay.prefix(10)), in: zone) else { return isoDay }
+        let parts = TimeText.calendar(zone).dateComponents([.day, .month], from: date)
+        let base = "\(TimeText.weekday(date, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12])"
+        return TimeText.relativeDay(date, now: now, in: zone).map { "\(base) (\($0))" } ?? base
+    }
+
+    /// "06:21", or "Fri 24 Oct 19:21" when the moment falls on another day than `date` (sunrise in
+    /// a GMT forecast for a place far east of Greenwich).
+    func moment(_ time: String, on date: String) -> String {
+        let day = String(time.prefix(10))
+        guard day != date, let other = TimeText.parseDay(day, in: zone) else { return LocalTime.clock(time) }
+        let parts = TimeText.calendar(zone).dateComponents([.day, .month], from: other)
+        return
+            "\(TimeText.weekday(other, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12]) \(LocalTime.clock(time))"
+    }
+
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    func temperature(_ value: Double) -> String { "\(Numbers.text(value)) \(units.temperature)" }
+
+    /// "wind 8.3 km/h from NNE".
+    func windText(_ speed: Double?, _ direction: Double?) -> String? {
+        guard let speed else { return nil }
+        var text = "wind \(Numbers.text(speed)) \(units.windSpeed)"
+        if let direction, speed > 0 { text += " from \(Compass.point(direction))" }
+        return text
+    }
+
+    // MARK: JSON pieces
+
+    func locationJSON() -> OrderedJSON {
+        let location = forecast.location
+        return .object([
+            ("name", .optional(location.name)), ("admin1", .optional(location.admin1)),
+            ("country", .optional(location.country)), ("countryCode", .optional(location.countryCode)),
+            ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
+            ("timezone", .string(location.timezone)), ("utcOffsetSeconds", .number(Double(location.utcOffsetSeconds))),
+            ("gridLatitude", .optional(location.gridLatitude)), ("gridLongitude", .optional(location.gridLongitude)),
+            ("elevation", .optional(location.elevation)),
+        ])
+    }
+
+    func localISO(_ text: String?) -> OrderedJSON {
+        guard let text else { return .null }
+        return LocalTime.instant(text, calendar: calendar).map { .string(LocalTime.iso($0, calendar: calendar)) }
+            ?? .string(text)
+    }
+
+    func currentJSON(_ current: CurrentConditions) -> OrderedJSON {
+        .object([
+            ("time", localISO(current.time)),
+            ("temperature", .optional(current.temperature)),
+            ("apparentTemperature", .optional(current.apparentTemperature)),
+            ("weatherCode", current.weatherCode.map { .number(Double($0)) } ?? .null),
+            ("description", current.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
+            ("windSpeed", .optional(current.windSpeed)),
+            ("windDirection", .optional(current.windDirection)),
+            ("windCompass", current.windDirection.map { .string(Compass.point($0)) } ?? .null),
+            ("windGusts", .optional(current.windGusts)),
+            ("humidity", .optional(current.humidity)),
+            ("precipitation", .optional(current.precipitation)),
+            ("isDay", current.isDay.map(OrderedJSON.bool) ?? .null),
+        ])
+    }
+
+    func hourJSON(_ entry: (hour: HourlyForecast, date: Date)) -> OrderedJSON {
+        let hour = entry.hour
+        return .object([
+            ("time", .string(LocalTime.iso(entry.date, calendar: calendar))),
+            ("temperature", .optional(hour.temperature)),
+            ("apparentTemperature", .optional(hour.apparentTemperature)),
+            ("precipitationProbability", .optional(hour.precipitationProbability)),
+            ("precipitation", .optional(hour.precipitation)),
+            ("weatherCode", hour.weatherCode.map { .number(Double($0)) } ?? .null),
+            ("description", hour.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
+            ("windSpeed", .optional(hour.windSpeed)),
+            ("windDirection", .optional(hour.windDirection)),
+            ("windCompass", hour.windDirection.map { .string(Compass.point($0)) } ?? .null),
+            ("windGusts", .optional(hour.windGusts)),
+        ])
+    }
+
+    func dayJSON(_ day: DailyForecast) -> OrderedJSON {
+        let weekday = TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }
+        return .object([
+            ("date", .string(day.date)),
+            ("weekday", .optional(weekday)),
+            ("min", .optional(day.min)),
+            ("max", .optional(day.max)),
+            ("precipitationProbability", .optional(day.precipitationProbability)),
+            ("precipitationSum", .optional(day.precipitationSum)),
+            ("weatherCode", day.weatherCode.map { .number(Double($0)) } ?? .null),
+            ("description", day.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
+            ("windSpeedMax", .optional(day.windSpeedMax)),
+            ("windGustsMax", .optional(day.windGustsMax)),
+            ("sunrise", localISO(day.sunrise)),
+            ("sunset", localISO(day.sunset)),
+        ])
+    }
+}
+
+/// JSON with members in a fixed order (the documented order), nulls written out.
+enum OrderedJSON: Encodable, Sendable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([OrderedJSON])
+    case object([(String, OrderedJSON)])
+
+    static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
+    static func optional(_ value: Double?) -> OrderedJSON { value.map(OrderedJSON.number) ?? .null }
+
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            // Whole numbers as integers ("24", not "24.0"), like upstream.
+            if value.rounded() == value, abs(value) < 1e15 {
+                try container.encode(Int64(value))
+            } else {
+                try container.encode(value)
+            }
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .array(let values):
+            var container = encoder.unkeyedContainer()
+            for value in values { try container.encode(value) }
+        case .object(let members):
+            var container = encoder.container(keyedBy: Key.self)
+            for (name, value) in members { try container.encode(value, forKey: Key(stringValue: name)) }
+        }
+    }
+}

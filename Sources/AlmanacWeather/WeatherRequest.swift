@@ -1,0 +1,198 @@
+import AlmanacCore
+import Foundation
+
+/// A weather question after argument checks, before any network call.
+public struct WeatherRequest: Sendable, Equatable {
+    /// Where.
+    public enum Target: Sendable, Equatable {
+        /// A place name to geocode ("Paris, TX").
+        case place(PlaceText)
+        /// `--lat/--lon`.
+        case coordinates(latitude: Double, longitude: Double)
+    }
+
+    /// What to show.
+    public enum View: Sendable, Equatable {
+        /// Now, today and the next days (`count` days in all, today included).
+        case overview(days: Int)
+        /// The next 24 hours, hour by hour.
+        case hourly
+        /// One day, named by a day word (resolved in the place's zone once the forecast is in).
+        case day(String)
+    }
+
+    /// Where.
+    public var target: Target
+    /// What to show.
+    public var view: View
+    /// Hour by hour within a day view.
+    public var everyHour: Bool
+    /// Include sunrise and sunset.
+    public var sun: Bool
+    /// Unit system.
+    public var units: UnitSystem
+    /// Wind unit.
+    public var wind: WindUnit
+
+    /// Words that name a day when they end the place text.
+    static let dayWords: Set<String> = [
+        "today", "tonight", "tomorrow", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday",
+        "saturday", "sunday",
+    ]
+
+    /// Days Open-Meteo forecasts (`forecast_days` ≤ 16).
+    public static let maxDays = 16
+    /// Days requested by default.
+    public static let defaultDays = 7
+
+    /// Checks `arguments` against each other and the `[weather]` config table.
+    ///
+    /// - Throws: ``AlmanacError/usage(_:suggestion:)`` naming what was wrong and what would be right.
+    public init(_ arguments: ToolArguments, settings: Settings) throws {
+        var placeText = PlaceText.collapse(arguments.string("place") ?? "")
+        var dayWord = arguments.string("day").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if dayWord == nil {
+            let split = Self.splitDayWord(placeText)
+            placeText = split.place
+            dayWord = split.day
+        }
+        if let dayWord, !Self.isDayWord(dayWord) {
+            throw AlmanacError.usage(
+                "weather: '\(dayWord)' is not a day",
+                suggestion: "use today, tomorrow, a weekday (friday) or YYYY-MM-DD")
+        }
+        if dayWord == "yesterday" {
+            throw AlmanacError.usage(
+                "weather: forecasts start today; past weather is not available", suggestion: "use today or a later day")
+        }
+
+        let latitude = arguments.number("lat")
+        let longitude = arguments.number("lon")
+        switch (latitude, longitude) {
+        case (let latitude?, let longitude?):
+            guard (-90...90).contains(latitude) else {
+                throw AlmanacError.usage(
+                    "weather: --lat must be between -90 and 90, got \(latitude)",
+                    suggestion: "e.g. --lat 38.72 --lon -9.14")
+            }
+            guard (-180...180).contains(longitude) else {
+                throw AlmanacError.usage(
+                    "weather: --lon must be between -180 and 180, got \(longitude)",
+                    suggestion: "e.g. --lat 38.72 --lon -9.14")
+            }
+            guard placeText.isEmpty else {
+                throw AlmanacError.usage(
+                    "weather: give a place or --lat/--lon, not both ('\(placeText)')",
+                    suggestion:
+                        "tools run weather '\(placeText)'  or  tools run weather --lat \(latitude) --lon \(longitude)")
+            }
+            target = .coordinates(latitude: latitude, longitude: longitude)
+        case (nil, nil):
+            if placeText.isEmpty, let configured = settings.config("weather", "place")?.stringValue {
+                placeText = PlaceText.collapse(configured)
+            }
+            let place = PlaceText(placeText)
+            guard !place.name.isEmpty else {
+                throw AlmanacError.usage(
+                    "weather: no place given and no default place is set",
+                    suggestion:
+                        "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
+            }
+            target = .place(place)
+        default:
+            throw AlmanacError.usage(
+                "weather: --lat and --lon go together", suggestion: "e.g. --lat 38.72 --lon -9.14")
+        }
+
+        let days = arguments.integer("days")
+        if let days, !(1...Self.maxDays).contains(days) {
+            throw AlmanacError.usage(
+                "weather: --days must be 1 to \(Self.maxDays), got \(days)",
+                suggestion: "Open-Meteo forecasts at most \(Self.maxDays) days ahead, e.g. --days 3")
+        }
+        let hourly = arguments.flag("hourly")
+        if let dayWord {
+            if days != nil {
+                throw AlmanacError.usage(
+                    "weather: --days does not combine with a day ('\(dayWord)')", suggestion: "drop --days, or the day")
+            }
+            view = .day(dayWord)
+            everyHour = hourly
+        } else if hourly {
+            if days != nil {
+                throw AlmanacError.usage(
+                    "weather: --days does not combine with --hourly (the next 24 hours)", suggestion: "drop one of them"
+                )
+            }
+            view = .hourly
+            everyHour = true
+        } else {
+            view = .overview(days: days ?? Self.defaultDays)
+            everyHour = false
+        }
+        sun = arguments.flag("sun")
+
+        if let raw = arguments.string("units") ?? settings.config("weather", "units")?.stringValue {
+            guard let system = UnitSystem(rawValue: raw.lowercased()) else {
+                throw AlmanacError.usage(
+                    "weather: units must be metric or imperial, got '\(raw)'",
+                    suggestion: "--units imperial, or [weather] units = \"imperial\" in config.toml")
+            }
+            units = system
+        } else {
+            units = .metric
+        }
+        if let raw = arguments.string("wind") ?? settings.config("weather", "wind")?.stringValue {
+            guard let unit = WindUnit(rawValue: raw.lowercased()) else {
+                throw AlmanacError.usage(
+                    "weather: wind must be one of kmh, ms, mph, kn, got '\(raw)'",
+                    suggestion: "--wind ms, or [weather] wind = \"ms\" in config.toml")
+            }
+            wind = unit
+        } else {
+            wind = WindUnit.default(for: units)
+        }
+    }
+
+    /// "Lisbon tomorrow" → ("Lisbon", "tomorrow"); "Paris, TX 2026-03-07" → ("Paris, TX", "2026-03-07").
+    /// Only a whole trailing word counts, so "Tomorrowland" stays a place.
+    public static func splitDayWord(_ text: String) -> (place: String, day: String?) {
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard let last = words.last?.lowercased(), isDayWord(last) else { return (text, nil) }
+        var place = words.dropLast().joined(separator: " ")
+        if place.hasSuffix(",") { place.removeLast() }
+        return (place, last)
+    }
+
+    static func isDayWord(_ word: String) -> Bool {
+        dayWords.contains(word) || TimeText.parseDay(word, in: TimeText.utc) != nil
+    }
+
+    /// `forecast_days` to ask for: at least the default, enough for `--days`, and enough to reach
+    /// the asked day (measured in `zone`, with a day of slack for the place's own zone).
+    ///
+    /// - Throws: a usage error for a day in the past or beyond the forecast horizon.
+    public func span(now: Date, zone: TimeZone) throws -> Int {
+        switch view {
+        case .overview(let days): return max(Self.defaultDays, days)
+        case .hourly: return Self.defaultDays
+        case .day(let word):
+            guard let target = TimeText.resolveDay(word, now: now, in: zone) else {
+                throw AlmanacError.usage(
+                    "weather: '\(word)' is not a day", suggestion: "use today, tomorrow, a weekday or YYYY-MM-DD")
+            }
+            let calendar = TimeText.calendar(zone)
+            let offset = calendar.dateComponents([.day], from: calendar.startOfDay(for: now), to: target).day ?? 0
+            if offset < 0 {
+                throw AlmanacError.usage(
+                    "weather: \(word) is in the past; forecasts start today", suggestion: "use today or a later day")
+            }
+            if offset >= Self.maxDays {
+                throw AlmanacError.usage(
+                    "weather: \(word) is \(offset) days ahead; Open-Meteo forecasts \(Self.maxDays) days",
+                    suggestion: "ask for a day within the next \(Self.maxDays) days")
+            }
+            return min(Self.maxDays, max(Self.defaultDays, offset + 2))
+        }
+    }
+}

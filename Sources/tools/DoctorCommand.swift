@@ -1,0 +1,152 @@
+import AlmanacCore
+import AlmanacRuntime
+import ArgumentParser
+import Foundation
+
+extension Tools {
+    /// `tools doctor`: one line per check, exit 0 when every essential check passes (else 69).
+    struct Doctor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check configuration, keys, the cache, each provider and the LLM server.",
+            discussion: "Essential: config, cache, ESPN, Open-Meteo, geocoding (and Brave when a key is set). "
+                + "The LLM server (ALMANAC_LLM_URL, GET /health) and missing keys are reported, not required.")
+
+        func run() async throws {
+            let runtime: Runtime
+            do {
+                runtime = try Runtime.make()
+            } catch {
+                // Config problems are themselves the first check.
+                printLine("fail  config: \(firstLine(error))")
+                throw ExitCode(69)
+            }
+            let checks = await DoctorChecks(runtime: runtime).all()
+            for check in checks { printLine(check.line) }
+            if checks.contains(where: { $0.essential && $0.status == .fail }) { throw ExitCode(69) }
+        }
+    }
+}
+
+/// One doctor line.
+/// The first line of an error, without the CLI's "error: " prefix.
+func firstLine(_ error: any Error) -> String {
+    let line = (error as? AlmanacError)?.lines.first ?? "\(error)"
+    return line.hasPrefix("error: ") ? String(line.dropFirst(7)) : line
+}
+
+struct DoctorCheck: Sendable {
+    enum Status: String, Sendable { case ok, warn, fail }
+    var status: Status
+    var name: String
+    var detail: String
+    var essential: Bool
+
+    var line: String { "\(status.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(name): \(detail)" }
+}
+
+/// The checks behind `tools doctor`. Secrets are reported as present or absent, never shown.
+struct DoctorChecks: Sendable {
+    let runtime: Runtime
+    /// Probes get a short deadline: the doctor must answer quickly when something is down.
+    var probeTimeout: Duration {
+        min(.seconds(3), .milliseconds(Int64((Double(runtime.settings.env("ALMANAC_TIMEOUT") ?? "") ?? 3) * 1000)))
+    }
+
+    func all() async -> [DoctorCheck] {
+        var checks = [config(), await cache()]
+        checks += keys()
+        let settings = runtime.settings
+        var probes: [(name: String, env: String, fallback: String, path: String, essential: Bool)] = [
+            ("espn", "ALMANAC_ESPN_URL", "https://site.api.espn.com", "/apis/site/v2/sports/basketball/nba/scoreboard", true),
+            ("open-meteo", "ALMANAC_OPEN_METEO_URL", "https://api.open-meteo.com", "/v1/forecast?latitude=0&longitude=0", true),
+            ("geocoding", "ALMANAC_GEOCODING_URL", "https://geocoding-api.open-meteo.com", "/v1/search?name=Lisbon&count=1", true),
+        ]
+        if settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key") != nil {
+            // Reachability only: no key is sent, so no quota is spent and a 401/422 still proves the host answers.
+            probes.append(("brave", "ALMANAC_BRAVE_URL", "https://api.search.brave.com", "/res/v1/web/search", true))
+        }
+        for probe in probes {
+            checks.append(await reach(probe.name, env: probe.env, fallback: probe.fallback, path: probe.path, essential: probe.essential))
+        }
+        checks.append(await llm())
+        return checks
+    }
+
+    func config() -> DoctorCheck {
+        if let path = runtime.settings.configPath {
+            return DoctorCheck(status: .ok, name: "config", detail: "read \(path)", essential: true)
+        }
+        return DoctorCheck(status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
+    }
+
+    func keys() -> [DoctorCheck] {
+        let context = runtime.context()
+        return runtime.registry.tools.map { tool in
+            if let reason = tool.unconfiguredReason(in: context) {
+                return DoctorCheck(status: .warn, name: "\(tool.name) setup", detail: reason, essential: false)
+            }
+            let detail = tool.name == "search" ? "key present (not shown)" : "nothing to configure"
+            return DoctorCheck(status: .ok, name: "\(tool.name) setup", detail: detail, essential: false)
+        }
+    }
+
+    func cache() async -> DoctorCheck {
+        guard let disk = runtime.diskCache else {
+            return DoctorCheck(
+                status: .fail, name: "cache", detail: runtime.warnings.first ?? "cannot be opened", essential: true)
+        }
+        do {
+            let health = try await disk.health()
+            let status: DoctorCheck.Status = health.integrity == "ok" ? .ok : .fail
+            return DoctorCheck(
+                status: status, name: "cache",
+                detail: "\(disk.path), \(health.entries) entr\(health.entries == 1 ? "y" : "ies"), integrity \(health.integrity)",
+                essential: true)
+        } catch {
+            return DoctorCheck(status: .fail, name: "cache", detail: "unreadable: \(error)", essential: true)
+        }
+    }
+
+    func reach(_ name: String, env: String, fallback: String, path: String, essential: Bool) async -> DoctorCheck {
+        let base: URL
+        do {
+            base = try runtime.settings.baseURL(env: env, default: fallback)
+        } catch {
+            return DoctorCheck(
+                status: .fail, name: name, detail: firstLine(error), essential: essential)
+        }
+        guard let url = URL(string: base.absoluteString + path) else {
+            return DoctorCheck(status: .fail, name: name, detail: "bad URL from \(env)", essential: essential)
+        }
+        let where_ = "\(base.scheme ?? "http")://\(base.host ?? "")\(base.port.map { ":\($0)" } ?? "")"
+        let started = Date()
+        do {
+            // Any HTTP answer proves the host is up; replay mode answers from Fixtures.
+            let response = try await Deadline.run(probeTimeout) { [transport = runtime.transport, probeTimeout] in
+                try await transport.send(HTTPRequest(url: url), timeout: probeTimeout)
+            }
+            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            return DoctorCheck(
+                status: .ok, name: name, detail: "reachable at \(where_) (HTTP \(response.status), \(ms) ms)", essential: essential)
+        } catch {
+            let reason: String
+            switch error {
+            case is DeadlineExceeded: reason = "no answer within \(probeTimeout)"
+            case let failure as ProviderFailure: reason = failure.message
+            default: reason = "could not connect"
+            }
+            return DoctorCheck(status: .fail, name: name, detail: "unreachable at \(where_): \(reason)", essential: essential)
+        }
+    }
+
+    func llm() async -> DoctorCheck {
+        let check = await reach(
+            "llm", env: "ALMANAC_LLM_URL", fallback: "http://127.0.0.1:8080", path: "/health", essential: false)
+        if check.status == .fail { return DoctorCheck(status: .warn, name: check.name, detail: check.detail, essential: false) }
+        // llama.cpp answers 503 while the model loads.
+        if !check.detail.contains("HTTP 200") {
+            return DoctorCheck(status: .warn, name: "llm", detail: check.detail + ", not ready", essential: false)
+        }
+        return check
+    }
+}

@@ -1,0 +1,212 @@
+import AlmanacCore
+import AlmanacLLM
+import AlmanacMCP
+import AlmanacRuntime
+import ArgumentParser
+import Foundation
+
+extension ToolCalling: ExpressibleByArgument {}
+
+/// Options shared by the commands that take a question.
+struct QuestionOptions: ParsableArguments {
+    @Option(help: "Viewer time zone (IANA name, e.g. Europe/Lisbon). Default: TZ or the system zone.")
+    var tz: String?
+
+    @Flag(name: .customLong("no-cache"), help: "Ask providers even when a fresh cached answer exists.")
+    var noCache = false
+
+    @Argument(help: "The question, e.g. \"did the lakers win?\" (quote it, or pass several words).")
+    var question: [String]
+
+    var text: String { question.joined(separator: " ") }
+
+    func validate() throws {
+        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("the question is empty; e.g. tools ask \"weather in Lisbon tomorrow\"")
+        }
+    }
+
+    func runtime() throws -> Runtime {
+        let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz, noCache: noCache))
+        for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        return runtime
+    }
+}
+
+extension Tools {
+    /// `tools route "question"`.
+    struct RouteCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "route", abstract: "Show which tools a question is routed to (one 'tool words...' line each).")
+
+        @OptionGroup var options: QuestionOptions
+
+        func run() async throws {
+            do {
+                let runtime = try options.runtime()
+                let router = Router(tools: runtime.registry.tools.map(\.name), now: runtime.now, timeZone: runtime.timeZone)
+                let routes = router.route(options.text)
+                printLine(routes.isEmpty ? "(no tool)" : routes.map(\.description).joined(separator: "\n"))
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    /// `tools context "question"`.
+    struct ContextCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "context",
+            abstract: "Run the routed tools (in parallel) and print the exact context `tools ask` sends.")
+
+        @OptionGroup var options: QuestionOptions
+
+        @Option(help: "Token budget for the whole context, split across the tools (default \(PromptContext.defaultBudget)).")
+        var budget: Int = PromptContext.defaultBudget
+
+        @Flag(help: "Print the full prompt (system instructions around the context).")
+        var prompt = false
+
+        func validate() throws {
+            guard budget > 0 else { throw ValidationError("--budget must be a positive number of tokens, e.g. 600") }
+        }
+
+        func run() async throws {
+            do {
+                let runtime = try options.runtime()
+                let router = Router(tools: runtime.registry.tools.map(\.name), now: runtime.now, timeZone: runtime.timeZone)
+                let context = await PromptContext.gather(
+                    question: options.text, routes: router.route(options.text), runner: runtime)
+                let text = context.render(budget: budget)
+                printLine(prompt ? Prompt.system(context: text) + "\n\nQuestion: \(options.text)" : text)
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    /// `tools ask "question"`.
+    struct Ask: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Answer a question with a local llama.cpp server, streaming the answer.",
+            discussion: """
+                The server is ALMANAC_LLM_URL (default http://127.0.0.1:8080), any OpenAI-compatible
+                /v1/chat/completions endpoint: llama-server, or python -m llama_cpp.server.
+                Exit status: 0 answered, 64 usage, 69 server down or failed, 130 interrupted.
+                """)
+
+        @OptionGroup var options: QuestionOptions
+
+        @Option(help: "Token budget for the context (default \(PromptContext.defaultBudget), for a 2k-context model).")
+        var budget: Int = PromptContext.defaultBudget
+
+        @Option(name: .customLong("tool-calling"), help: "router: Almanac picks the tools; native: the model does (OpenAI tools).")
+        var toolCalling: ToolCalling = .router
+
+        @Option(name: .customLong("tool-choice"), help: "With --tool-calling native: auto, none, required or a tool name.")
+        var toolChoice: String?
+
+        @Option(name: .customLong("max-tokens"), help: "Upper bound on answer tokens (default: the server's).")
+        var maxTokens: Int?
+
+        @Option(help: "Sampling temperature (default: the server's).")
+        var temperature: Double?
+
+        func validate() throws {
+            guard budget > 0 else { throw ValidationError("--budget must be a positive number of tokens, e.g. 600") }
+            if let maxTokens, maxTokens <= 0 { throw ValidationError("--max-tokens must be positive") }
+        }
+
+        func run() async throws {
+            let asker: Asker
+            do {
+                let runtime = try options.runtime()
+                let client = LLMClient(baseURL: try LLMClient.url(from: ProcessInfo.processInfo.environment))
+                asker = Asker(runner: runtime, client: client)
+            } catch {
+                throw fail(error)
+            }
+            let askOptions = AskOptions(
+                budget: budget, toolCalling: toolCalling, toolChoice: toolChoice, maxTokens: maxTokens,
+                temperature: temperature)
+            let question = options.text
+            let status = await Interruptible.run {
+                _ = try await asker.ask(question, options: askOptions) { piece in
+                    FileHandle.standardOutput.write(Data(piece.utf8))
+                } note: { line in
+                    FileHandle.standardError.write(Data("note: \(line)\n".utf8))
+                }
+            }
+            if status != 0 { throw ExitCode(status) }
+        }
+    }
+
+    /// `tools schema`.
+    struct Schema: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the tools as OpenAI function schemas (the same argument schema as the CLI).")
+
+        func run() async throws {
+            do {
+                let runtime = try Runtime.make()
+                printLine(try OpenAITools.json(runtime.registry.tools))
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+
+    /// `tools mcp`.
+    struct MCPCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "mcp", abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).")
+
+        @Option(help: "Viewer time zone (IANA name). Default: TZ or the system zone.")
+        var tz: String?
+
+        @Option(help: "Token budget for each tool result's context text (default: unlimited).")
+        var budget: Int?
+
+        func run() async throws {
+            do {
+                let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz))
+                try await AlmanacMCPServer.serve(
+                    runtime: runtime, budget: budget, version: Tools.configuration.version)
+            } catch {
+                throw fail(error)
+            }
+        }
+    }
+}
+
+/// Runs an operation that Ctrl-C cancels: exit 0 when it finishes, 130 when interrupted, the
+/// error's own status (with one line on stderr) when it fails.
+enum Interruptible {
+    static func run(_ operation: @escaping @Sendable () async throws -> Void) async -> Int32 {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        let task = Task { try await operation() }
+        source.setEventHandler {
+            task.cancel()
+            // If something does not notice the cancellation, still leave promptly.
+            DispatchQueue.global().asyncAfter(deadline: .now() + 3) {
+                FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
+                exit(130)
+            }
+        }
+        source.resume()
+        defer { source.cancel() }
+        do {
+            try await task.value
+            return 0
+        } catch where error is CancellationError || task.isCancelled {
+            FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
+            return 130
+        } catch let error as LLMError {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            return error.exitStatus
+        } catch {
+            return fail(error).rawValue
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AlmanacCore
+import AlmanacRuntime
+import AlmanacTesting
+import Foundation
+import Testing
+
+@Suite("SQLite cache")
+struct SQLiteCacheTests {
+    func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("almanac-cache-\(UUID().uuidString)")
+    }
+
+    func entry(_ key: String, _ text: String = "payload") -> CacheEntry {
+        CacheEntry(
+            key: key, tool: "sports", provider: "espn", fetchedAt: Date(timeIntervalSince1970: 1_734_300_000),
+            payload: Data(text.utf8))
+    }
+
+    @Test("entries, notes and provider state survive reopening (another process sees them)")
+    func persistence() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = try SQLiteCacheStore(directory: folder)
+        try await first.store(entry("sports:nba"))
+        try await first.setNote("1734300030", for: "ratelimit:brave")
+        await first.setValue(Data("token-1".utf8), for: "caldav:sync")
+        let second = try SQLiteCacheStore(directory: folder)
+        #expect(try await second.entry(for: "sports:nba") == entry("sports:nba"))
+        #expect(try await second.note(for: "ratelimit:brave") == "1734300030")
+        #expect(await second.value(for: "caldav:sync") == Data("token-1".utf8))
+        #expect(try await second.removeAll() == 1)
+        #expect(try await first.entry(for: "sports:nba") == nil)
+    }
+
+    @Test("a file that is not a database is moved aside and the cache starts afresh")
+    func corruptFile() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(repeating: 0x41, count: 8192).write(to: folder.appendingPathComponent("cache.sqlite"))
+        let store = try SQLiteCacheStore(directory: folder)
+        try await store.store(entry("k"))
+        #expect(try await store.entry(for: "k") != nil)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.contains { $0.hasPrefix("cache.sqlite.corrupt-") })
+    }
+
+    @Test("many concurrent writers and readers on separate connections leave every entry whole")
+    func concurrency() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stores = try (0..<4).map { _ in try SQLiteCacheStore(directory: folder) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                let store = stores[index % stores.count]
+                group.addTask {
+                    try await store.store(self.entry("k\(index % 10)", String(repeating: "x", count: 1000 + index)))
+                    if let read = try await store.entry(for: "k\(index % 10)") {
+                        // Whole entries only: the payload is all "x" of one writer's length.
+                        #expect(read.payload.allSatisfy { $0 == UInt8(ascii: "x") })
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let health = try await stores[0].health()
+        #expect(health.entries == 10)
+        #expect(health.integrity == "ok")
+    }
+
+    @Test("the coordinator over the layered SQLite cache serves a second runtime from disk")
+    func layered() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let now = ManualNow()
+        let request = CoordinatedRequest<String>(
+            tool: "sports", key: "nba", providers: [ProviderCall(name: "espn") { "fresh" }])
+        let first = Coordinator(cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
+        _ = try await first.fetch(request)
+        let failing = CoordinatedRequest<String>(
+            tool: "sports", key: "nba", providers: [ProviderCall(name: "espn") { throw ProviderFailure(.http, "HTTP 500") }])
+        let second = Coordinator(cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
+        let cached = try await second.fetch(failing)
+        #expect(cached.value == "fresh")
+        #expect(cached.metadata.attempts.map(\.outcome) == [.cached])
+        now.advance(120)
+        let stale = try await second.fetch(failing)
+        #expect(stale.metadata.stale)
+        #expect(stale.value == "fresh")
+    }
+}

@@ -1,0 +1,74 @@
+import AlmanacTesting
+import Foundation
+import Testing
+
+/// `tools doctor` against loopback servers, reachable and not.
+@Suite("tools doctor, end to end")
+struct DoctorEndToEndTests {
+    static let secret = "doctor-secret-key-0123"
+
+    func lines(_ output: CommandOutput) -> [String] {
+        output.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test("everything reachable: exit 0, one line per check, the key present but never shown")
+    func healthy() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let base = server.baseURL
+        let output = try ToolsBinary.run(
+            ["doctor"],
+            environment: scratch.environment([
+                "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
+                "ALMANAC_BRAVE_URL": base, "BRAVE_API_KEY": Self.secret, "ALMANAC_LLM_URL": base,
+            ]))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let lines = lines(output)
+        #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
+            "ok    config", "ok    cache", "ok    sports setup", "ok    weather setup", "ok    search setup",
+            "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
+        ])
+        #expect(lines.contains("ok    search setup: key present (not shown)"))
+        #expect(lines.contains { $0.hasPrefix("ok    llm: reachable at \(base) (HTTP 200, ") })
+        #expect(lines.contains { $0.hasPrefix("ok    cache: ") && $0.hasSuffix(", 0 entries, integrity ok") })
+        #expect(!output.stdout.contains(Self.secret))
+        #expect(!output.stderr.contains(Self.secret))
+    }
+
+    @Test("a provider down fails the doctor (exit 69); no key and no LLM are only warnings")
+    func unreachable() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let base = server.baseURL
+        let environment = scratch.environment([
+            "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
+            "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2",
+        ])
+        let output = try ToolsBinary.run(["doctor"], environment: environment)
+        #expect(output.status == 69)
+        let lines = lines(output)
+        #expect(lines.contains("fail  espn: unreachable at http://127.0.0.1:9: 127.0.0.1: could not connect"))
+        #expect(lines.contains("warn  llm: unreachable at http://127.0.0.1:9: 127.0.0.1: could not connect"))
+        #expect(lines.contains { $0.hasPrefix("warn  search setup: no Brave Search API key") })
+        #expect(!lines.contains { $0.hasPrefix("ok    brave") || $0.hasPrefix("fail  brave") })
+
+        // With ESPN back, the same missing key and LLM still pass.
+        let healthy = try ToolsBinary.run(["doctor"], environment: environment.merging(["ALMANAC_ESPN_URL": base]) { $1 })
+        #expect(healthy.status == 0, "\(healthy.stdout)")
+    }
+
+    @Test("a bad base URL is a failed check naming the variable")
+    func badURL() throws {
+        let scratch = try Scratch()
+        let output = try ToolsBinary.run(
+            ["doctor"],
+            environment: scratch.environment([
+                "ALMANAC_ESPN_URL": "ftp://x", "ALMANAC_OPEN_METEO_URL": "http://127.0.0.1:9",
+                "ALMANAC_GEOCODING_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "1",
+            ]))
+        #expect(output.status == 69)
+        #expect(lines(output).contains("fail  espn: ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"))
+    }
+}
