@@ -1,3 +1,4 @@
+import AlmanacCalendar
 import AlmanacCore
 import AlmanacSearch
 import AlmanacSports
@@ -6,7 +7,7 @@ import AlmanacWeather
 extension Runtime {
     /// Every tool Almanac ships, in listing order.
     public static func defaultTools() -> [any Tool] {
-        [SportsTool(), WeatherTool(), SearchTool()]
+        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool()]
     }
 
     /// The web searcher other tools fall back to, when a key is configured.
