@@ -6,7 +6,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A real Radicale 3.9.0 (from `.venv-radicale`, made by scripts/radicale-venv.sh) on 127.0.0.1
+/// A real Radicale 3.9.0 (from `.venv-radicale`, made by scripts/peers/radicale.sh) on 127.0.0.1
 /// with a free port, plain htpasswd users and a temporary storage folder; stopped by pid.
 final class RadicaleServer: Sendable {
     static let user = "alice"
@@ -20,7 +20,7 @@ final class RadicaleServer: Sendable {
     static var unavailableReason: String? {
         let python = Fixtures.packageRoot().appendingPathComponent(".venv-radicale/bin/python")
         return FileManager.default.isExecutableFile(atPath: python.path)
-            ? nil : "Radicale venv missing: run `bash scripts/radicale-venv.sh` (creates .venv-radicale)"
+            ? nil : "Radicale venv missing: run `bash scripts/peers/radicale.sh` (or scripts/setup)"
     }
 
     /// Whether Radicale tests may be skipped (outside CI only).
@@ -46,6 +46,8 @@ final class RadicaleServer: Sendable {
         process.arguments = [
             "-m", "radicale", "--config", "", "--server-hosts", "127.0.0.1:\(port)",
             "--auth-type", "htpasswd", "--auth-htpasswd-filename", users.path, "--auth-htpasswd-encryption", "plain",
+            // Radicale slows every failed login down; the wrong-password test needs the answer now.
+            "--auth-delay", "0",
             "--storage-filesystem-folder", folder.appendingPathComponent("collections").path,
             "--logging-level", "info",
         ]
@@ -67,10 +69,8 @@ final class RadicaleServer: Sendable {
     }
 
     func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGTERM)
-            process.waitUntilExit()
-        }
+        // SIGTERM, then SIGKILL: children of test threads start with SIGTERM blocked.
+        ChildProcess.stop(process)
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -46,7 +46,7 @@ struct RadicaleTests {
         ])
         #expect(payload.events.map(\.calendar) == ["Work", "Work", "Work"])
         #expect(payload.events[1].recurrenceId?.json == "2019-03-19T03:00:00Z")
-        let requests = await log.requests.map { "\($0.method) \($0.url.path)" }
+        let requests = await log.requests.map { "\($0.method) \($0.url.path(percentEncoded: true))" }
         #expect(requests.first == "PROPFIND /.well-known/caldav")
         #expect(requests.contains("PROPFIND /alice/"))
         #expect(requests.contains("REPORT /alice/work/"))
@@ -121,7 +121,7 @@ struct RadicaleTests {
             Issue.record("expected a failure")
         } catch let error as AlmanacError {
             #expect(error.kind == .unavailable)
-            #expect(error.description.contains("caldav: 127.0.0.1 refused the username or password (HTTP 401/403)"))
+            #expect(error.description.contains("CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"))
             #expect(!error.description.contains(secret))
         }
     }
@@ -135,7 +135,7 @@ struct RadicaleTests {
             _ = try await harness.run(["--caldav", server.base.appendingPathComponent("alice/nope/").absoluteString])
             Issue.record("expected a failure")
         } catch let error as AlmanacError {
-            #expect(error.description.contains("caldav: 127.0.0.1 has nothing at /alice/nope (HTTP 404)"))
+            #expect(error.description.contains("CalDAV: 127.0.0.1 has nothing at /alice/nope (HTTP 404)"))
         }
     }
 

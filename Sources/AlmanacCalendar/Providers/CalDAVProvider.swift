@@ -22,7 +22,7 @@ struct CalDAVProvider: Provider {
 
     func fetch(_ query: CalendarFetch, in environment: ProviderEnvironment) async throws -> CalendarSnapshot {
         guard case .caldav(let url) = query.source.location else {
-            throw ProviderFailure(.unconfigured, "caldav: not a CalDAV source")
+            throw ProviderFailure(.unconfigured, "CalDAV: not a CalDAV source")
         }
         let client = CalDAVClient(
             transport: environment.transport, credentials: query.source.credentials, timeout: environment.timeout)
@@ -102,12 +102,12 @@ struct CalDAVClient {
                 throw ProviderFailure(
                     .unauthorized,
                     credentials == nil
-                        ? "caldav: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
-                        : "caldav: \(host) refused the username or password (HTTP 401/403)")
+                        ? "CalDAV: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
+                        : "CalDAV: \(host) refused the username or password (HTTP 401/403)")
             case .notFound:
-                throw ProviderFailure(.notFound, "caldav: \(host) has nothing at \(url.path) (HTTP 404)")
+                throw ProviderFailure(.notFound, "CalDAV: \(host) has nothing at \(url.path) (HTTP 404)")
             case .timeout:
-                throw ProviderFailure(.timeout, "caldav: \(host) did not answer in time")
+                throw ProviderFailure(.timeout, "CalDAV: \(host) did not answer in time")
             default:
                 throw failure
             }
@@ -119,7 +119,7 @@ struct CalDAVClient {
     ) {
         let response = try await send(method, url, depth: depth, body: body)
         guard let parsed = DAV.multistatus(response.body) else {
-            throw ProviderFailure(.decoding, "caldav: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
+            throw ProviderFailure(.decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
         }
         return parsed
     }
@@ -160,7 +160,7 @@ struct CalDAVClient {
         let listing = try await multistatus("PROPFIND", homeURL, depth: "1", body: Self.propfindBody)
         let calendars = listing.responses.filter(isCalendar).map { collection($0, base: homeURL) }
         guard !calendars.isEmpty else {
-            throw ProviderFailure(.notFound, "caldav: no calendars found on \(url.host ?? "server")")
+            throw ProviderFailure(.notFound, "CalDAV: no calendars found on \(url.host ?? "server")")
         }
         return calendars.sorted { $0.url.absoluteString < $1.url.absoluteString }
     }
@@ -168,7 +168,7 @@ struct CalDAVClient {
     private func propfind(_ url: URL) async throws -> DAV.Response {
         let result = try await multistatus("PROPFIND", url, depth: "0", body: Self.propfindBody)
         guard let first = result.responses.first else {
-            throw ProviderFailure(.decoding, "caldav: empty PROPFIND answer from \(url.host ?? "server")")
+            throw ProviderFailure(.decoding, "CalDAV: empty PROPFIND answer from \(url.host ?? "server")")
         }
         return first
     }

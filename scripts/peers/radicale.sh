@@ -3,7 +3,7 @@
 # calendar tests. Idempotent: an existing venv with the right version is left alone, and pip's
 # cache makes a rebuild fast.
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/.venv-radicale"
 want="3.9.0"
 if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import radicale, sys; sys.exit(0 if radicale.VERSION == '$want' else 1)" 2>/dev/null; then
