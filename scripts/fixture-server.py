@@ -9,8 +9,9 @@ Control endpoints (test-only):
   GET  /health                        -> 200 {"status":"ok"} like llama.cpp's server (unless a fault is set)
   GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
-                                         |404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY
+                                         |401|404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY
     404, 403    the status with a small JSON body
+    401         the status with a Basic WWW-Authenticate challenge
     429         Retry-After: 30
     ctype       the recorded body labelled text/html (wrong content type, right bytes)
     huge:MB     a 200 response of MB MiB (at most 512) with no Content-Length, streamed in 64 KiB chunks
@@ -153,6 +154,9 @@ def make_handler(state):
             content_type = headers.get("content-type") or headers.get("Content-Type") or "application/json"
             if fault in ("404", "403"):
                 return self.send_body(int(fault), b'{"error":"injected"}')
+            if fault == "401":
+                # A Basic challenge, as CalDAV servers send: URLSession must hand the 401 back.
+                return self.send_body(401, b'{"error":"injected"}', extra={"WWW-Authenticate": 'Basic realm="almanac"'})
             if fault == "ctype":
                 return self.send_body(status, body, "text/html; charset=utf-8")
             if fault == "cookie":

@@ -20,6 +20,18 @@ struct LiveTransportTests {
         #expect(response.body == recorded)
     }
 
+    @Test("a 401 with a Basic challenge comes back as a response, promptly (no credential dance)")
+    func challenge() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("401")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let request = HTTPRequest(url: url, headers: ["Authorization": "Basic YWxpY2U6d3Jvbmc="])
+        let response = try await URLSessionTransport().send(request, timeout: .seconds(3))
+        #expect(response.status == 401)
+        #expect(response.header("www-authenticate") == #"Basic realm="almanac""#)
+    }
+
     @Test("a body over the limit is refused while it streams, naming the limit")
     func bodyLimit() async throws {
         let server = try FixtureServer()

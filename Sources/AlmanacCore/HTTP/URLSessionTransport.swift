@@ -106,8 +106,9 @@ private final class Exchange: Sendable {
     }
 
     private let limit: Int
-    private let state = Mutex<(outcome: Outcome, continuation: CheckedContinuation<Outcome, Never>?, finished: Bool)>(
-        (Outcome(), nil, false))
+    private let state = Mutex<
+        (outcome: Outcome, continuation: CheckedContinuation<Outcome, Never>?, finished: Bool, challenged: Bool)
+    >((Outcome(), nil, false, false))
 
     init(limit: Int) { self.limit = limit }
 
@@ -141,11 +142,19 @@ private final class Exchange: Sendable {
         }
     }
 
+    /// The server asked for credentials: its response is the answer, whatever the task ends with.
+    func challenged(response: URLResponse) {
+        state.withLock { state in
+            state.outcome.response = response as? HTTPURLResponse
+            state.challenged = true
+        }
+    }
+
     func finish(error: (any Error)?) {
         let (continuation, outcome): (CheckedContinuation<Outcome, Never>?, Outcome) = state.withLock { state in
             guard !state.finished else { return (nil, state.outcome) }
             state.finished = true
-            if let error { state.outcome.error = (error as? URLError)?.code ?? .unknown }
+            if let error, !state.challenged { state.outcome.error = (error as? URLError)?.code ?? .unknown }
             let continuation = state.continuation
             state.continuation = nil
             return (continuation, state.outcome)
@@ -184,6 +193,17 @@ private final class TaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         exchange(for: task)?.finish(error: error)
+    }
+
+    // Credentials travel as headers we set; a 401/407 challenge must come back as a plain response.
+    // Corelibs offers no disposition that does that (default handling never completes the task,
+    // `.useCredential` without one crashes), so keep the challenge's response and cancel.
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        if let response = challenge.failureResponse { exchange(for: task)?.challenged(response: response) }
+        completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     // No redirects are followed silently across schemes; same-scheme redirects are fine.
