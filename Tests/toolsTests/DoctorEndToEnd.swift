@@ -26,10 +26,12 @@ struct DoctorEndToEndTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
-            "ok    config", "ok    cache", "ok    sports setup", "ok    weather setup", "ok    search setup",
-            "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
+            "ok    config", "ok    cache", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
+            "ok    search setup", "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
         ])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
+        // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.
+        #expect(lines.contains { $0.hasPrefix("warn  calendar setup: no [calendars.NAME]") })
         #expect(lines.contains { $0.hasPrefix("ok    llm: reachable at \(base) (HTTP 200, ") })
         #expect(lines.contains { $0.hasPrefix("ok    cache: ") && $0.hasSuffix(", 0 entries, integrity ok") })
         #expect(!output.stdout.contains(Self.secret))
