@@ -57,11 +57,11 @@ struct ICSFileProvider: Provider {
 
     func fetch(_ query: CalendarFetch, in environment: ProviderEnvironment) async throws -> CalendarSnapshot {
         guard case .file(let path) = query.source.location else {
-            throw ProviderFailure(.unconfigured, "ics-file: not a file source")
+            throw ProviderFailure(.unconfigured, "not a file source")
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ProviderFailure(.notFound, "ics-file: no such file or folder: \(path)")
+            throw ProviderFailure(.notFound, "no such file or folder: \(path)")
         }
         var files: [URL] = []
         if isDirectory.boolValue {
@@ -71,7 +71,7 @@ struct ICSFileProvider: Provider {
                 if file.pathExtension.lowercased() == "ics" { files.append(file) }
             }
             files.sort { $0.path < $1.path }
-            guard !files.isEmpty else { throw ProviderFailure(.notFound, "ics-file: no .ics files in \(path)") }
+            guard !files.isEmpty else { throw ProviderFailure(.notFound, "no .ics files in \(path)") }
         } else {
             files = [URL(fileURLWithPath: path)]
         }
@@ -92,7 +92,7 @@ struct ICSFileProvider: Provider {
             }
         }
         if snapshot.documents.isEmpty, files.count == 1, let warning = snapshot.warnings.first {
-            throw ProviderFailure(.decoding, "ics-file: \(warning)")
+            throw ProviderFailure(.decoding, "\(warning)")
         }
         return snapshot
     }
@@ -110,7 +110,7 @@ struct ICSFeedProvider: Provider {
 
     func fetch(_ query: CalendarFetch, in environment: ProviderEnvironment) async throws -> CalendarSnapshot {
         guard case .feed(let url) = query.source.location else {
-            throw ProviderFailure(.unconfigured, "ics-url: not a feed source")
+            throw ProviderFailure(.unconfigured, "not a feed source")
         }
         let host = url.host ?? "server"
         var request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
@@ -120,15 +120,15 @@ struct ICSFeedProvider: Provider {
             response = try await environment.transport.fetch(request, timeout: environment.timeout, service: "ics-url")
         } catch let failure as ProviderFailure where failure.kind == .notFound {
             // Private feed URLs carry their secret in the path: name the host only.
-            throw ProviderFailure(.notFound, "ics-url: HTTP 404 from \(host) (feed not found)")
+            throw ProviderFailure(.notFound, "HTTP 404 from \(host) (feed not found)")
         }
         guard response.body.count <= CalendarLimits.maxBytes else {
             throw ProviderFailure(
-                .decoding, "ics-url: feed from \(host) is \(response.body.count >> 20) MB, over the \(CalendarLimits.maxBytes >> 20) MB limit")
+                .decoding, "feed from \(host) is \(response.body.count >> 20) MB, over the \(CalendarLimits.maxBytes >> 20) MB limit")
         }
         let text = calendarText(response.body)
         guard text.contains("BEGIN:VCALENDAR") else {
-            throw ProviderFailure(.decoding, "ics-url: \(host) did not return an iCalendar file")
+            throw ProviderFailure(.decoding, "\(host) did not return an iCalendar file")
         }
         let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? host : url.lastPathComponent
         return CalendarSnapshot(documents: [.init(name: name, collection: nil, text: text)], warnings: [])
