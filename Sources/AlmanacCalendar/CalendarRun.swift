@@ -74,12 +74,15 @@ struct CalendarRun {
             }
             tasks = tasks.filter { $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
         }
-        events.sort { a, b in
-            let (x, y) = (a.start.date(in: zone), b.start.date(in: zone))
-            if x != y { return x < y }
-            if a.allDay != b.allDay { return a.allDay }
-            return (a.summary, a.calendar, a.uid, a.end.json) < (b.summary, b.calendar, b.uid, b.end.json)
-        }
+        // Keys computed once per event, not per comparison (tens of thousands of instances a year).
+        events = events.map { (event: $0, start: $0.start.date(in: zone), end: $0.end.date(in: zone)) }
+            .sorted { a, b in
+                if a.start != b.start { return a.start < b.start }
+                if a.event.allDay != b.event.allDay { return a.event.allDay }
+                if a.end != b.end { return a.end < b.end }
+                return (a.event.summary, a.event.calendar, a.event.uid) < (b.event.summary, b.event.calendar, b.event.uid)
+            }
+            .map(\.event)
         if case .next(let count) = request.mode { events = Array(events.prefix(count)) }
         tasks.sort(by: CalendarTask.displayOrder)
 
