@@ -103,7 +103,10 @@ struct FaultMatrixTests {
             #expect(lines.first == "error: \(cell.target.rawValue): every provider failed")
             #expect(lines.count == 2)
             #expect(lines.last?.hasPrefix("  \(cell.target.provider): ") == true)
-            #expect(lines.last?.contains(phrase) == true, "\(lines)")
+            // A delay may be cut by our deadline or, on a starved machine, by libcurl's own timeout
+            // one second later: both are reported as timeouts.
+            let timedOut = cell.fault.hasPrefix("delay") && lines.last?.contains("timed out") == true
+            #expect(lines.last?.contains(phrase) == true || timedOut, "\(lines)")
             #expect(info.stdout.contains("entries: 0"))
         } else {
             #expect(output.status == 0, "stderr: \(output.stderr)")
