@@ -1,3 +1,5 @@
+import AlmanacCore
+import AlmanacTesting
 import Foundation
 import Testing
 
@@ -21,5 +23,31 @@ struct ISOTests {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(isoUTC(date) == Self.reference(date), "at \(seconds)")
         }
+    }
+}
+
+@Suite("Calendar JSON written by hand")
+struct CompactJSONTests {
+    @Test("the envelope's data parses to the same value as JSONEncoder's, for every corpus file", arguments: corpusCases)
+    func sameValue(_ item: CorpusCase) async throws {
+        let harness = CalendarHarness(now: item.now, zone: item.zone)
+        let result = try await harness.run([
+            "--ics", Fixtures.url("calendar/ics/\(item.file)").path, "--from", item.from, "--to", item.to,
+        ])
+        let payload = try #require(result.payload as? CalendarPayload)
+        let fast = try JSONSerialization.jsonObject(with: Data(try payload.compactDataJSON().utf8)) as? NSDictionary
+        let slow = try JSONSerialization.jsonObject(with: Data(try Envelope.dataJSON(payload).utf8)) as? NSDictionary
+        #expect(fast != nil && fast == slow)
+        #expect(((fast?["events"] as? [Any])?.count ?? 0) == payload.events.count)
+    }
+
+    @Test("strings with quotes, backslashes, control characters and non-ASCII round-trip")
+    func escaping() throws {
+        for text in ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{07} nul \u{00}", "Zürich 東京 🎉", ""] {
+            let literal = JSONText.string(text)
+            let parsed = try JSONSerialization.jsonObject(with: Data("[\(literal)]".utf8)) as? [String]
+            #expect(parsed == [text])
+        }
+        #expect(JSONText.string(nil) == "null")
     }
 }

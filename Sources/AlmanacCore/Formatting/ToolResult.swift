@@ -89,6 +89,42 @@ public struct ToolResult: Sendable {
     }
 }
 
+/// A payload that writes its own one-line `data` JSON, for results too large for `JSONEncoder`
+/// to be quick (a year of calendar instances). It must parse to the same value as `encode(to:)`.
+public protocol CompactJSONPayload: ToolPayload {
+    /// The `data` object as one line of JSON.
+    func compactDataJSON() throws -> String
+}
+
+/// JSON text pieces for hand-written writers.
+public enum JSONText {
+    /// `value` as a JSON string literal (quotes, backslashes and control characters escaped).
+    public static func string(_ value: String) -> String {
+        var out = "\""
+        out.reserveCapacity(value.utf8.count + 2)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// An optional string literal, or `null`.
+    public static func string(_ value: String?) -> String { value.map { string($0) } ?? "null" }
+}
+
 /// The JSON envelope that never changes shape.
 ///
 /// `{"tool","provider","fetchedAt","ageSeconds","stale","attempts":[...],"data":{...}}`, keys in
@@ -108,7 +144,8 @@ public enum Envelope {
             ("ageSeconds", String(metadata.ageSeconds)),
             ("stale", metadata.stale ? "true" : "false"),
             ("attempts", try encoded(metadata.attempts)),
-            ("data", String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)),
+            ("data", try (payload as? any CompactJSONPayload)?.compactDataJSON()
+                ?? String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
