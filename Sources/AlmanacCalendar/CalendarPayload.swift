@@ -207,18 +207,36 @@ extension CalendarPayload {
         let skeleton = String(decoding: try encoder.encode(rest), as: UTF8.self)
         let placeholder = #""events":[]"#
         guard let range = skeleton.range(of: placeholder) else { return skeleton }
-        var events = "\"events\":["
-        events.reserveCapacity(self.events.count * 220)
+        var writer = JSONWriter(capacity: skeleton.utf8.count + self.events.count * 200)
+        writer.raw(String(skeleton[..<range.lowerBound]))
+        writer.raw(#""events":["#)
         for (index, event) in self.events.enumerated() {
-            if index > 0 { events += "," }
+            if index > 0 { writer.raw(",") }
             // Keys sorted, as JSONEncoder's .sortedKeys writes them.
-            events += "{\"allDay\":\(event.allDay),\"calendar\":\(JSONText.string(event.calendar))"
-            events += ",\"end\":\(JSONText.string(event.end.json)),\"location\":\(JSONText.string(event.location))"
-            events += ",\"recurrenceId\":\(JSONText.string(event.recurrenceId?.json))"
-            events += ",\"start\":\(JSONText.string(event.start.json)),\"summary\":\(JSONText.string(event.summary))"
-            events += ",\"uid\":\(JSONText.string(event.uid))}"
+            writer.raw(#"{"allDay":"#)
+            writer.bool(event.allDay)
+            writer.raw(#","calendar":"#)
+            writer.string(event.calendar)
+            writer.raw(#","end":"#)
+            event.end.appendJSON(to: &writer.bytes)
+            writer.raw(#","location":"#)
+            writer.string(event.location)
+            writer.raw(#","recurrenceId":"#)
+            if let recurrenceId = event.recurrenceId {
+                recurrenceId.appendJSON(to: &writer.bytes)
+            } else {
+                writer.raw("null")
+            }
+            writer.raw(#","start":"#)
+            event.start.appendJSON(to: &writer.bytes)
+            writer.raw(#","summary":"#)
+            writer.string(event.summary)
+            writer.raw(#","uid":"#)
+            writer.string(event.uid)
+            writer.raw("}")
         }
-        events += "]"
-        return skeleton.replacingCharacters(in: range, with: events)
+        writer.raw("]")
+        writer.raw(String(skeleton[range.upperBound...]))
+        return writer.text
     }
 }

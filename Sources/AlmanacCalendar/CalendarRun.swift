@@ -58,7 +58,7 @@ struct CalendarRun {
                     tasks += found.tasks
                     warnings += found.warnings
                 } else {
-                    let expansion = parsed.expand(in: request.window, calendar: label)
+                    let expansion = await parsed.expand(in: request.window, calendar: label)
                     events += expansion.events
                     warnings += expansion.warnings
                 }

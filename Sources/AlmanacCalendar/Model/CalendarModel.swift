@@ -58,7 +58,11 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var description: String {
+        var bytes: [UInt8] = []
+        appendISO(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     /// The start of this day in `zone`.
     public func start(in zone: TimeZone) -> Date {
@@ -222,22 +226,65 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
 /// Plain integer arithmetic (Howard Hinnant's civil-from-days): a year of a busy calendar has tens of
 /// thousands of instances, and Calendar + String(format:) cost ~30 µs each.
 func isoUTC(_ date: Date) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(20)
+    appendISOUTC(date, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Appends `isoUTC(date)` to `bytes` without making a String.
+func appendISOUTC(_ date: Date, to bytes: inout [UInt8]) {
     let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
     let days = seconds.floorDivided(by: 86_400)
-    let secondOfDay = seconds - days * 86_400
-    let shifted = days + 719_468
-    let era = shifted.floorDivided(by: 146_097)
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    let yearText = year >= 0 && year < 10_000 ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-    return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600))"
-        + ":\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+    let secondOfDay = Int(seconds - days * 86_400)
+    CivilDate(dayNumber: Int(days)).appendISO(to: &bytes)
+    bytes.append(UInt8(ascii: "T"))
+    appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay % 3600 / 60, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    appendDigits(secondOfDay % 60, width: 2, to: &bytes)
+    bytes.append(UInt8(ascii: "Z"))
+}
+
+/// Appends `value` in decimal, zero-padded to `width` (a minus sign first when negative).
+func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    let magnitude = value.magnitude
+    var divisor: UInt = 1
+    var count = 1
+    while divisor <= magnitude / 10 {
+        divisor *= 10
+        count += 1
+    }
+    if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+    while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
+        divisor /= 10
+    }
+}
+
+extension CivilDate {
+    /// Appends `YYYY-MM-DD` to `bytes`.
+    func appendISO(to bytes: inout [UInt8]) {
+        appendDigits(year, width: 4, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, width: 2, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, width: 2, to: &bytes)
+    }
+}
+
+extension EventTime {
+    /// Appends the JSON string literal of `json` (no escaping needed: digits and punctuation).
+    func appendJSON(to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        switch self {
+        case .day(let day): day.appendISO(to: &bytes)
+        case .instant(let date): appendISOUTC(date, to: &bytes)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
 }
 
 extension Int64 {

@@ -100,29 +100,74 @@ public protocol CompactJSONPayload: ToolPayload {
 public enum JSONText {
     /// `value` as a JSON string literal (quotes, backslashes and control characters escaped).
     public static func string(_ value: String) -> String {
-        var out = "\""
-        out.reserveCapacity(value.utf8.count + 2)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var writer = JSONWriter()
+        writer.string(value)
+        return writer.text
     }
 
     /// An optional string literal, or `null`.
     public static func string(_ value: String?) -> String { value.map { string($0) } ?? "null" }
+}
+
+/// Appends JSON to a byte buffer: for payloads of tens of thousands of records, where building
+/// one `String` per field is most of the cost.
+public struct JSONWriter: Sendable {
+    /// The UTF-8 bytes written so far (append to it directly for digits and punctuation).
+    public var bytes: [UInt8] = []
+
+    /// An empty writer; `capacity` is a hint in bytes.
+    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+
+    /// The bytes as text.
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends `json` as is (it must already be JSON: punctuation, keys, numbers).
+    public mutating func raw(_ json: StaticString) {
+        json.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends already-encoded JSON text.
+    public mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
+
+    /// Appends `true` or `false`.
+    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+
+    /// Appends an optional string literal, or `null`.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
+    }
+
+    /// Appends `value` as a string literal. Bytes of multi-byte UTF-8 sequences are all >= 0x80,
+    /// so scanning bytes for `"`, `\` and controls is exact.
+    public mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            bytes.append(UInt8(ascii: "\""))
+            var clean = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                bytes.append(contentsOf: Self.escape(byte))
+                clean = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<utf8.count]))
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    private static func escape(_ byte: UInt8) -> [UInt8] {
+        switch byte {
+        case UInt8(ascii: "\""): return Array(#"\""#.utf8)
+        case UInt8(ascii: "\\"): return Array(#"\\"#.utf8)
+        case 0x0A: return Array(#"\n"#.utf8)
+        case 0x0D: return Array(#"\r"#.utf8)
+        case 0x09: return Array(#"\t"#.utf8)
+        default:
+            let hex = String(byte, radix: 16)
+            return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
+        }
+    }
 }
 
 /// The JSON envelope that never changes shape.
