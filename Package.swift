@@ -69,7 +69,8 @@ let package = Package(
 
         // Decoder fuzzing (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
         // build replays crash reproducers and seeds through the same decoders).
-        .executableTarget(name: "almanac-fuzz", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacSearch"]),
+        .executableTarget(
+            name: "almanac-fuzz", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar"]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),

@@ -74,15 +74,17 @@ struct CalendarRun {
             }
             tasks = tasks.filter { $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
         }
-        // Keys computed once per event, not per comparison (tens of thousands of instances a year).
-        events = events.map { (event: $0, start: $0.start.date(in: zone), end: $0.end.date(in: zone)) }
-            .sorted { a, b in
-                if a.start != b.start { return a.start < b.start }
-                if a.event.allDay != b.event.allDay { return a.event.allDay }
-                if a.end != b.end { return a.end < b.end }
-                return (a.event.summary, a.event.calendar, a.event.uid) < (b.event.summary, b.event.calendar, b.event.uid)
-            }
-            .map(\.event)
+        // Keys computed once per event and indices sorted, not the events: a year of a busy
+        // calendar is tens of thousands of instances, each with five strings to retain on a move.
+        let starts = events.map { $0.start.date(in: zone) }
+        let ends = events.map { $0.end.date(in: zone) }
+        let order = events.indices.sorted { a, b in
+            if starts[a] != starts[b] { return starts[a] < starts[b] }
+            if events[a].allDay != events[b].allDay { return events[a].allDay }
+            if ends[a] != ends[b] { return ends[a] < ends[b] }
+            return (events[a].summary, events[a].calendar, events[a].uid) < (events[b].summary, events[b].calendar, events[b].uid)
+        }
+        events = order.map { events[$0] }
         if case .next(let count) = request.mode { events = Array(events.prefix(count)) }
         tasks.sort(by: CalendarTask.displayOrder)
 

@@ -3,7 +3,8 @@ import AlmanacSports
 import AlmanacWeather
 import Foundation
 
-// BraveClient.decode is internal; fuzz builds are debug builds (testing enabled).
+// BraveClient.decode and ICalendarDocument are internal; fuzz builds are debug builds (testing enabled).
+@testable import AlmanacCalendar
 @testable import AlmanacSearch
 
 /// The decoders fed with arbitrary bytes. Each must return or throw, never trap, hang or blow up.
@@ -17,8 +18,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case openMeteo = "open-meteo"
     case geocoding
     case brave
-    // CALENDAR FUZZ HOOK: add `case calendar` here and feed the iCalendar parser in `run(_:)`
-    // once the calendar module is merged (seeds: Fixtures/calendar/**/*.ics).
+    case calendar
 
     /// Where its seed corpus lives (recorded real bodies).
     var seedFolder: String {
@@ -26,6 +26,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .espn: "Fixtures/sports/espn"
         case .openMeteo, .geocoding: "Fixtures/weather/open-meteo"
         case .brave: "Fixtures/search/brave"
+        case .calendar: "Fixtures/calendar/ics"
         }
     }
 
@@ -44,7 +45,29 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = try? BraveClient.decode(
                     HTTPResponse(status: 200, body: data), for: SearchQuery(text: "fuzz", kind: kind), now: Self.now)
             }
+        case .calendar:
+            Self.calendar(data)
         }
+    }
+
+    /// libical's parser, then expansion over a year in two zones and the task list: the whole
+    /// iCalendar path the tool runs on a downloaded file.
+    static func calendar(_ data: Data) {
+        let done = DispatchSemaphore(value: 0)
+        // Expansion is async (child tasks for big calendars); the fuzzer's callback is not, and it
+        // runs on libFuzzer's own thread, outside the cooperative pool, so blocking here is safe.
+        Task {
+            defer { done.signal() }
+            guard let document = try? ICalendarDocument(text: String(decoding: data, as: UTF8.self), name: "fuzz")
+            else { return }
+            for zone in ["UTC", "America/New_York"] {
+                guard let timeZone = TimeZone(identifier: zone) else { continue }
+                let window = ExpansionWindow(start: now, end: now.addingTimeInterval(366 * 86_400), zone: timeZone)
+                _ = await document.expand(in: window, calendar: "fuzz")
+                _ = document.tasks(now: now, zone: timeZone, calendar: "fuzz")
+            }
+        }
+        done.wait()
     }
 }
 

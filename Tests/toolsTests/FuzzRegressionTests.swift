@@ -5,14 +5,15 @@ import Testing
 /// Replays fuzz reproducers and seeds through the built `almanac-fuzz` (plain build, same decoders).
 @Suite("fuzz regressions")
 struct FuzzRegressionTests {
-    static let seeds: [String: (folder: String, prefix: String)] = [
-        "espn": ("Fixtures/sports/espn", ""),
-        "open-meteo": ("Fixtures/weather/open-meteo", "forecast-"),
-        "geocoding": ("Fixtures/weather/open-meteo", "geocoding-"),
-        "brave": ("Fixtures/search/brave", ""),
+    static let seeds: [String: (folder: String, prefix: String, suffix: String)] = [
+        "espn": ("Fixtures/sports/espn", "", ".response.json"),
+        "open-meteo": ("Fixtures/weather/open-meteo", "forecast-", ".response.json"),
+        "geocoding": ("Fixtures/weather/open-meteo", "geocoding-", ".response.json"),
+        "brave": ("Fixtures/search/brave", "", ".response.json"),
+        "calendar": ("Fixtures/calendar/ics", "", ".ics"),
     ]
 
-    @Test("every reproducer and recorded body decodes or fails cleanly", arguments: ["espn", "open-meteo", "geocoding", "brave"])
+    @Test("every reproducer and recorded body decodes or fails cleanly", arguments: ["espn", "open-meteo", "geocoding", "brave", "calendar"])
     func replay(target: String) throws {
         let root = Fixtures.packageRoot()
         let fileManager = FileManager.default
@@ -23,7 +24,7 @@ struct FuzzRegressionTests {
         let seed = try #require(Self.seeds[target])
         let folder = root.appendingPathComponent(seed.folder)
         inputs += try fileManager.contentsOfDirectory(atPath: folder.path).sorted()
-            .filter { $0.hasPrefix(seed.prefix) && $0.hasSuffix(".response.json") }
+            .filter { $0.hasPrefix(seed.prefix) && $0.hasSuffix(seed.suffix) }
             .map { folder.appendingPathComponent($0).path }
         #expect(reproducers >= 5)
         #expect(inputs.count > reproducers)
