@@ -53,6 +53,7 @@ struct CalendarRun {
                     warnings.append("\(error)")
                     continue
                 }
+                warnings += parsed.warnings
                 if request.mode == .tasks {
                     let found = parsed.tasks(now: request.now, zone: request.window.zone, calendar: label)
                     // `tasks` is what is still to do: finished ones would only spend the model's tokens.
