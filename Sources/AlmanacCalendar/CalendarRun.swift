@@ -53,9 +53,11 @@ struct CalendarRun {
                     warnings.append("\(error)")
                     continue
                 }
+                warnings += parsed.warnings
                 if request.mode == .tasks {
                     let found = parsed.tasks(now: request.now, zone: request.window.zone, calendar: label)
-                    tasks += found.tasks
+                    // `tasks` is what is still to do: finished ones would only spend the model's tokens.
+                    tasks += found.tasks.filter { $0.state != .completed }
                     warnings += found.warnings
                 } else {
                     let expansion = await parsed.expand(in: request.window, calendar: label)

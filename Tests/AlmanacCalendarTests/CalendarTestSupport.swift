@@ -53,3 +53,13 @@ extension CalendarPayload {
     /// `(uid, start)` pairs, for precise assertions.
     var starts: [String] { events.map { "\($0.start.json) \($0.summary)" } }
 }
+
+/// The handwritten files in `Fixtures/calendar/handwritten/` (cases no corpus file has), read with
+/// the clock fixed at Mon 10 Jun 2024 10:00 in Berlin.
+enum Handwritten {
+    static let now = "2024-06-10T08:00:00Z"
+
+    static func path(_ name: String) -> String { Fixtures.url("calendar/handwritten/\(name)").path }
+
+    static func harness() -> CalendarHarness { CalendarHarness(now: now, zone: "Europe/Berlin") }
+}

@@ -313,7 +313,10 @@ extension ICalendarDocument {
             let ridKey = key(rid, allDayMaster: allDay)
             replaced.insert(ridKey)
             if record.thisAndFuture {
-                let shift = record.start.instant.timeIntervalSince(rid.instant)
+                // The move in the series' wall-clock time: "from Friday 10:00 to Monday 10:00"
+                // must stay at 10:00 for a later Friday whose weekend changes DST.
+                let zone = master.start.zone
+                let shift = wallSeconds(zone.wall(record.start.instant)) - wallSeconds(zone.wall(rid.instant))
                 future.append((ridKey, record, shift))
                 maxShift = max(maxShift, abs(shift))
             }
@@ -322,8 +325,8 @@ extension ICalendarDocument {
         let excluded = Set(master.exdates.map { key($0, allDayMaster: allDay) })
 
         // Candidates: DTSTART, every RRULE occurrence and every RDATE, until past the window
-        // (widened by the largest THISANDFUTURE shift).
-        let horizon = window.end.addingTimeInterval(maxShift)
+        // (widened by the largest THISANDFUTURE shift, plus a DST hour since that shift is wall time).
+        let horizon = window.end.addingTimeInterval(maxShift > 0 ? maxShift + 3_600 : 0)
         let horizonDay = window.endDay + Int((maxShift / 86_400).rounded(.up))
         var seen = Set<InstanceKey>()
         var candidates: [Candidate] = []
@@ -389,7 +392,7 @@ extension ICalendarDocument {
                     record.location = rule.record.location
                     record.description = rule.record.description
                     record.length = rule.record.length
-                    start = shifted(start, by: rule.shift)
+                    start = shifted(start, by: rule.shift, in: master.start.zone)
                 } else if let length = candidate.length {
                     record.length = length
                 }
@@ -417,10 +420,22 @@ extension ICalendarDocument {
         }
     }
 
-    private func shifted(_ time: EventTime, by seconds: TimeInterval) -> EventTime {
+    /// `time` moved by `seconds` of wall-clock time in `zone` (the series' zone).
+    private func shifted(_ time: EventTime, by seconds: TimeInterval, in zone: ICalZone) -> EventTime {
         switch time {
-        case .day(let day): .day(day.adding(days: Int((seconds / 86_400).rounded())))
-        case .instant(let date): .instant(date.addingTimeInterval(seconds))
+        case .day(let day): return .day(day.adding(days: Int((seconds / 86_400).rounded())))
+        case .instant(let date):
+            let moved = icaltime_from_timet_with_zone(time_t(wallSeconds(zone.wall(date)) + seconds), 0, nil)
+            return .instant(zone.instant(moved))
         }
+    }
+
+    /// Wall-clock fields as seconds since 1970 read as if UTC (libical's `icaltime_as_timet` on a
+    /// floating time), so that two walls subtract to their wall-clock difference.
+    private func wallSeconds(_ wall: icaltimetype) -> TimeInterval {
+        var floating = wall
+        floating.zone = nil
+        floating.is_date = 0
+        return TimeInterval(icaltime_as_timet(floating))
     }
 }

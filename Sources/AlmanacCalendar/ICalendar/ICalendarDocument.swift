@@ -29,8 +29,13 @@ final class ICalendarDocument {
     private let root: OpaquePointer
     /// A name for messages (file name or href).
     let name: String
+    /// What was wrong with the text as a whole but could be read around (a cut-off file).
+    let warnings: [String]
 
     /// Parses `text`.
+    ///
+    /// A text cut off before `END:VCALENDAR` (an interrupted download or copy) is read up to its
+    /// last complete component, with a warning, instead of being lost whole.
     ///
     /// - Throws: ``ICalendarError`` when the text holds no VCALENDAR at all.
     init(text: String, name: String) throws {
@@ -38,7 +43,20 @@ final class ICalendarDocument {
         guard text.contains("BEGIN:VCALENDAR") || text.contains("begin:vcalendar") else {
             throw ICalendarError(message: "\(name): not an iCalendar file (no BEGIN:VCALENDAR)")
         }
-        guard let parsed = icalparser_parse_string(text) else {
+        var parsed = icalparser_parse_string(text)
+        var warnings: [String] = []
+        if parsed == nil, let complete = Self.completePart(ofTruncated: text) {
+            // libical returns nothing at all for an unterminated VCALENDAR.
+            parsed = icalparser_parse_string(complete.text)
+            if parsed != nil {
+                let dropped = complete.total - complete.kept
+                warnings.append(
+                    dropped == 0
+                        ? "\(name): no END:VCALENDAR at the end; read as if it were there"
+                        : "\(name): file ends early (no END:VCALENDAR); the last \(dropped) lines (an unfinished entry) skipped")
+            }
+        }
+        guard let parsed else {
             throw ICalendarError(message: "\(name): not an iCalendar file (could not parse)")
         }
         let kind = icalcomponent_isa(parsed)
@@ -48,9 +66,32 @@ final class ICalendarDocument {
         }
         root = parsed
         self.name = name
+        self.warnings = warnings
     }
 
     deinit { icalcomponent_free(root) }
+
+    /// The text up to the last complete top-level component, closed with `END:VCALENDAR`, with the
+    /// number of lines kept and in all; nil when the text is not cut off (it has an `END:VCALENDAR`).
+    static func completePart(ofTruncated text: String) -> (text: String, kept: Int, total: Int)? {
+        guard text.range(of: "END:VCALENDAR", options: .caseInsensitive) == nil else { return nil }
+        let closers: Set<String> = ["END:VEVENT", "END:VTODO", "END:VJOURNAL", "END:VFREEBUSY", "END:VTIMEZONE"]
+        var kept = text.startIndex
+        var keptLines = 0
+        var line = 0
+        var start = text.startIndex
+        while start < text.endIndex {
+            let end = text[start...].firstIndex(where: { $0 == "\n" || $0 == "\r\n" }) ?? text.endIndex
+            let content = text[start..<end].trimmingCharacters(in: .whitespaces)
+            if !content.isEmpty { line += 1 }  // blank lines are not lost content
+            if closers.contains(content.uppercased()) {
+                kept = end
+                keptLines = line
+            }
+            start = end < text.endIndex ? text.index(after: end) : end
+        }
+        return (String(text[..<kept]) + "\r\nEND:VCALENDAR\r\n", keptLines, line)
+    }
 
     /// The VCALENDAR components (a stream may hold several).
     var calendars: [OpaquePointer] {

@@ -5,7 +5,7 @@ import Foundation
 enum CalendarLocation: Sendable, Hashable {
     /// A local `.ics` file or a folder of them.
     case file(String)
-    /// An http(s) feed (`webcal://` is read as `https://`).
+    /// An http(s) feed (`webcal://` is read as `https://`, or `http://` on loopback hosts).
     case feed(URL)
     /// A CalDAV server (a calendar collection, a principal, or just the host: discovery finds the rest).
     case caldav(URL)
@@ -157,10 +157,10 @@ enum CalendarSources {
     static func oneOffICS(_ value: String, option: String = "--ics") throws -> CalendarSource {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         let lowered = trimmed.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("webcal://") {
-            var text = trimmed
-            if lowered.hasPrefix("webcal://") { text = "https://" + text.dropFirst("webcal://".count) }
-            let url = try httpURL(text, option: option)
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("webcal://")
+            || lowered.hasPrefix("webcals://")
+        {
+            let url = try httpURL(webcalAsHTTP(trimmed), option: option)
             let stem = url.deletingPathExtension().lastPathComponent
             return CalendarSource(
                 name: stem.isEmpty || stem == "/" ? (url.host ?? "feed") : stem, location: .feed(url), credentials: nil,
@@ -177,6 +177,21 @@ enum CalendarSources {
         return CalendarSource(
             name: url.deletingPathExtension().lastPathComponent, location: .file(url.path), credentials: nil,
             configured: false)
+    }
+
+    /// `webcal://` and `webcals://` links name an http(s) feed. `webcal://` does not say which, so
+    /// it is read as https (feed URLs often carry a private token), except on this machine
+    /// (localhost, 127.x.x.x, ::1): loopback servers seldom have a certificate and the traffic never
+    /// leaves the host. Other text is returned unchanged.
+    static func webcalAsHTTP(_ text: String) -> String {
+        let lowered = text.lowercased()
+        for scheme in ["webcals://", "webcal://"] where lowered.hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            let host = URL(string: "https://" + rest)?.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let loopback = host == "localhost" || host == "::1" || host?.hasPrefix("127.") == true
+            return (scheme == "webcal://" && loopback ? "http://" : "https://") + rest
+        }
+        return text
     }
 
     static func httpURL(_ text: String, option: String) throws -> URL {
