@@ -36,6 +36,10 @@ public struct URLSessionTransport: HTTPTransport {
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// How much longer than `timeout` this transport waits itself (it is a backstop for callers
+    /// without a deadline of their own).
+    static let deadlineGrace: Duration = .milliseconds(250)
+
     /// Sends the request.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
@@ -50,7 +54,9 @@ public struct URLSessionTransport: HTTPTransport {
         let prepared = urlRequest
         let (session, router) = Self.shared
         let limit = maxBodyBytes
-        return try await Deadline.run(timeout) {
+        // A little later than the caller's own deadline: the Coordinator runs one with the same
+        // timeout, and when both fired together the message depended on which won the race.
+        return try await Deadline.run(timeout + Self.deadlineGrace) {
             let task = session.dataTask(with: prepared)
             let exchange = Exchange(limit: limit)
             let outcome = await withTaskCancellationHandler {
