@@ -45,7 +45,7 @@ struct RadicaleCacheTests {
 
     /// The state the provider keeps for the Work collection, read through a new connection.
     func storedState(_ server: RadicaleServer, cache: Folder) async throws -> CalDAVState {
-        let collection = server.base.appendingPathComponent("alice/work/").absoluteString
+        let collection = server.base.appendingPathComponent("alice/office/").absoluteString
         return await CalDAVState.load(
             "caldav:" + StableHash.hex(collection + "|" + RadicaleServer.user), from: try SQLiteCacheStore(directory: cache.url))
     }
@@ -62,10 +62,10 @@ struct RadicaleCacheTests {
         let before = try await storedState(server, cache: cache)
         let token = try #require(before.syncToken)
         #expect(token.hasPrefix("http://radicale.org/ns/sync/"))
-        #expect(before.objects.keys.sorted() == ["/alice/work/davx5.ics", "/alice/work/test7.ics"])
+        #expect(before.objects.keys.sorted() == ["/alice/office/davx5.ics", "/alice/office/test7.ics"])
         #expect(before.objects.values.allSatisfy { !$0.etag.isEmpty && $0.data.contains("BEGIN:VCALENDAR") })
 
-        try await server.delete("/alice/work/test7.ics")
+        try await server.delete("/alice/office/test7.ics")
         await log.reset()
         let second = try await run(server, cache: cache, log: log)
         let reports = await log.requests.filter { $0.method == "REPORT" }.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
@@ -78,8 +78,8 @@ struct RadicaleCacheTests {
 
         let after = try await storedState(server, cache: cache)
         #expect(after.syncToken != nil && after.syncToken != token)
-        #expect(after.objects.keys.sorted() == ["/alice/work/davx5.ics"])
-        #expect(after.objects["/alice/work/davx5.ics"]?.etag == before.objects["/alice/work/davx5.ics"]?.etag)
+        #expect(after.objects.keys.sorted() == ["/alice/office/davx5.ics"])
+        #expect(after.objects["/alice/office/davx5.ics"]?.etag == before.objects["/alice/office/davx5.ics"]?.etag)
     }
 
     // MARK: The built binary, one process per run
@@ -97,7 +97,7 @@ struct RadicaleCacheTests {
             ])
         variables.merge(environment) { _, new in new }
         return try ToolsBinary.run(
-            ["run", "calendar", "--caldav", server.base.appendingPathComponent("alice/work/").absoluteString, "--tz", "Europe/Berlin",
+            ["run", "calendar", "--caldav", server.base.appendingPathComponent("alice/office/").absoluteString, "--tz", "Europe/Berlin",
              "--from", "2019-03-18", "--to", "2019-03-20"] + extra,
             environment: variables)
     }
@@ -164,8 +164,8 @@ struct RadicaleCacheTests {
         }
 
         // 404: the collection is gone.
-        try await server.delete("/alice/work/")
-        try expectStale(password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/work (HTTP 404)"])
+        try await server.delete("/alice/office/")
+        try expectStale(password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
     }
 
     @Test("the CalDAV password is in no output, error, log or cache byte; the sync token and ETags are")

@@ -16,9 +16,9 @@ struct RadicaleTests {
     static func seeded() async throws -> RadicaleServer {
         let server = try RadicaleServer()
         try await server.waitUntilReady()
-        try await server.makeCalendar("/alice/work/", name: "Work")
-        try await server.put("/alice/work/test7.ics", try corpus("nextcloud-sabredav-three-events-one-edited.ics"))
-        try await server.put("/alice/work/davx5.ics", try corpus("davx5-ical4j-exdate-berlin.ics"))
+        try await server.makeCalendar("/alice/office/", name: "Work")
+        try await server.put("/alice/office/test7.ics", try corpus("nextcloud-sabredav-three-events-one-edited.ics"))
+        try await server.put("/alice/office/davx5.ics", try corpus("davx5-ical4j-exdate-berlin.ics"))
         return server
     }
 
@@ -49,7 +49,7 @@ struct RadicaleTests {
         let requests = await log.requests.map { "\($0.method) \($0.url.path(percentEncoded: true))" }
         #expect(requests.first == "PROPFIND /.well-known/caldav")
         #expect(requests.contains("PROPFIND /alice/"))
-        #expect(requests.contains("REPORT /alice/work/"))
+        #expect(requests.contains("REPORT /alice/office/"))
     }
 
     @Test("sync-collection: a repeat run transfers only the added and changed objects")
@@ -62,17 +62,17 @@ struct RadicaleTests {
 
         let first = try await harness(server, log: log, state: state).payload(words)
         #expect(Set(first.events.map(\.uid)) == ["5d4c6843-9300-4f91-8d88-6094d4b0b840", "f0f31ddb-6918-46af-a5a1-0a7254fbce71"])
-        #expect(await multigetHrefs(log) == ["/alice/work/davx5.ics", "/alice/work/test7.ics"])
+        #expect(await multigetHrefs(log) == ["/alice/office/davx5.ics", "/alice/office/test7.ics"])
 
         // Add one object, change one, delete one.
-        try await server.put("/alice/work/eastern.ics", try Self.corpus("exchange2010-eastern-standard-time.ics"))
+        try await server.put("/alice/office/eastern.ics", try Self.corpus("exchange2010-eastern-standard-time.ics"))
         let changed = try Self.corpus("davx5-ical4j-exdate-berlin.ics").replacingOccurrences(of: "SUMMARY:Test", with: "SUMMARY:Test (room 2)")
-        try await server.put("/alice/work/davx5.ics", changed)
-        try await server.delete("/alice/work/test7.ics")
+        try await server.put("/alice/office/davx5.ics", changed)
+        try await server.delete("/alice/office/test7.ics")
 
         await log.reset()
         let second = try await harness(server, log: log, state: state).payload(words)
-        #expect(await multigetHrefs(log) == ["/alice/work/davx5.ics", "/alice/work/eastern.ics"])
+        #expect(await multigetHrefs(log) == ["/alice/office/davx5.ics", "/alice/office/eastern.ics"])
         let syncBodies = await log.requests.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
             .filter { $0.contains("sync-collection") }
         #expect(syncBodies.count == 1)
@@ -107,7 +107,7 @@ struct RadicaleTests {
         let bodies = await log.requests.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
         #expect(bodies.contains { $0.contains(#"<c:time-range start="20190316T230000Z" end="20190321T230000Z"/>"#) })
         // Only the object in the window was fetched.
-        #expect(await multigetHrefs(log) == ["/alice/work/test7.ics"])
+        #expect(await multigetHrefs(log) == ["/alice/office/test7.ics"])
     }
 
     @Test("a wrong password is a clear error that never shows the password")
