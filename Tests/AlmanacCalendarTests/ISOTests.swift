@@ -21,7 +21,7 @@ struct ISOTests {
         for _ in 0..<5000 { samples.append(TimeInterval(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator))) }
         for seconds in samples {
             let date = Date(timeIntervalSince1970: seconds)
-            #expect(isoUTC(date) == Self.reference(date), "at \(seconds)")
+            #expect(TimeText.isoUTC(date) == Self.reference(date), "at \(seconds)")
         }
     }
 }
@@ -44,10 +44,14 @@ struct CompactJSONTests {
     @Test("strings with quotes, backslashes, control characters and non-ASCII round-trip")
     func escaping() throws {
         for text in ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{07} nul \u{00}", "Zürich 東京 🎉", ""] {
-            let literal = JSONText.string(text)
+            var writer = JSONWriter()
+            writer.string(text)
+            let literal = writer.text
             let parsed = try JSONSerialization.jsonObject(with: Data("[\(literal)]".utf8)) as? [String]
             #expect(parsed == [text])
         }
-        #expect(JSONText.string(nil) == "null")
+        var writer = JSONWriter()
+        writer.string(nil as String?)
+        #expect(writer.text == "null")
     }
 }

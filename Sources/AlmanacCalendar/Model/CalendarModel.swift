@@ -1,3 +1,4 @@
+import AlmanacCore
 import Foundation
 
 /// A calendar day without a time or zone (all-day events are "floating" days in iCalendar).
@@ -22,17 +23,10 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.init(dayNumber: Int(seconds.floorDivided(by: 86_400)))
     }
 
-    /// The day `dayNumber` days after 1970-01-01 (H. Hinnant's civil_from_days).
+    /// The day `dayNumber` days after 1970-01-01.
     public init(dayNumber: Int) {
-        let z = dayNumber + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
+        let civil = TimeText.civil(dayNumber: dayNumber)
+        self.init(year: civil.year, month: civil.month, day: civil.day)
     }
 
     /// Days since 1970-01-01 (H. Hinnant's days_from_civil); cheap, no Foundation calendar.
@@ -107,7 +101,7 @@ public enum EventTime: Sendable, Hashable {
     public var json: String {
         switch self {
         case .day(let day): day.description
-        case .instant(let date): isoUTC(date)
+        case .instant(let date): TimeText.isoUTC(date)
         }
     }
 }
@@ -221,57 +215,10 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
     }
 }
 
-/// ISO 8601 UTC with `Z`, whole seconds.
-///
-/// Plain integer arithmetic (Howard Hinnant's civil-from-days): a year of a busy calendar has tens of
-/// thousands of instances, and Calendar + String(format:) cost ~30 µs each.
-func isoUTC(_ date: Date) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(20)
-    appendISOUTC(date, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Appends `isoUTC(date)` to `bytes` without making a String.
-func appendISOUTC(_ date: Date, to bytes: inout [UInt8]) {
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-    let days = seconds.floorDivided(by: 86_400)
-    let secondOfDay = Int(seconds - days * 86_400)
-    CivilDate(dayNumber: Int(days)).appendISO(to: &bytes)
-    bytes.append(UInt8(ascii: "T"))
-    appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    appendDigits(secondOfDay % 3600 / 60, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
-    appendDigits(secondOfDay % 60, width: 2, to: &bytes)
-    bytes.append(UInt8(ascii: "Z"))
-}
-
-/// Appends `value` in decimal, zero-padded to `width` (a minus sign first when negative).
-func appendDigits(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    let magnitude = value.magnitude
-    var divisor: UInt = 1
-    var count = 1
-    while divisor <= magnitude / 10 {
-        divisor *= 10
-        count += 1
-    }
-    if count < width { bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
-    while divisor > 0 {
-        bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor % 10))
-        divisor /= 10
-    }
-}
-
 extension CivilDate {
     /// Appends `YYYY-MM-DD` to `bytes`.
     func appendISO(to bytes: inout [UInt8]) {
-        appendDigits(year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(day, width: 2, to: &bytes)
+        TimeText.appendISODay(year: year, month: month, day: day, to: &bytes)
     }
 }
 
@@ -281,7 +228,7 @@ extension EventTime {
         bytes.append(UInt8(ascii: "\""))
         switch self {
         case .day(let day): day.appendISO(to: &bytes)
-        case .instant(let date): appendISOUTC(date, to: &bytes)
+        case .instant(let date): TimeText.appendISOUTC(date, to: &bytes)
         }
         bytes.append(UInt8(ascii: "\""))
     }

@@ -269,7 +269,7 @@ struct CalDAVClient {
     }
 
     static func utcStamp(_ date: Date) -> String {
-        isoUTC(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        TimeText.isoUTC(date).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
     }
 
     // MARK: calendar-multiget

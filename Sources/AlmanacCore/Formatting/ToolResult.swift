@@ -96,19 +96,6 @@ public protocol CompactJSONPayload: ToolPayload {
     func compactDataJSON() throws -> String
 }
 
-/// JSON text pieces for hand-written writers.
-public enum JSONText {
-    /// `value` as a JSON string literal (quotes, backslashes and control characters escaped).
-    public static func string(_ value: String) -> String {
-        var writer = JSONWriter()
-        writer.string(value)
-        return writer.text
-    }
-
-    /// An optional string literal, or `null`.
-    public static func string(_ value: String?) -> String { value.map { string($0) } ?? "null" }
-}
-
 /// Appends JSON to a byte buffer: for payloads of tens of thousands of records, where building
 /// one `String` per field is most of the cost.
 public struct JSONWriter: Sendable {
