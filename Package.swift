@@ -28,8 +28,10 @@ let package = Package(
         // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
         .target(
             name: "AlmanacCore",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: ["CCurl", .product(name: "Logging", package: "swift-log")]
         ),
+        // libcurl for the live transport (a write callback that can stop a runaway body).
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Tool domains: one module each, providers as files inside.
         .target(

@@ -8,12 +8,15 @@ ignored), like the Swift ReplayTransport.
 Control endpoints (test-only):
   GET  /health                        -> 200 {"status":"ok"} like llama.cpp's server (unless a fault is set)
   GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
+  ANY  /__almanac/echo                -> {"method": ..., "body": ..., header names lowercased: values}
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
-                                         |401|404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY
+                                         |401|404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY|redirect|redirect:https
     404, 403    the status with a small JSON body
     401         the status with a Basic WWW-Authenticate challenge
     429         Retry-After: 30
     ctype       the recorded body labelled text/html (wrong content type, right bytes)
+    redirect    302 to the same exchange under /__moved (served there without the fault)
+    redirect:https  302 to the same exchange on https:// (a scheme change a client must not follow)
     huge:MB     a 200 response of MB MiB (at most 512) with no Content-Length, streamed in 64 KiB chunks
     cookie      the recorded response plus Set-Cookie and an echo of the request's key header (redaction tests)
     drop:KEY    the recorded JSON with every object member named KEY removed (upstream shape drift)
@@ -121,23 +124,29 @@ def make_handler(state):
                 with state.lock:
                     state.fault = mode
                 self.send_body(200, b'{"ok":true}')
+            elif parts.path == "/__almanac/echo":
+                # What arrived, for transport tests: method, headers (lowercased names), body.
+                echo = {name.lower(): value for name, value in self.headers.items()}
+                echo.update({"method": self.command, "body": self.request_body.decode(errors="replace")})
+                self.send_body(200, json.dumps(echo).encode())
             else:
                 self.send_body(404, b'{"error":"unknown control path"}')
 
         def handle_any(self):
             length = int(self.headers.get("Content-Length") or 0)
-            if length:
-                self.rfile.read(length)
+            self.request_body = self.rfile.read(length) if length else b""
             if self.path.startswith("/__almanac/"):
                 return self.control()
             if self.path == "/health" and state.fault == "none":
                 # llama.cpp's readiness endpoint, so `tools doctor` can be tested against this server.
                 return self.send_body(200, b'{"status":"ok"}')
-            key = match_key(self.command, self.path)
+            moved = self.path.startswith("/__moved/")
+            path = self.path[len("/__moved"):] if moved else self.path
+            key = match_key(self.command, path)
             with state.lock:
                 state.requests += 1
                 state.paths[key] = state.paths.get(key, 0) + 1
-                fault = state.fault
+                fault = "none" if moved else state.fault
                 over = state.requests > state.max_requests
             if over:
                 self.send_body(503, b'{"error":"request budget exhausted"}')
@@ -154,6 +163,10 @@ def make_handler(state):
             content_type = headers.get("content-type") or headers.get("Content-Type") or "application/json"
             if fault in ("404", "403"):
                 return self.send_body(int(fault), b'{"error":"injected"}')
+            if fault.startswith("redirect"):
+                host = f"127.0.0.1:{self.server.server_address[1]}"
+                scheme = "https" if fault == "redirect:https" else "http"
+                return self.send_body(302, b"", extra={"Location": f"{scheme}://{host}/__moved{path}"})
             if fault == "401":
                 # A Basic challenge, as CalDAV servers send: URLSession must hand the 401 back.
                 return self.send_body(401, b'{"error":"injected"}', extra={"WWW-Authenticate": 'Basic realm="almanac"'})

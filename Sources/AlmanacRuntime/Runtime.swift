@@ -92,7 +92,7 @@ public struct Runtime: Sendable {
             }
             transport = try ReplayTransport(directory: URL(fileURLWithPath: replay))
         } else {
-            transport = URLSessionTransport()
+            transport = CurlTransport()
         }
 
         if let wrap = options.wrapTransport { transport = wrap(transport) }

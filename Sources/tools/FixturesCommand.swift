@@ -256,7 +256,7 @@ struct FixtureScenario: Sendable {
         let response: HTTPResponse
         let prepared = request
         do {
-            response = try await Deadline.run(timeout) { try await URLSessionTransport().send(prepared, timeout: timeout) }
+            response = try await Deadline.run(timeout) { try await CurlTransport().send(prepared, timeout: timeout) }
         } catch let failure as ProviderFailure {
             return "fail  \(name): \(failure.message)"
         } catch {

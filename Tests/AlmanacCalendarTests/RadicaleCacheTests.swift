@@ -35,7 +35,7 @@ struct RadicaleCacheTests {
     /// coordinator, and a transport that records what is sent.
     func run(_ server: RadicaleServer, cache: Folder, log: RequestLog) async throws -> CalendarPayload {
         var harness = CalendarHarness(now: "2019-03-18T00:00:00Z", zone: "Europe/Berlin")
-        harness.transport = RecordingTransport(inner: URLSessionTransport(), log: log)
+        harness.transport = RecordingTransport(inner: CurlTransport(), log: log)
         harness.settings = Settings(environment: [
             "ALMANAC_CALDAV_USER": RadicaleServer.user, "ALMANAC_CALDAV_PASSWORD": RadicaleServer.password,
         ])

@@ -58,7 +58,7 @@ final class RadicaleServer: Sendable {
 
     /// Polls until the server answers (bounded: 100 tries, 100 ms apart).
     func waitUntilReady() async throws {
-        let transport = URLSessionTransport()
+        let transport = CurlTransport()
         for _ in 0..<100 {
             if !process.isRunning { throw AlmanacError.internal("radicale exited with status \(process.terminationStatus)") }
             // OPTIONS: GET / redirects to the web UI (and on to itself), which proves nothing.
@@ -106,7 +106,7 @@ final class RadicaleServer: Sendable {
         let request = HTTPRequest(
             method: method, url: URL(string: path, relativeTo: base)!.absoluteURL,
             headers: ["Authorization": authorization, "Content-Type": contentType], body: body.map { Data($0.utf8) })
-        let response = try await URLSessionTransport().send(request, timeout: .seconds(5))
+        let response = try await CurlTransport().send(request, timeout: .seconds(5))
         guard (200..<300).contains(response.status) else {
             throw AlmanacError.internal("radicale: \(method) \(path) → HTTP \(response.status)")
         }

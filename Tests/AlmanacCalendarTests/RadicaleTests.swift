@@ -26,7 +26,7 @@ struct RadicaleTests {
         -> CalendarHarness
     {
         var harness = CalendarHarness(now: "2019-03-18T00:00:00Z", zone: "Europe/Berlin")
-        harness.transport = RecordingTransport(inner: URLSessionTransport(), log: log)
+        harness.transport = RecordingTransport(inner: CurlTransport(), log: log)
         harness.settings = Settings(environment: [
             "ALMANAC_CALDAV_USER": RadicaleServer.user, "ALMANAC_CALDAV_PASSWORD": password,
         ])

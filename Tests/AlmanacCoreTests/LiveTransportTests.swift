@@ -3,7 +3,7 @@ import AlmanacTesting
 import Foundation
 import Testing
 
-/// The URLSession transport against the loopback fixture server (real sockets, real libcurl).
+/// The libcurl transport against the loopback fixture server (real sockets, real libcurl).
 @Suite("Live transport over loopback", .serialized, .timeLimit(.minutes(2)))
 struct LiveTransportTests {
     static let path = "/apis/site/v2/sports/basketball/nba/scoreboard?dates=20241215"
@@ -13,7 +13,7 @@ struct LiveTransportTests {
         let server = try FixtureServer()
         defer { server.stop() }
         let url = try #require(URL(string: server.baseURL + Self.path))
-        let response = try await URLSessionTransport().send(HTTPRequest(url: url), timeout: .seconds(5))
+        let response = try await CurlTransport().send(HTTPRequest(url: url), timeout: .seconds(5))
         let recorded = try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json")
         #expect(response.status == 200)
         #expect(response.header("content-type")?.hasPrefix("application/json") == true)
@@ -27,7 +27,7 @@ struct LiveTransportTests {
         try await server.setFault("401")
         let url = try #require(URL(string: server.baseURL + Self.path))
         let request = HTTPRequest(url: url, headers: ["Authorization": "Basic YWxpY2U6d3Jvbmc="])
-        let response = try await URLSessionTransport().send(request, timeout: .seconds(3))
+        let response = try await CurlTransport().send(request, timeout: .seconds(3))
         #expect(response.status == 401)
         #expect(response.header("www-authenticate") == #"Basic realm="almanac""#)
     }
@@ -38,13 +38,13 @@ struct LiveTransportTests {
         defer { server.stop() }
         let url = try #require(URL(string: server.baseURL + Self.path))
         let error = await #expect(throws: ProviderFailure.self) {
-            try await URLSessionTransport(maxBodyBytes: 4 << 10).fetch(
+            try await CurlTransport(maxBodyBytes: 4 << 10).fetch(
                 HTTPRequest(url: url), timeout: .seconds(5), service: "ESPN")
         }
         #expect(error?.message == "ESPN: response larger than 4 KB refused (127.0.0.1)")
     }
 
-    @Test("deadlines racing connection failures never hang (cancellation stays off URLSession's lock)")
+    @Test("deadlines racing connection failures never hang")
     func cancelRace() async throws {
         let refused = try #require(URL(string: "http://127.0.0.1:9/x"))
         var outcomes: Set<String> = []
@@ -52,7 +52,9 @@ struct LiveTransportTests {
             // Deadlines from 0 to ~2 ms land on both sides of the refused connection's failure.
             let timeout = Duration.microseconds(round % 20 * 100)
             do {
-                _ = try await URLSessionTransport().send(HTTPRequest(url: refused), timeout: timeout)
+                _ = try await Deadline.run(timeout) {
+                    try await CurlTransport().send(HTTPRequest(url: refused), timeout: timeout)
+                }
                 outcomes.insert("answered")
             } catch is DeadlineExceeded {
                 outcomes.insert("deadline")
@@ -62,5 +64,76 @@ struct LiveTransportTests {
         }
         #expect(outcomes.isSubset(of: ["deadline", "refused"]))
         #expect(outcomes.contains("refused"))
+    }
+
+    @Test("a 200 MB body without Content-Length is refused at the limit, long before its end")
+    func hugeBodyStops() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("huge:200")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ProviderFailure.self) {
+            try await CurlTransport(maxBodyBytes: 1 << 20).send(HTTPRequest(url: url), timeout: .seconds(20))
+        }
+        #expect(error?.message == "127.0.0.1: response larger than 1 MB refused")
+        // Reading all 200 MB from Python takes seconds; stopping at 1 MB takes milliseconds.
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("a cancelled request releases its caller at once, while the server still says nothing")
+    func cancellation() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("delay:10")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let started = ContinuousClock.now
+        let request = Task { try await CurlTransport().send(HTTPRequest(url: url), timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        request.cancel()
+        await #expect(throws: CancellationError.self) { try await request.value }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("a redirect on the same scheme is followed; the answer is the final response")
+    func redirect() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("redirect")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let response = try await CurlTransport().send(HTTPRequest(url: url), timeout: .seconds(5))
+        #expect(response.status == 200)
+        #expect(response.body == (try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json")))
+        #expect(response.header("location") == nil)
+    }
+
+    @Test("a redirect from http to https is not followed, and says so")
+    func schemeChange() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("redirect:https")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let error = await #expect(throws: ProviderFailure.self) {
+            try await CurlTransport().fetch(HTTPRequest(url: url), timeout: .seconds(5), service: "ESPN")
+        }
+        #expect(error?.message == "ESPN: only http and https are fetched (same scheme on redirects) (127.0.0.1)")
+    }
+
+    @Test("method, headers and body reach the server as given (REPORT with XML, as CalDAV sends)")
+    func methodAndBody() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let url = try #require(URL(string: server.baseURL + "/__almanac/echo"))
+        let body = Data("<calendar-query xmlns=\"urn:ietf:params:xml:ns:caldav\"/>".utf8)
+        let request = HTTPRequest(
+            method: "REPORT", url: url, headers: ["Depth": "1", "Content-Type": "application/xml"], body: body)
+        let response = try await CurlTransport().send(request, timeout: .seconds(5))
+        let echo = try JSONDecoder().decode([String: String].self, from: response.body)
+        #expect(echo["method"] == "REPORT")
+        #expect(echo["depth"] == "1")
+        #expect(echo["content-type"] == "application/xml")
+        #expect(echo["user-agent"] == "almanac/0.1 (+tools)")
+        #expect(echo["expect"] == nil)
+        #expect(echo["body"] == String(decoding: body, as: UTF8.self))
     }
 }

@@ -1,3 +1,4 @@
+import AlmanacTesting
 import Foundation
 
 #if canImport(Glibc)
@@ -14,12 +15,14 @@ struct MeasuredOutput: Sendable {
     var stderr: String
     /// Wall-clock time from spawn to exit.
     var milliseconds: Int
-    /// The child's own peak resident set size (wait4's ru_maxrss), in KiB.
+    /// The child's own peak resident set size (its wait4 ru_maxrss, taken by scripts/peak-rss), in KiB.
     var peakKiB: Int
 }
 
-/// Runs a program with posix_spawn and reaps it with wait4, so the peak RSS is the child's own
-/// (Foundation's Process reaps children itself and hides their rusage).
+/// Runs a program through `scripts/peak-rss` (posix_spawn + wait4 from a small Python process),
+/// so the peak RSS is the child's own: spawned straight from this test process, Linux would count
+/// the test process's own peak (the memory it replaced at exec) as the child's. Foundation's
+/// Process reaps children itself and hides their rusage.
 enum MeasuredRun {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
@@ -33,10 +36,14 @@ enum MeasuredRun {
         let tag = UUID().uuidString
         let outPath = directory.appendingPathComponent("out-\(tag)").path
         let errPath = directory.appendingPathComponent("err-\(tag)").path
+        let peakPath = directory.appendingPathComponent("peak-\(tag)").path
         defer {
             unlink(outPath)
             unlink(errPath)
+            unlink(peakPath)
         }
+        guard let python = Self.python3 else { throw SpawnError(description: "python3 is not on PATH") }
+        let launcher = Fixtures.packageRoot().appendingPathComponent("scripts/peak-rss").path
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -57,9 +64,13 @@ enum MeasuredRun {
         sigaddset(&defaults, SIGTERM)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // Its own process group, so a timeout kills the launcher and the program together.
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] =
+            ([python, launcher, peakPath, executable.path] + arguments).map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
@@ -68,7 +79,7 @@ enum MeasuredRun {
 
         let started = Date()
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable.path, &actions, &attributes, argv, envp)
+        let spawned = posix_spawn(&pid, python, &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw SpawnError(description: "posix_spawn failed: \(String(cString: strerror(spawned)))") }
 
         var status: Int32 = 0
@@ -79,7 +90,7 @@ enum MeasuredRun {
             if reaped == pid { break }
             if reaped < 0 && errno != EINTR { throw SpawnError(description: "wait4 failed: \(errno)") }
             if Date() > deadline {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 _ = wait4(pid, &status, 0, &usage)
                 break
             }
@@ -93,6 +104,12 @@ enum MeasuredRun {
         }
         return MeasuredOutput(
             status: exit, signal: signal == 0 ? nil : signal, stdout: read(outPath), stderr: read(errPath),
-            milliseconds: elapsed, peakKiB: usage.ru_maxrss)
+            milliseconds: elapsed, peakKiB: Int(read(peakPath)) ?? 0)
     }
+
+    /// python3 from this process's PATH.
+    static let python3: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
 }

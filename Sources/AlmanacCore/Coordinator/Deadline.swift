@@ -6,9 +6,10 @@ public struct DeadlineExceeded: Error, Sendable {}
 
 /// Runs work with a hard deadline that does not wait for the work to notice cancellation.
 ///
-/// URLSession on Linux truncates `timeoutInterval` to whole seconds and may not stop promptly
-/// when cancelled, so a task group (which awaits every child) cannot enforce a sub-second
-/// deadline; this resumes the caller as soon as either side finishes and cancels the other.
+/// Providers and transports may not stop promptly when cancelled (libcurl notices on its next
+/// progress check, a file read at its end), so a task group (which awaits every child) cannot
+/// enforce a sub-second deadline; this resumes the caller as soon as either side finishes and
+/// cancels the other.
 public enum Deadline {
     /// Runs `body`, throwing ``DeadlineExceeded`` once `timeout` has passed.
     public static func run<T: Sendable>(

@@ -79,7 +79,7 @@ public struct URLSessionStreamingClient: StreamingHTTPClient {
             try await delegate.response()
         } onCancel: {
             // Off the cancellation handler (which holds the task's status lock): URLSession may be
-            // delivering a failure that needs the same lock (see URLSessionTransport).
+            // delivering a failure that needs the same lock (the async `data(for:)` hung that way).
             DispatchQueue.global().async { task.cancel() }
         }
         return response

@@ -1,0 +1,49 @@
+#ifndef ALMANAC_CCURL_SHIM_H
+#define ALMANAC_CCURL_SHIM_H
+#include <curl/curl.h>
+
+/* curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed
+   wrapper per argument kind we use. */
+
+static inline CURLcode almanac_curl_set_long(CURL *handle, CURLoption option, long value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode almanac_curl_set_string(CURL *handle, CURLoption option, const char *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode almanac_curl_set_pointer(CURL *handle, CURLoption option, void *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode almanac_curl_set_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+static inline CURLcode almanac_curl_set_list(CURL *handle, CURLoption option, struct curl_slist *value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
+/* For CURLOPT_WRITEFUNCTION and CURLOPT_HEADERFUNCTION. */
+static inline CURLcode almanac_curl_set_data_callback(
+    CURL *handle, CURLoption option, size_t (*callback)(char *, size_t, size_t, void *)) {
+    return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode almanac_curl_set_progress_callback(
+    CURL *handle, int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t)) {
+    return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
+}
+
+static inline CURLcode almanac_curl_global_init(void) {
+    return curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+static inline long almanac_curl_response_code(CURL *handle) {
+    long code = 0;
+    curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
+    return code;
+}
+
+#endif
