@@ -86,9 +86,10 @@ struct RadicaleCacheTests {
 
     /// `tools run calendar --caldav <collection>` with the cache in `cache`, credentials from the
     /// environment, the clock fixed and every run asking the server (TTL 0).
-    func tools(_ server: RadicaleServer, cache: Folder, password: String, extra: [String] = [], environment: [String: String] = [:])
-        throws -> CommandOutput
-    {
+    func tools(
+        _ server: RadicaleServer, cache: Folder, password: String, window: (from: String, to: String) = ("2019-03-18", "2019-03-20"),
+        extra: [String] = [], environment: [String: String] = [:]
+    ) throws -> CommandOutput {
         var variables = ToolsBinary.environment(
             cacheDirectory: cache.url,
             extra: [
@@ -98,7 +99,7 @@ struct RadicaleCacheTests {
         variables.merge(environment) { _, new in new }
         return try ToolsBinary.run(
             ["run", "calendar", "--caldav", server.base.appendingPathComponent("alice/office/").absoluteString, "--tz", "Europe/Berlin",
-             "--from", "2019-03-18", "--to", "2019-03-20"] + extra,
+             "--from", window.from, "--to", window.to] + extra,
             environment: variables)
     }
 
@@ -166,6 +167,38 @@ struct RadicaleCacheTests {
         // 404: the collection is gone.
         try await server.delete("/alice/office/")
         try expectStale(password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
+    }
+
+    @Test("a window never asked before is answered from the mirror when the server fails (401, timeout), labelled stale")
+    func staleMirrorAnyWindow() async throws {
+        let server = try await RadicaleTests.seeded()
+        defer { server.stop() }
+        let cache = try Folder()
+        // One good run (March) mirrors the whole collection; October and November were never asked.
+        let fresh = try tools(server, cache: cache, password: RadicaleServer.password)
+        #expect(fresh.status == 0, "stderr: \(fresh.stderr)")
+
+        // 401: October's one remaining Tuesday of the weekly DAVx5 event (the 15th and 22nd are EXDATEs).
+        let october = try tools(
+            server, cache: cache, password: "not-the-password", window: ("2019-10-01", "2019-10-31"), extra: ["--format", "json"])
+        #expect(october.status == 0, "stderr: \(october.stderr)")
+        let envelope = try Self.envelope(october)
+        #expect(envelope["stale"] as? Bool == true)
+        #expect(Self.events(envelope) == ["2019-10-29T15:15:00Z Test"])
+        #expect(Self.attempts(envelope) == ["caldav failed: CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"])
+
+        // A frozen server (timeout), in context form: November, where only the 12th is left.
+        let pid = server.process.processIdentifier
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        let november = try tools(
+            server, cache: cache, password: RadicaleServer.password, window: ("2019-11-01", "2019-11-30"),
+            environment: ["ALMANAC_TIMEOUT": "1"])
+        #expect(november.status == 0, "stderr: \(november.stderr)")
+        let lines = november.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains("· STALE: fetched") == true, "\(lines)")
+        #expect(lines.filter { $0.contains(": Test") }.count == 1, "\(lines)")
+        #expect(november.stdout.contains("Tue 12 Nov"))
     }
 
     @Test("the CalDAV password is in no output, error, log or cache byte; the sync token and ETags are")

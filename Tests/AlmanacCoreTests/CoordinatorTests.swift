@@ -194,6 +194,42 @@ struct CoordinatorTests {
         await #expect(throws: AlmanacError.self) { try await coordinator.fetch(request([flaky])) }
     }
 
+    @Test("a provider's own copy is served stale when nothing is cached; the newer of copy and cache wins; neither is cached")
+    func providerStaleCopy() async throws {
+        let cache = MemoryCacheStore()
+        let coordinator = coordinator(cache: cache)
+        let mirrored = clock.date.addingTimeInterval(-3_600)
+        func failing(copyAt: Date?) -> CoordinatedRequest<String> {
+            let call = ProviderCall<String>(
+                name: "caldav", run: { throw ProviderFailure(.unauthorized, "CalDAV: HTTP 401") },
+                staleCopy: { copyAt.map { StaleCopy(value: "mirror", fetchedAt: $0) } })
+            return CoordinatedRequest(tool: "calendar", key: "work:2019-10", providers: [call])
+        }
+
+        // Nothing cached for this key: the provider's mirror, an hour old, labelled stale.
+        let served = try await coordinator.fetch(failing(copyAt: mirrored))
+        #expect(served.value == "mirror")
+        #expect(served.metadata.stale)
+        #expect(served.metadata.provider == "caldav")
+        #expect(served.metadata.ageSeconds == 3_600)
+        #expect(served.metadata.failures.map(\.detail) == ["CalDAV: HTTP 401"])
+        #expect(await cache.entry(for: "calendar:work:2019-10") == nil)
+
+        // A cached answer newer than the copy is preferred; an older one is not.
+        let fresh = ProviderCall<String>(name: "caldav") { "cached" }
+        _ = try await coordinator.fetch(CoordinatedRequest(tool: "calendar", key: "work:2019-10", providers: [fresh]))
+        clock.advance(600)
+        #expect(try await coordinator.fetch(failing(copyAt: mirrored)).value == "cached")
+        #expect(try await coordinator.fetch(failing(copyAt: clock.date.addingTimeInterval(-60))).value == "mirror")
+
+        // Past the stale limit the copy is not served.
+        let other = CoordinatedRequest<String>(
+            tool: "calendar", key: "elsewhere",
+            providers: [ProviderCall(name: "caldav", run: { throw ProviderFailure(.network, "down") },
+                staleCopy: { StaleCopy(value: "ancient", fetchedAt: Date(timeIntervalSince1970: 0)) })])
+        await #expect(throws: AlmanacError.self) { try await coordinator.fetch(other) }
+    }
+
     @Test("failures are never cached")
     func failuresNotCached() async throws {
         let provider = ScriptedProvider("espn") { call in

@@ -26,17 +26,23 @@ struct CalDAVProvider: Provider {
         }
         let client = CalDAVClient(
             transport: environment.transport, credentials: query.source.credentials, timeout: environment.timeout)
+        let username = query.source.credentials?.username
         let collections = try await client.discover(url)
+        await CalDAVIndex(collections.map { .init(url: $0.url.absoluteString, displayName: $0.displayName) })
+            .save(CalDAVIndex.key(url, username: username), to: environment.state)
         var snapshot = CalendarSnapshot(documents: [], warnings: [])
         for collection in collections {
-            let key = "caldav:" + StableHash.hex(collection.url.absoluteString + "|" + (query.source.credentials?.username ?? ""))
+            let key = CalDAVState.key(collection.url.absoluteString, username: username)
             var state = await CalDAVState.load(key, from: environment.state)
             let objects: [CalDAVState.Object]
             if useSync, let token = collection.syncToken {
                 objects = try await client.sync(collection, token: token, state: &state)
+                state.mirrorsCollection = true
             } else {
                 objects = try await client.query(collection, window: query.window, tasks: query.wantsTasks, state: &state)
+                state.mirrorsCollection = false
             }
+            state.syncedAt = environment.now
             await state.save(key, to: environment.state)
             for object in objects {
                 snapshot.documents.append(
@@ -44,6 +50,57 @@ struct CalDAVProvider: Provider {
             }
         }
         return snapshot
+    }
+
+    /// When the server cannot be reached: every object mirrored for this source's calendars, as of
+    /// the oldest of their syncs, so any window can be answered (labelled stale by the Coordinator).
+    func staleCopy(_ query: CalendarFetch, in environment: ProviderEnvironment) async -> StaleCopy<CalendarSnapshot>? {
+        guard case .caldav(let url) = query.source.location else { return nil }
+        let username = query.source.credentials?.username
+        guard let index = await CalDAVIndex.load(CalDAVIndex.key(url, username: username), from: environment.state)
+        else { return nil }
+        var snapshot = CalendarSnapshot(documents: [], warnings: [])
+        var oldest: Date?
+        for collection in index.collections {
+            let state = await CalDAVState.load(CalDAVState.key(collection.url, username: username), from: environment.state)
+            guard let syncedAt = state.syncedAt else { continue }
+            oldest = min(oldest ?? syncedAt, syncedAt)
+            if state.mirrorsCollection != true {
+                snapshot.warnings.append(
+                    "calendar '\(collection.displayName ?? collection.url)': the server has no sync, so the saved copy holds only events of windows asked before")
+            }
+            for object in state.objects.values.sorted(by: { $0.name < $1.name }) {
+                snapshot.documents.append(.init(name: object.name, collection: collection.displayName, text: object.data))
+            }
+        }
+        guard let oldest else { return nil }
+        return StaleCopy(value: snapshot, fetchedAt: oldest)
+    }
+}
+
+/// The calendars discovery found for one source (URL and user), so a later run that cannot reach
+/// the server still knows which mirrors are its own.
+struct CalDAVIndex: Codable, Sendable {
+    struct Collection: Codable, Sendable {
+        var url: String
+        var displayName: String?
+    }
+
+    var collections: [Collection]
+
+    init(_ collections: [Collection]) { self.collections = collections }
+
+    static func key(_ source: URL, username: String?) -> String {
+        "caldav-source:" + StableHash.hex(source.absoluteString + "|" + (username ?? ""))
+    }
+
+    static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVIndex? {
+        guard let data = await store.value(for: key) else { return nil }
+        return try? JSONDecoder().decode(CalDAVIndex.self, from: data)
+    }
+
+    func save(_ key: String, to store: any ProviderStateStore) async {
+        await store.setValue(try? JSONEncoder().encode(self), for: key)
     }
 }
 
@@ -59,6 +116,15 @@ struct CalDAVState: Codable, Sendable {
 
     var syncToken: String?
     var objects: [String: Object] = [:]
+    /// When the server last answered for this collection.
+    var syncedAt: Date?
+    /// True when `objects` is the whole collection (sync-collection), false when it is only what
+    /// calendar-query returned for the windows asked so far.
+    var mirrorsCollection: Bool?
+
+    static func key(_ collection: String, username: String?) -> String {
+        "caldav:" + StableHash.hex(collection + "|" + (username ?? ""))
+    }
 
     static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVState {
         guard let data = await store.value(for: key), let state = try? JSONDecoder().decode(CalDAVState.self, from: data)

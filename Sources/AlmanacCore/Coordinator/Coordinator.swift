@@ -21,11 +21,17 @@ public struct ProviderCall<Output: Sendable>: Sendable {
     public var name: String
     /// Fetches the value.
     public var run: @Sendable () async throws -> Output
+    /// The provider's own older answer, asked for only when every provider failed.
+    public var staleCopy: @Sendable () async -> StaleCopy<Output>?
 
     /// Creates a call.
-    public init(name: String, run: @escaping @Sendable () async throws -> Output) {
+    public init(
+        name: String, run: @escaping @Sendable () async throws -> Output,
+        staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }
+    ) {
         self.name = name
         self.run = run
+        self.staleCopy = staleCopy
     }
 }
 
@@ -56,15 +62,16 @@ public struct CoordinatedRequest<Output: Sendable>: Sendable {
 ///
 /// Order: a fresh cache entry wins; otherwise providers are tried one after another (lower
 /// priority value first, registration order on ties) and the first success is cached and
-/// returned. When all fail, an expired entry younger than ``Configuration/staleLimit`` is served
-/// marked stale; otherwise ``AlmanacError/unavailable(tool:attempts:)`` lists every attempt.
+/// returned. When all fail, the newest of the expired cache entry and the providers' own copies
+/// (``Provider/staleCopy(_:in:)``) younger than ``Configuration/staleLimit`` is served marked
+/// stale; otherwise ``AlmanacError/unavailable(tool:attempts:)`` lists every attempt.
 /// Failures and partial results are never cached.
 public actor Coordinator {
     /// Tunables with documented defaults.
     public struct Configuration: Sendable {
         /// How long a result is fresh (`ALMANAC_CACHE_TTL`, default 60 s). Zero always refetches.
         public var ttl: Duration
-        /// Deadline per provider attempt (`ALMANAC_TIMEOUT`, default 8 s), enforced here, not by URLSession.
+        /// Deadline per provider attempt (`ALMANAC_TIMEOUT`, default 8 s), enforced here.
         public var timeout: Duration
         /// The oldest entry served when every provider fails (default 7 days).
         public var staleLimit: Duration
@@ -142,10 +149,15 @@ public actor Coordinator {
             task = running
         } else {
             let providers = request.providers.map { call in
-                ProviderCall<Data>(name: call.name) {
-                    let value = try await call.run()
-                    return try Self.encoder.encode(value)
-                }
+                ProviderCall<Data>(
+                    name: call.name,
+                    run: { try Self.encoder.encode(try await call.run()) },
+                    staleCopy: {
+                        guard let copy = await call.staleCopy(), let payload = try? Self.encoder.encode(copy.value) else {
+                            return nil
+                        }
+                        return StaleCopy(value: payload, fetchedAt: copy.fetchedAt)
+                    })
             }
             task = Task { [cached] in
                 try await self.resolve(
@@ -205,8 +217,17 @@ public actor Coordinator {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
             }
         }
-        if let fallback, age(of: fallback) <= configuration.staleLimit {
-            return Resolution(entry: fallback, attempts: attempts, stale: true)
+        if Task.isCancelled { throw CancellationError() }
+        var candidates = fallback.map { [$0] } ?? []
+        for provider in providers {
+            if let copy = await provider.staleCopy() {
+                candidates.append(
+                    CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt, payload: copy.value))
+            }
+        }
+        // Never cached: the cache keeps only what an upstream answered for this very request.
+        if let newest = candidates.max(by: { $0.fetchedAt < $1.fetchedAt }), age(of: newest) <= configuration.staleLimit {
+            return Resolution(entry: newest, attempts: attempts, stale: true)
         }
         throw AlmanacError.unavailable(tool: tool, attempts: attempts)
     }

@@ -19,11 +19,31 @@ public protocol Provider<Query, Output>: Sendable {
     func supports(_ query: Query) -> Bool
     /// Fetches and decodes. Cancellation must be honoured (the coordinator enforces deadlines).
     func fetch(_ query: Query, in environment: ProviderEnvironment) async throws -> Output
+    /// An older answer to `query` the provider keeps itself (a CalDAV mirror), with when it was
+    /// fetched. Asked only when every provider failed; served labelled stale. Default: none.
+    func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>?
+}
+
+/// A provider's own older answer, offered when its upstream cannot be reached.
+public struct StaleCopy<Value: Sendable>: Sendable {
+    /// The answer as it was.
+    public var value: Value
+    /// When it was fetched from upstream.
+    public var fetchedAt: Date
+
+    /// Creates a copy.
+    public init(value: Value, fetchedAt: Date) {
+        self.value = value
+        self.fetchedAt = fetchedAt
+    }
 }
 
 extension Provider {
     /// Most providers support every query of their type.
     public func supports(_ query: Query) -> Bool { true }
+
+    /// Most providers keep nothing beyond the Coordinator's cache.
+    public func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>? { nil }
 
     /// The provider's listing entry.
     public var info: ProviderInfo { ProviderInfo(name: name, priority: priority) }

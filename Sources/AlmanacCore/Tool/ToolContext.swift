@@ -48,9 +48,10 @@ public struct ToolContext: Sendable {
             .map(\.element)
             .filter { $0.supports(query) }
             .map { provider in
-                ProviderCall<Output>(name: provider.name) {
-                    try await provider.fetch(query, in: environment)
-                }
+                ProviderCall<Output>(
+                    name: provider.name,
+                    run: { try await provider.fetch(query, in: environment) },
+                    staleCopy: { await provider.staleCopy(query, in: environment) })
             }
         return try await coordinator.fetch(
             CoordinatedRequest(tool: tool, key: key, providers: calls, ttl: ttl),
