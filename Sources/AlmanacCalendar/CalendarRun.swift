@@ -61,7 +61,8 @@ struct CalendarRun {
                     warnings += found.warnings
                 } else {
                     let expansion = await parsed.expand(in: request.window, calendar: label)
-                    events += expansion.events
+                    // Taken over when it is the only document (the common case): no copy.
+                    if events.isEmpty { events = expansion.events } else { events += expansion.events }
                     warnings += expansion.warnings
                 }
             }

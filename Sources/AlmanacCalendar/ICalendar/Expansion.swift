@@ -4,18 +4,25 @@ import Foundation
 /// The span events are expanded into: `[start, end)`, plus the viewer's zone for all-day events.
 struct ExpansionWindow: Sendable {
     /// First instant (inclusive).
-    var start: Date
+    let start: Date
     /// Last instant (exclusive).
-    var end: Date
+    let end: Date
     /// The viewer's zone: all-day events and floating times are read in it.
-    var zone: TimeZone
-
+    let zone: TimeZone
     /// The first local day the window touches.
-    var firstDay: Int { CivilDate(start, in: zone).dayNumber }
+    let firstDay: Int
     /// The local day after the last one the window touches.
-    var endDay: Int {
+    let endDay: Int
+
+    /// The window `[start, end)` seen from `zone`. The day bounds are worked out here, once: every
+    /// all-day instance is checked against them, and each costs a Foundation calendar call.
+    init(start: Date, end: Date, zone: TimeZone) {
+        self.start = start
+        self.end = end
+        self.zone = zone
+        firstDay = CivilDate(start, in: zone).dayNumber
         let last = CivilDate(end, in: zone)
-        return last.start(in: zone) == end ? last.dayNumber : last.dayNumber + 1
+        endDay = last.start(in: zone) == end ? last.dayNumber : last.dayNumber + 1
     }
 
     /// Whether `[start, end)` overlaps the window (a zero-length event must start inside it).
@@ -66,7 +73,9 @@ private struct EventRecord {
     var recurrenceId: Stamp?
     var thisAndFuture: Bool
 
-    func end(from start: EventTime) -> EventTime {
+    func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
+
+    static func end(from start: EventTime, length: Length) -> EventTime {
         switch (start, length) {
         case (.day(let day), .days(let days)): return .day(day.adding(days: max(days, 1)))
         case (.day(let day), .seconds(let seconds)): return .day(day.adding(days: max(1, seconds / 86_400)))
@@ -118,10 +127,11 @@ extension ICalendarDocument {
                 }
             }
             let mastered = Set(masters.map(\.uid))
-            for (events, notes) in await expandAll(masters, overrides: overrides, window: window, calendar: name) {
-                result.events += events
-                result.warnings += notes
-            }
+            let (events, notes) = await expandAll(masters, overrides: overrides, window: window, calendar: name)
+            // Taken over, not appended, when it is all there is: copying tens of thousands of
+            // instances costs a retain per string.
+            if result.events.isEmpty { result.events = events } else { result.events += events }
+            result.warnings += notes
             // Overrides whose master is missing (e.g. Google's birthday calendar) stand alone.
             for (uid, records) in overrides where !mastered.contains(uid) {
                 for record in records where !record.cancelled {
@@ -148,32 +158,53 @@ extension ICalendarDocument {
     /// every master's zones were already resolved while reading, so tasks only read shared state.
     /// Child tasks rather than `concurrentPerform` (called from the cooperative pool, dispatch_apply
     /// ran everything on one thread), in small chunks because rule costs differ by 100x.
-    /// Results keep the masters' order.
+    /// Results keep the masters' order: the instances of all masters in one array, and their notes.
     private func expandAll(
         _ masters: [EventRecord], overrides: [String: [EventRecord]], window: ExpansionWindow, calendar: String
-    ) async -> [([CalendarEvent], [String])] {
+    ) async -> (events: [CalendarEvent], notes: [String]) {
         guard masters.count >= Self.parallelThreshold, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return masters.map { expand($0, overrides: overrides[$0.uid] ?? [], window: window, calendar: calendar) }
+            return expandChunk(masters[...], overrides: overrides, window: window, calendar: calendar)
         }
         let shared = UncheckedSendable(value: (document: self, masters: masters, overrides: overrides))
-        var results = [([CalendarEvent], [String])](repeating: ([], []), count: masters.count)
-        await withTaskGroup(of: [(Int, [CalendarEvent], [String])].self) { group in
-            for chunk in stride(from: 0, to: masters.count, by: Self.chunkSize) {
+        let chunks = (masters.count + Self.chunkSize - 1) / Self.chunkSize
+        var results = [(events: [CalendarEvent], notes: [String])](repeating: ([], []), count: chunks)
+        await withTaskGroup(of: (Int, [CalendarEvent], [String]).self) { group in
+            for chunk in 0..<chunks {
                 group.addTask {
                     let (document, masters, overrides) = shared.value
-                    return (chunk..<min(chunk + Self.chunkSize, masters.count)).map { index in
-                        let master = masters[index]
-                        let (events, notes) = document.expand(
-                            master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar)
-                        return (index, events, notes)
-                    }
+                    let first = chunk * Self.chunkSize
+                    let (events, notes) = document.expandChunk(
+                        masters[first..<min(first + Self.chunkSize, masters.count)], overrides: overrides,
+                        window: window, calendar: calendar)
+                    return (chunk, events, notes)
                 }
             }
-            for await expanded in group {
-                for (index, events, notes) in expanded { results[index] = (events, notes) }
-            }
+            for await (chunk, events, notes) in group { results[chunk] = (events, notes) }
         }
-        return results
+        // One copy into an array of the final size (appending chunk by chunk would regrow it).
+        var events: [CalendarEvent] = []
+        events.reserveCapacity(results.reduce(0) { $0 + $1.events.count })
+        var notes: [String] = []
+        for index in results.indices {
+            events += results[index].events
+            notes += results[index].notes
+            results[index] = ([], [])
+        }
+        return (events, notes)
+    }
+
+    /// Expands consecutive masters into one array, in their order.
+    private func expandChunk(
+        _ masters: ArraySlice<EventRecord>, overrides: [String: [EventRecord]], window: ExpansionWindow,
+        calendar: String
+    ) -> (events: [CalendarEvent], notes: [String]) {
+        var events: [CalendarEvent] = []
+        var notes: [String] = []
+        for master in masters {
+            expand(master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar, into: &events,
+                notes: &notes)
+        }
+        return (events, notes)
     }
 
     /// Masters per child task.
@@ -296,10 +327,12 @@ extension ICalendarDocument {
         return .time(Int64(stamp.instant.timeIntervalSince1970.rounded()))
     }
 
+    /// Appends the instances of `master` (with its `overrides` merged) that overlap `window` to
+    /// `events`, and its problems to `notes`.
     private func expand(
-        _ master: EventRecord, overrides: [EventRecord], window: ExpansionWindow, calendar: String
-    ) -> ([CalendarEvent], [String]) {
-        var notes: [String] = []
+        _ master: EventRecord, overrides: [EventRecord], window: ExpansionWindow, calendar: String,
+        into events: inout [CalendarEvent], notes: inout [String]
+    ) {
         let allDay = master.start.isDate
         let label = "\(name): event '\(master.summary)'"
 
@@ -330,12 +363,23 @@ extension ICalendarDocument {
         let horizonDay = window.endDay + Int((maxShift / 86_400).rounded(.up))
         var seen = Set<InstanceKey>()
         var candidates: [Candidate] = []
-        func add(_ stamp: Stamp, length: Length?) {
-            let start = eventTime(stamp)
-            let candidate = Candidate(
-                key: key(stamp, allDayMaster: allDay), wallDay: stamp.civil.dayNumber, start: start, length: length)
-            guard seen.insert(candidate.key).inserted else { return }
-            candidates.append(candidate)
+        // `instant` is the stamp's instant when the caller already has it: the conversion goes
+        // through libical's zone tables and is most of the cost per occurrence outside the iterator.
+        func add(_ stamp: Stamp, instant: Date? = nil, length: Length?) {
+            let civil = stamp.civil
+            let start: EventTime
+            let key: InstanceKey
+            if stamp.isDate {
+                start = .day(civil)
+                key = .day(civil.dayNumber)
+            } else {
+                let moment = instant ?? stamp.instant
+                start = .instant(moment)
+                // As `key(_:allDayMaster:)`.
+                key = allDay ? .day(civil.dayNumber) : .time(Int64(moment.timeIntervalSince1970.rounded()))
+            }
+            guard seen.insert(key).inserted else { return }
+            candidates.append(Candidate(key: key, wallDay: civil.dayNumber, start: start, length: length))
         }
         add(master.start, length: nil)
 
@@ -369,37 +413,50 @@ extension ICalendarDocument {
                 let stamp = Stamp(wall: wall, isDate: master.start.isDate, zone: master.start.zone)
                 if allDay {
                     if stamp.civil.dayNumber >= horizonDay { break }
-                } else if stamp.instant >= horizon {
-                    break
+                    add(stamp, length: nil)
+                } else {
+                    let instant = stamp.instant
+                    if instant >= horizon { break }
+                    add(stamp, instant: instant, length: nil)
                 }
-                add(stamp, length: nil)
             }
         }
         for (stamp, length) in master.rdates { add(stamp, length: length) }
 
-        var events: [CalendarEvent] = []
         if !master.cancelled {
+            // Sets are only asked when they hold something: hashing every candidate four times
+            // for nothing is measurable on a calendar of tens of thousands of instances.
+            let checkExcluded = !excluded.isEmpty
+            let checkReplaced = !replaced.isEmpty
+            let recurring = !(master.rrules.isEmpty && master.rdates.isEmpty)
             for candidate in candidates {
-                if excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) { continue }
-                if replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay))) {
+                if checkExcluded, excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) {
                     continue
                 }
-                var record = master
-                var start = candidate.start
-                if let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
-                    if rule.record.cancelled { continue }
-                    record.summary = rule.record.summary
-                    record.location = rule.record.location
-                    record.description = rule.record.description
-                    record.length = rule.record.length
-                    start = shifted(start, by: rule.shift, in: master.start.zone)
-                } else if let length = candidate.length {
-                    record.length = length
+                if checkReplaced,
+                    replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay)))
+                {
+                    continue
                 }
-                let end = record.end(from: start)
+                // The master's fields, or a THISANDFUTURE override's; not a copy of the whole record
+                // per instance.
+                var (summary, location, description) = (master.summary, master.location, master.description)
+                var length = master.length
+                var start = candidate.start
+                if !future.isEmpty, let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
+                    if rule.record.cancelled { continue }
+                    (summary, location, description) = (rule.record.summary, rule.record.location, rule.record.description)
+                    length = rule.record.length
+                    start = shifted(start, by: rule.shift, in: master.start.zone)
+                } else if let candidateLength = candidate.length {
+                    length = candidateLength
+                }
+                let end = EventRecord.end(from: start, length: length)
                 guard window.overlaps(start, end) else { continue }
-                let recurrenceId = master.rrules.isEmpty && master.rdates.isEmpty ? nil : candidate.start
-                events.append(instance(record, start: start, end: end, recurrenceId: recurrenceId, calendar: calendar))
+                events.append(
+                    CalendarEvent(
+                        uid: master.uid, recurrenceId: recurring ? candidate.start : nil, start: start, end: end,
+                        summary: summary, location: location, description: description, calendar: calendar))
             }
         }
         for record in overrides where !record.cancelled {
@@ -410,7 +467,6 @@ extension ICalendarDocument {
             let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
             events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
         }
-        return (events, notes)
     }
 
     private func order(_ key: InstanceKey) -> Int64 {
