@@ -70,3 +70,12 @@ func fail(_ error: any Error) -> ExitCode {
 func printLine(_ text: String) {
     FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
 }
+
+/// `printLine` for text already in UTF-8: written as it is, the newline on its own, so megabytes
+/// of JSON are not copied into a `Data` (and once more to add the newline) on the way out.
+func printLine(_ text: [UInt8]) {
+    let handle = FileHandle.standardOutput
+    // A reader that went away (closed pipe) is nothing to report.
+    try? handle.write(contentsOf: text)
+    if text.last != UInt8(ascii: "\n") { try? handle.write(contentsOf: [UInt8(ascii: "\n")]) }
+}

@@ -1,0 +1,31 @@
+import AlmanacCore
+import Foundation
+import Testing
+
+@testable import AlmanacCalendar
+
+/// A year of a big calendar (tens of thousands of instances) through the whole tool: the paths
+/// that only large results take.
+@Suite("Large calendars")
+struct LargeCalendarTests {
+    /// 500 generated events (see ``ParallelExpansionTests``) in a temporary `.ics` file.
+    static func withLargeFile<T>(_ body: (String) async throws -> T) async throws -> T {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-large-\(UUID().uuidString).ics")
+        try Data(ParallelExpansionTests.document(0..<500).utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        return try await body(url.path)
+    }
+
+    static let words = ["--from", "2024-06-01", "--to", "2025-05-31"]
+
+    @Test("events[] written on two threads parses to the same value as JSONEncoder's")
+    func parallelJSON() async throws {
+        let harness = CalendarHarness(now: "2024-06-01T00:00:00Z", zone: "UTC")
+        let payload = try await Self.withLargeFile { try await harness.payload(["--ics", $0] + Self.words) }
+        #expect(payload.events.count > 2 * CalendarPayload.parallelJSONThreshold)
+        let fast = try JSONSerialization.jsonObject(with: Data(try payload.compactDataJSON().utf8)) as? NSDictionary
+        let slow = try JSONSerialization.jsonObject(with: Data(try Envelope.dataJSON(payload).utf8)) as? NSDictionary
+        #expect(fast != nil && fast == slow)
+        #expect(((fast?["events"] as? [Any])?.count ?? 0) == payload.events.count)
+    }
+}
