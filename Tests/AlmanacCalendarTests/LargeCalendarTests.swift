@@ -18,6 +18,24 @@ struct LargeCalendarTests {
 
     static let words = ["--from", "2024-06-01", "--to", "2025-05-31"]
 
+    @Test("instances come sorted as by start, all-day first, end, summary, calendar, UID")
+    func sorted() async throws {
+        let harness = CalendarHarness(now: "2024-06-01T00:00:00Z", zone: "Europe/Berlin")
+        let payload = try await Self.withLargeFile { try await harness.payload(["--ics", $0] + Self.words) }
+        #expect(payload.events.count > 10_000)
+        let zone = try #require(TimeZone(identifier: "Europe/Berlin"))
+        // The straightforward comparator the keys stand in for.
+        let expected = payload.events.sorted { a, b in
+            let (startA, startB) = (a.start.date(in: zone), b.start.date(in: zone))
+            if startA != startB { return startA < startB }
+            if a.allDay != b.allDay { return a.allDay }
+            let (endA, endB) = (a.end.date(in: zone), b.end.date(in: zone))
+            if endA != endB { return endA < endB }
+            return (a.summary, a.calendar, a.uid) < (b.summary, b.calendar, b.uid)
+        }
+        #expect(payload.events == expected)
+    }
+
     @Test("events[] written on two threads parses to the same value as JSONEncoder's")
     func parallelJSON() async throws {
         let harness = CalendarHarness(now: "2024-06-01T00:00:00Z", zone: "UTC")
