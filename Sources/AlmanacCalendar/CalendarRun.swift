@@ -19,11 +19,13 @@ struct CalendarRun {
                 // A CalDAV answer may be limited to the window (time-range query).
                 key += ":\(request.firstDay)..\(request.lastDay)" + (request.mode == .tasks ? ":tasks" : "")
             }
-            var ttl: Duration?
-            if case .file = source.location { ttl = .zero }  // local files are cheap: always re-read
+            // Local files are re-read every time: caching one would write megabytes to SQLite and
+            // JSON-encode and decode them for an entry that is never read.
+            var cached = true
+            if case .file = source.location { cached = false }
             do {
                 let result = try await context.fetch(
-                    tool: "calendar", key: key, query: query, providers: providers, ttl: ttl)
+                    tool: "calendar", key: key, query: query, providers: providers, cached: cached)
                 fetched.append((source, result))
             } catch {
                 failures.append((source, error))

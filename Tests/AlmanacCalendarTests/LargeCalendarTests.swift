@@ -5,7 +5,8 @@ import Testing
 @testable import AlmanacCalendar
 
 /// A year of a big calendar (tens of thousands of instances) through the whole tool: the paths
-/// that only large results take.
+/// that only large results take (sorting by keys, `events[]` written on two threads) and local
+/// files kept out of the cache.
 @Suite("Large calendars")
 struct LargeCalendarTests {
     /// 500 generated events (see ``ParallelExpansionTests``) in a temporary `.ics` file.
@@ -45,5 +46,17 @@ struct LargeCalendarTests {
         let slow = try JSONSerialization.jsonObject(with: Data(try Envelope.dataJSON(payload).utf8)) as? NSDictionary
         #expect(fast != nil && fast == slow)
         #expect(((fast?["events"] as? [Any])?.count ?? 0) == payload.events.count)
+    }
+
+    @Test("a local file is read again each time and never stored in the cache")
+    func localFilesNotCached() async throws {
+        let cache = MemoryCacheStore()
+        let harness = CalendarHarness(now: "2024-06-01T00:00:00Z", zone: "UTC", cache: cache)
+        try await Self.withLargeFile { path in
+            let result = try await harness.run(["--ics", path] + Self.words)
+            #expect(result.metadata.provider == "ics-file")
+            #expect(result.metadata.attempts.map(\.outcome) == [.ok])
+        }
+        #expect(await cache.removeAll() == 0)
     }
 }
