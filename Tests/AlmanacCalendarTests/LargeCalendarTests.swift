@@ -48,6 +48,31 @@ struct LargeCalendarTests {
         #expect(((fast?["events"] as? [Any])?.count ?? 0) == payload.events.count)
     }
 
+    @Test("read on several cores, unknown TZIDs are reported once each, in the order they first appear")
+    func unknownZonesInOrder() async throws {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//almanac//tests//EN"]
+        let zones = [10: "Mars/Olympus", 150: "Venus/Maxwell", 160: "Mars/Olympus", 190: "Io/Loki"]
+        for index in 0..<200 {
+            let zone = zones[index] ?? "Europe/Berlin"
+            lines += [
+                "BEGIN:VEVENT", "UID:z-\(index)", "DTSTAMP:20240101T000000Z", "SUMMARY:Event \(index)",
+                "DTSTART;TZID=\(zone):20240610T090000", "DURATION:PT1H", "END:VEVENT",
+            ]
+        }
+        lines.append("END:VCALENDAR")
+        #expect(200 > ICalendarDocument.parallelThreshold)
+        let document = try ICalendarDocument(text: lines.joined(separator: "\r\n"), name: "zones.ics")
+        let zone = try #require(TimeZone(identifier: "UTC"))
+        let from = try #require(TimeText.parseInstant("2024-06-01T00:00:00Z"))
+        let window = ExpansionWindow(start: from, end: from.addingTimeInterval(30 * 86_400), zone: zone)
+        let expansion = await document.expand(in: window, calendar: "c")
+        #expect(expansion.events.count == 200)
+        #expect(
+            expansion.warnings == ["Mars/Olympus", "Venus/Maxwell", "Io/Loki"].map {
+                "zones.ics: unknown time zone '\($0)', read as \(zone.identifier)"
+            })
+    }
+
     @Test("a local file is read again each time and never stored in the cache")
     func localFilesNotCached() async throws {
         let cache = MemoryCacheStore()
