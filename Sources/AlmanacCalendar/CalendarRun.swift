@@ -67,6 +67,7 @@ struct CalendarRun {
                     if events.isEmpty { events = expansion.events } else { events += expansion.events }
                     warnings += expansion.warnings
                 }
+                ICalendarDocument.freeElsewhere(consume parsed)
             }
         }
 
