@@ -197,25 +197,56 @@ struct CalendarPayload: CompactJSONPayload {
 }
 
 extension CalendarPayload {
+    /// From this many events on, `events[]` is written in two halves on two threads.
+    static let parallelJSONThreshold = 4_096
+
     /// `events[]` written by hand: a year of a busy calendar is tens of thousands of instances and
     /// JSONEncoder spends ~6 µs on each. Everything else still goes through `encode(to:)`.
     func compactDataJSON() throws -> String {
+        var writer = JSONWriter()
+        try writeCompactDataJSON(to: &writer)
+        return writer.text
+    }
+
+    /// Appends ``compactDataJSON()`` to `writer`, the second half of a long `events[]` written on
+    /// another thread meanwhile.
+    func writeCompactDataJSON(to writer: inout JSONWriter) throws {
         var rest = self
         rest.events = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         let skeleton = String(decoding: try encoder.encode(rest), as: UTF8.self)
         let placeholder = #""events":[]"#
-        guard let range = skeleton.range(of: placeholder) else { return skeleton }
-        var writer = JSONWriter(capacity: skeleton.utf8.count + self.events.count * 200)
+        guard let range = skeleton.range(of: placeholder) else { return writer.raw(skeleton) }
+        // Room for every event up front (~200 bytes each): regrowing megabytes copies them. Pages
+        // reserved but never written cost nothing.
+        writer.bytes.reserveCapacity(writer.bytes.count + skeleton.utf8.count + events.count * 256)
         writer.raw(String(skeleton[..<range.lowerBound]))
         writer.raw(#""events":["#)
-        for (index, event) in self.events.enumerated() {
+        let events = self.events
+        if events.count >= Self.parallelJSONThreshold, ProcessInfo.processInfo.activeProcessorCount > 1 {
+            let half = events.count / 2
+            let tail = onAnotherThread {
+                var tail = JSONWriter(capacity: (events.count - half) * 256)
+                Self.write(events[half...], to: &tail)
+                return tail
+            }
+            Self.write(events[..<half], to: &writer)
+            writer.raw(tail.wait())
+        } else {
+            Self.write(events[...], to: &writer)
+        }
+        writer.raw("]")
+        writer.raw(String(skeleton[range.upperBound...]))
+    }
+
+    /// Appends the events as JSON objects, each but the very first (index 0) after a comma.
+    private static func write(_ events: ArraySlice<CalendarEvent>, to writer: inout JSONWriter) {
+        for index in events.indices {
+            let event = events[index]
             if index > 0 { writer.raw(",") }
             // Keys sorted, as JSONEncoder's .sortedKeys writes them.
-            writer.raw(#"{"allDay":"#)
-            writer.bool(event.allDay)
-            writer.raw(#","calendar":"#)
+            writer.raw(event.allDay ? #"{"allDay":true,"calendar":"# : #"{"allDay":false,"calendar":"#)
             writer.string(event.calendar)
             writer.raw(#","end":"#)
             event.end.appendJSON(to: &writer.bytes)
@@ -235,8 +266,39 @@ extension CalendarPayload {
             writer.string(event.uid)
             writer.raw("}")
         }
-        writer.raw("]")
-        writer.raw(String(skeleton[range.upperBound...]))
-        return writer.text
     }
+}
+
+/// A value being computed on a thread of its own.
+///
+/// A plain thread, not a task: JSON is written from synchronous code on a cooperative-pool
+/// thread, and blocking that thread on another pool job could wait forever on one core.
+final class ThreadResult<Value: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written once by the worker before `done` is signalled, read only after waiting on it.
+    private var value: Value?
+    private let work: @Sendable () -> Value
+
+    fileprivate init(_ work: @escaping @Sendable () -> Value) { self.work = work }
+
+    fileprivate func start() {
+        Thread { [self] in
+            value = work()
+            done.signal()
+        }.start()
+    }
+
+    /// Waits for the thread and returns its value.
+    func wait() -> Value {
+        done.wait()
+        guard let value else { return work() }  // unreachable: the worker sets it before signalling
+        return value
+    }
+}
+
+/// Starts `work` on a new thread.
+func onAnotherThread<Value: Sendable>(_ work: @escaping @Sendable () -> Value) -> ThreadResult<Value> {
+    let result = ThreadResult(work)
+    result.start()
+    return result
 }

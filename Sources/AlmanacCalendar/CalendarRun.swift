@@ -19,11 +19,13 @@ struct CalendarRun {
                 // A CalDAV answer may be limited to the window (time-range query).
                 key += ":\(request.firstDay)..\(request.lastDay)" + (request.mode == .tasks ? ":tasks" : "")
             }
-            var ttl: Duration?
-            if case .file = source.location { ttl = .zero }  // local files are cheap: always re-read
+            // Local files are re-read every time: caching one would write megabytes to SQLite and
+            // JSON-encode and decode them for an entry that is never read.
+            var cached = true
+            if case .file = source.location { cached = false }
             do {
                 let result = try await context.fetch(
-                    tool: "calendar", key: key, query: query, providers: providers, ttl: ttl)
+                    tool: "calendar", key: key, query: query, providers: providers, cached: cached)
                 fetched.append((source, result))
             } catch {
                 failures.append((source, error))
@@ -61,9 +63,11 @@ struct CalendarRun {
                     warnings += found.warnings
                 } else {
                     let expansion = await parsed.expand(in: request.window, calendar: label)
-                    events += expansion.events
+                    // Taken over when it is the only document (the common case): no copy.
+                    if events.isEmpty { events = expansion.events } else { events += expansion.events }
                     warnings += expansion.warnings
                 }
+                ICalendarDocument.freeElsewhere(consume parsed)
             }
         }
 
@@ -76,17 +80,7 @@ struct CalendarRun {
             }
             tasks = tasks.filter { $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
         }
-        // Keys computed once per event and indices sorted, not the events: a year of a busy
-        // calendar is tens of thousands of instances, each with five strings to retain on a move.
-        let starts = events.map { $0.start.date(in: zone) }
-        let ends = events.map { $0.end.date(in: zone) }
-        let order = events.indices.sorted { a, b in
-            if starts[a] != starts[b] { return starts[a] < starts[b] }
-            if events[a].allDay != events[b].allDay { return events[a].allDay }
-            if ends[a] != ends[b] { return ends[a] < ends[b] }
-            return (events[a].summary, events[a].calendar, events[a].uid) < (events[b].summary, events[b].calendar, events[b].uid)
-        }
-        events = order.map { events[$0] }
+        Self.sortForDisplay(&events, zone: zone)
         if case .next(let count) = request.mode { events = Array(events.prefix(count)) }
         tasks.sort(by: CalendarTask.displayOrder)
 
@@ -94,6 +88,57 @@ struct CalendarRun {
         let payload = CalendarPayload(
             request: request, events: events, tasks: tasks, warnings: warnings.filter { seen.insert($0).inserted })
         return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
+    }
+
+    /// Sorts `events` by start, all-day first, end, then summary, calendar and UID.
+    ///
+    /// A year of a busy calendar is tens of thousands of instances of ~170 bytes with several
+    /// strings each: the keys are computed once into a flat array, that is sorted (stably, as
+    /// `sorted(by:)` does), and the events are then moved into their places as bytes, with no
+    /// retain or release per string.
+    static func sortForDisplay(_ events: inout [CalendarEvent], zone: TimeZone) {
+        struct Key {
+            // Seconds since the reference date: `Date`'s own value, so no rounding on the way.
+            var start: Double
+            var end: Double
+            var allDay: Bool
+            var index: Int
+        }
+        // All-day boundaries cost a Foundation calendar call each: once per distinct day.
+        var dayStarts: [CivilDate: Double] = [:]
+        func seconds(_ time: EventTime) -> Double {
+            switch time {
+            case .instant(let date): return date.timeIntervalSinceReferenceDate
+            case .day(let day):
+                if let known = dayStarts[day] { return known }
+                let start = day.start(in: zone).timeIntervalSinceReferenceDate
+                dayStarts[day] = start
+                return start
+            }
+        }
+        var keys: [Key] = []
+        keys.reserveCapacity(events.count)
+        for index in events.indices {
+            keys.append(Key(start: seconds(events[index].start), end: seconds(events[index].end), allDay: events[index].allDay, index: index))
+        }
+        events.withUnsafeMutableBufferPointer { events in
+            keys.sort { a, b in
+                if a.start != b.start { return a.start < b.start }
+                if a.allDay != b.allDay { return a.allDay }
+                if a.end != b.end { return a.end < b.end }
+                let (x, y) = (events[a.index], events[b.index])
+                return (x.summary, x.calendar, x.uid) < (y.summary, y.calendar, y.uid)
+            }
+            guard let base = events.baseAddress else { return }
+            // Every event is moved out once, in the new order, and the block moved back: the
+            // buffer is whole again before the closure returns.
+            let sorted = UnsafeMutablePointer<CalendarEvent>.allocate(capacity: keys.count)
+            defer { sorted.deallocate() }
+            for (position, key) in keys.enumerated() {
+                (sorted + position).moveInitialize(from: base + key.index, count: 1)
+            }
+            base.moveInitialize(from: sorted, count: keys.count)
+        }
     }
 
     /// One provenance for several sources: every attempt, the oldest fetch, stale if any is.

@@ -62,7 +62,7 @@ enum RunInvocation {
                 return 0
             }
             let result = try await runtime.run(tool: tool, words: words)
-            let text = try result.render(
+            let text = try result.renderUTF8(
                 output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
                 budget: ContextBudget(tokens: output.budget))
             printLine(text)

@@ -3,15 +3,38 @@ import AlmanacRuntime
 import ArgumentParser
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Process entry: `tools run <tool> ...` skips ArgumentParser (its reflection-driven parsing costs
 /// several milliseconds of a warm call); every other command goes through it.
 @main
 enum Entry {
     static func main() async {
         if let (tool, words) = RunInvocation.fastArguments(CommandLine.arguments) {
+            tuneMallocForOneShot()
             exit(await RunInvocation.execute(tool: tool, words: words, settings: OutputSettings()))
         }
         await Tools.main()
+    }
+
+    /// `tools run` lives for one answer: glibc's defaults hand big blocks back to the kernel as
+    /// soon as they are freed and map fresh ones for the next, so a big result (megabytes of
+    /// calendar instances and JSON) pays page faults for the same memory again and again. Keep
+    /// freed memory and grow the heap in large steps instead (about 2,000 fewer page faults on the
+    /// calendar bench). Not for long-running commands (MCP), whose footprint would stay at its peak.
+    static func tuneMallocForOneShot() {
+        #if canImport(Glibc)
+            // `mallopt` is in <malloc.h>, which the Glibc module does not import: look it up.
+            typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+            let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+            // M_MMAP_THRESHOLD (-3; 32 MB is glibc's maximum), M_TRIM_THRESHOLD (-1), M_TOP_PAD (-2).
+            _ = mallopt(-3, 32 << 20)
+            _ = mallopt(-1, 512 << 20)
+            _ = mallopt(-2, 64 << 20)
+        #endif
     }
 }
 
@@ -69,4 +92,13 @@ func fail(_ error: any Error) -> ExitCode {
 
 func printLine(_ text: String) {
     FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+}
+
+/// `printLine` for text already in UTF-8: written as it is, the newline on its own, so megabytes
+/// of JSON are not copied into a `Data` (and once more to add the newline) on the way out.
+func printLine(_ text: [UInt8]) {
+    let handle = FileHandle.standardOutput
+    // A reader that went away (closed pipe) is nothing to report.
+    try? handle.write(contentsOf: text)
+    if text.last != UInt8(ascii: "\n") { try? handle.write(contentsOf: [UInt8(ascii: "\n")]) }
 }

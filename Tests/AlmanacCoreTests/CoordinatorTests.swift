@@ -230,6 +230,28 @@ struct CoordinatorTests {
         await #expect(throws: AlmanacError.self) { try await coordinator.fetch(other) }
     }
 
+    @Test("an uncached request neither reads nor writes the cache, and serves no stale copy")
+    func uncached() async throws {
+        let cache = MemoryCacheStore()
+        let coordinator = coordinator(cache: cache)
+        _ = try await coordinator.fetch(request([.ok("file", "stored")]))
+        let provider = ScriptedProvider("file") { call in
+            if call == 1 { return "fresh" }
+            throw ProviderFailure(.notFound, "no such file")
+        }
+        var uncached = request([provider])
+        uncached.cached = false
+        // A fresh entry exists, yet the provider answers, and its answer is not stored.
+        let result = try await coordinator.fetch(uncached)
+        #expect(result.value == "fresh")
+        #expect(result.metadata.provider == "file" && !result.metadata.stale)
+        #expect(result.metadata.attempts.map(\.outcome) == [.ok])
+        let entry = await cache.entry(for: "sports:nba")
+        #expect(entry.map { String(decoding: $0.payload, as: UTF8.self) } == #""stored""#)
+        // When it fails, the stored entry is not served instead.
+        await #expect(throws: AlmanacError.self) { try await coordinator.fetch(uncached) }
+    }
+
     @Test("failures are never cached")
     func failuresNotCached() async throws {
         let provider = ScriptedProvider("espn") { call in

@@ -4,18 +4,25 @@ import Foundation
 /// The span events are expanded into: `[start, end)`, plus the viewer's zone for all-day events.
 struct ExpansionWindow: Sendable {
     /// First instant (inclusive).
-    var start: Date
+    let start: Date
     /// Last instant (exclusive).
-    var end: Date
+    let end: Date
     /// The viewer's zone: all-day events and floating times are read in it.
-    var zone: TimeZone
-
+    let zone: TimeZone
     /// The first local day the window touches.
-    var firstDay: Int { CivilDate(start, in: zone).dayNumber }
+    let firstDay: Int
     /// The local day after the last one the window touches.
-    var endDay: Int {
+    let endDay: Int
+
+    /// The window `[start, end)` seen from `zone`. The day bounds are worked out here, once: every
+    /// all-day instance is checked against them, and each costs a Foundation calendar call.
+    init(start: Date, end: Date, zone: TimeZone) {
+        self.start = start
+        self.end = end
+        self.zone = zone
+        firstDay = CivilDate(start, in: zone).dayNumber
         let last = CivilDate(end, in: zone)
-        return last.start(in: zone) == end ? last.dayNumber : last.dayNumber + 1
+        endDay = last.start(in: zone) == end ? last.dayNumber : last.dayNumber + 1
     }
 
     /// Whether `[start, end)` overlaps the window (a zero-length event must start inside it).
@@ -66,7 +73,9 @@ private struct EventRecord {
     var recurrenceId: Stamp?
     var thisAndFuture: Bool
 
-    func end(from start: EventTime) -> EventTime {
+    func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
+
+    static func end(from start: EventTime, length: Length) -> EventTime {
         switch (start, length) {
         case (.day(let day), .days(let days)): return .day(day.adding(days: max(days, 1)))
         case (.day(let day), .seconds(let seconds)): return .day(day.adding(days: max(1, seconds / 86_400)))
@@ -101,11 +110,12 @@ extension ICalendarDocument {
     func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
         var result = Expansion()
         for calendar in calendars {
-            let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
             var masters: [EventRecord] = []
             var overrides: [String: [EventRecord]] = [:]
-            for (index, component) in children(of: calendar, kind: ICAL_VEVENT_COMPONENT).enumerated() {
-                switch read(component, zones: zones, index: index) {
+            let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
+            let (records, unknownZones) = await readAll(components, in: calendar, viewer: window.zone)
+            for record in records {
+                switch record {
                 case .failure(let problem):
                     result.warnings.append(problem.message)
                 case .success(let (record, notes)):
@@ -118,10 +128,11 @@ extension ICalendarDocument {
                 }
             }
             let mastered = Set(masters.map(\.uid))
-            for (events, notes) in await expandAll(masters, overrides: overrides, window: window, calendar: name) {
-                result.events += events
-                result.warnings += notes
-            }
+            let (events, notes) = await expandAll(masters, overrides: overrides, window: window, calendar: name)
+            // Taken over, not appended, when it is all there is: copying tens of thousands of
+            // instances costs a retain per string.
+            if result.events.isEmpty { result.events = events } else { result.events += events }
+            result.warnings += notes
             // Overrides whose master is missing (e.g. Google's birthday calendar) stand alone.
             for (uid, records) in overrides where !mastered.contains(uid) {
                 for record in records where !record.cancelled {
@@ -133,7 +144,7 @@ extension ICalendarDocument {
                             calendar: name))
                 }
             }
-            for tzid in zones.unknown {
+            for tzid in unknownZones {
                 result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
             }
         }
@@ -148,32 +159,96 @@ extension ICalendarDocument {
     /// every master's zones were already resolved while reading, so tasks only read shared state.
     /// Child tasks rather than `concurrentPerform` (called from the cooperative pool, dispatch_apply
     /// ran everything on one thread), in small chunks because rule costs differ by 100x.
-    /// Results keep the masters' order.
+    /// Results keep the masters' order: the instances of all masters in one array, and their notes.
     private func expandAll(
         _ masters: [EventRecord], overrides: [String: [EventRecord]], window: ExpansionWindow, calendar: String
-    ) async -> [([CalendarEvent], [String])] {
+    ) async -> (events: [CalendarEvent], notes: [String]) {
         guard masters.count >= Self.parallelThreshold, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return masters.map { expand($0, overrides: overrides[$0.uid] ?? [], window: window, calendar: calendar) }
+            return expandChunk(masters[...], overrides: overrides, window: window, calendar: calendar)
         }
         let shared = UncheckedSendable(value: (document: self, masters: masters, overrides: overrides))
-        var results = [([CalendarEvent], [String])](repeating: ([], []), count: masters.count)
-        await withTaskGroup(of: [(Int, [CalendarEvent], [String])].self) { group in
-            for chunk in stride(from: 0, to: masters.count, by: Self.chunkSize) {
+        let chunks = (masters.count + Self.chunkSize - 1) / Self.chunkSize
+        var results = [(events: [CalendarEvent], notes: [String])](repeating: ([], []), count: chunks)
+        await withTaskGroup(of: (Int, [CalendarEvent], [String]).self) { group in
+            for chunk in 0..<chunks {
                 group.addTask {
                     let (document, masters, overrides) = shared.value
-                    return (chunk..<min(chunk + Self.chunkSize, masters.count)).map { index in
-                        let master = masters[index]
-                        let (events, notes) = document.expand(
-                            master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar)
-                        return (index, events, notes)
-                    }
+                    let first = chunk * Self.chunkSize
+                    let (events, notes) = document.expandChunk(
+                        masters[first..<min(first + Self.chunkSize, masters.count)], overrides: overrides,
+                        window: window, calendar: calendar)
+                    return (chunk, events, notes)
                 }
             }
-            for await expanded in group {
-                for (index, events, notes) in expanded { results[index] = (events, notes) }
-            }
+            for await (chunk, events, notes) in group { results[chunk] = (events, notes) }
         }
-        return results
+        // One copy into an array of the final size (appending chunk by chunk would regrow it).
+        var events: [CalendarEvent] = []
+        events.reserveCapacity(results.reduce(0) { $0 + $1.events.count })
+        var notes: [String] = []
+        for index in results.indices {
+            events += results[index].events
+            notes += results[index].notes
+            results[index] = ([], [])
+        }
+        return (events, notes)
+    }
+
+    /// Expands consecutive masters into one array, in their order.
+    private func expandChunk(
+        _ masters: ArraySlice<EventRecord>, overrides: [String: [EventRecord]], window: ExpansionWindow,
+        calendar: String
+    ) -> (events: [CalendarEvent], notes: [String]) {
+        var events: [CalendarEvent] = []
+        var notes: [String] = []
+        for master in masters {
+            expand(master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar, into: &events,
+                notes: &notes)
+        }
+        return (events, notes)
+    }
+
+    /// Reads `components` (VEVENTs of `calendar`) into records, in their order, with the TZIDs no
+    /// zone was found for (in order of first use).
+    ///
+    /// On every core for a big calendar: reading copies strings and converts DTSTART/DTEND through
+    /// the zones, ~7 µs an event. Each part has its own ``ZoneResolver`` (it caches), so the
+    /// unknown zones are merged in part order, which is the order they were first met in.
+    private func readAll(_ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone) async -> (
+        records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]
+    ) {
+        let zones = ZoneResolver(calendar: calendar, viewer: viewer)
+        let parts = ProcessInfo.processInfo.activeProcessorCount
+        guard components.count >= Self.parallelThreshold, parts > 1 else {
+            let records = components.enumerated().map { read($1, zones: zones, index: $0) }
+            return (records, zones.unknown)
+        }
+        // libical sorts a calendar's VTIMEZONE list on the first lookup: do that one here, before
+        // the parts look zones up at the same time. (The resolver above read X-WR-TIMEZONE, which
+        // walks the calendar's properties with libical's per-component cursor: also done once.)
+        _ = icalcomponent_get_timezone(calendar, "")
+        let shared = UncheckedSendable(value: (document: self, components: components, zones: zones))
+        let size = (components.count + parts - 1) / parts
+        var results = [(records: [Result<(EventRecord, [String]), Problem>], unknown: [String])](
+            repeating: ([], []), count: parts)
+        await withTaskGroup(of: (Int, UncheckedSendable<[Result<(EventRecord, [String]), Problem>]>, [String]).self) {
+            group in
+            for part in 0..<parts {
+                group.addTask {
+                    let (document, components, main) = shared.value
+                    let zones = main.fork()
+                    let range = min(part * size, components.count)..<min((part + 1) * size, components.count)
+                    let records = range.map { document.read(components[$0], zones: zones, index: $0) }
+                    return (part, UncheckedSendable(value: records), zones.unknown)
+                }
+            }
+            for await (part, records, unknown) in group { results[part] = (records.value, unknown) }
+        }
+        var unknownZones = zones.unknown
+        for part in results.indices {
+            for tzid in results[part].unknown where !unknownZones.contains(tzid) { unknownZones.append(tzid) }
+        }
+        return (results.flatMap(\.records), unknownZones)
     }
 
     /// Masters per child task.
@@ -296,10 +371,12 @@ extension ICalendarDocument {
         return .time(Int64(stamp.instant.timeIntervalSince1970.rounded()))
     }
 
+    /// Appends the instances of `master` (with its `overrides` merged) that overlap `window` to
+    /// `events`, and its problems to `notes`.
     private func expand(
-        _ master: EventRecord, overrides: [EventRecord], window: ExpansionWindow, calendar: String
-    ) -> ([CalendarEvent], [String]) {
-        var notes: [String] = []
+        _ master: EventRecord, overrides: [EventRecord], window: ExpansionWindow, calendar: String,
+        into events: inout [CalendarEvent], notes: inout [String]
+    ) {
         let allDay = master.start.isDate
         let label = "\(name): event '\(master.summary)'"
 
@@ -330,12 +407,23 @@ extension ICalendarDocument {
         let horizonDay = window.endDay + Int((maxShift / 86_400).rounded(.up))
         var seen = Set<InstanceKey>()
         var candidates: [Candidate] = []
-        func add(_ stamp: Stamp, length: Length?) {
-            let start = eventTime(stamp)
-            let candidate = Candidate(
-                key: key(stamp, allDayMaster: allDay), wallDay: stamp.civil.dayNumber, start: start, length: length)
-            guard seen.insert(candidate.key).inserted else { return }
-            candidates.append(candidate)
+        // `instant` is the stamp's instant when the caller already has it: the conversion goes
+        // through libical's zone tables and is most of the cost per occurrence outside the iterator.
+        func add(_ stamp: Stamp, instant: Date? = nil, length: Length?) {
+            let civil = stamp.civil
+            let start: EventTime
+            let key: InstanceKey
+            if stamp.isDate {
+                start = .day(civil)
+                key = .day(civil.dayNumber)
+            } else {
+                let moment = instant ?? stamp.instant
+                start = .instant(moment)
+                // As `key(_:allDayMaster:)`.
+                key = allDay ? .day(civil.dayNumber) : .time(Int64(moment.timeIntervalSince1970.rounded()))
+            }
+            guard seen.insert(key).inserted else { return }
+            candidates.append(Candidate(key: key, wallDay: civil.dayNumber, start: start, length: length))
         }
         add(master.start, length: nil)
 
@@ -369,37 +457,50 @@ extension ICalendarDocument {
                 let stamp = Stamp(wall: wall, isDate: master.start.isDate, zone: master.start.zone)
                 if allDay {
                     if stamp.civil.dayNumber >= horizonDay { break }
-                } else if stamp.instant >= horizon {
-                    break
+                    add(stamp, length: nil)
+                } else {
+                    let instant = stamp.instant
+                    if instant >= horizon { break }
+                    add(stamp, instant: instant, length: nil)
                 }
-                add(stamp, length: nil)
             }
         }
         for (stamp, length) in master.rdates { add(stamp, length: length) }
 
-        var events: [CalendarEvent] = []
         if !master.cancelled {
+            // Sets are only asked when they hold something: hashing every candidate four times
+            // for nothing is measurable on a calendar of tens of thousands of instances.
+            let checkExcluded = !excluded.isEmpty
+            let checkReplaced = !replaced.isEmpty
+            let recurring = !(master.rrules.isEmpty && master.rdates.isEmpty)
             for candidate in candidates {
-                if excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) { continue }
-                if replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay))) {
+                if checkExcluded, excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) {
                     continue
                 }
-                var record = master
-                var start = candidate.start
-                if let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
-                    if rule.record.cancelled { continue }
-                    record.summary = rule.record.summary
-                    record.location = rule.record.location
-                    record.description = rule.record.description
-                    record.length = rule.record.length
-                    start = shifted(start, by: rule.shift, in: master.start.zone)
-                } else if let length = candidate.length {
-                    record.length = length
+                if checkReplaced,
+                    replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay)))
+                {
+                    continue
                 }
-                let end = record.end(from: start)
+                // The master's fields, or a THISANDFUTURE override's; not a copy of the whole record
+                // per instance.
+                var (summary, location, description) = (master.summary, master.location, master.description)
+                var length = master.length
+                var start = candidate.start
+                if !future.isEmpty, let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
+                    if rule.record.cancelled { continue }
+                    (summary, location, description) = (rule.record.summary, rule.record.location, rule.record.description)
+                    length = rule.record.length
+                    start = shifted(start, by: rule.shift, in: master.start.zone)
+                } else if let candidateLength = candidate.length {
+                    length = candidateLength
+                }
+                let end = EventRecord.end(from: start, length: length)
                 guard window.overlaps(start, end) else { continue }
-                let recurrenceId = master.rrules.isEmpty && master.rdates.isEmpty ? nil : candidate.start
-                events.append(instance(record, start: start, end: end, recurrenceId: recurrenceId, calendar: calendar))
+                events.append(
+                    CalendarEvent(
+                        uid: master.uid, recurrenceId: recurring ? candidate.start : nil, start: start, end: end,
+                        summary: summary, location: location, description: description, calendar: calendar))
             }
         }
         for record in overrides where !record.cancelled {
@@ -410,7 +511,6 @@ extension ICalendarDocument {
             let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
             events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
         }
-        return (events, notes)
     }
 
     private func order(_ key: InstanceKey) -> Int64 {

@@ -71,6 +71,22 @@ final class ICalendarDocument {
 
     deinit { icalcomponent_free(root) }
 
+    /// Frees `document` on a short-lived thread: freeing the libical tree of a big calendar takes
+    /// milliseconds the caller can spend sorting. The caller gives up its reference (`consume`),
+    /// so the thread's is the last one; nothing taken from the document may point into it.
+    static func freeElsewhere(_ document: consuming ICalendarDocument) {
+        let doomed = Doomed(document: consume document)
+        Thread { doomed.drop() }.start()
+    }
+
+    /// Holds the last reference to a document until a thread drops it.
+    private final class Doomed: @unchecked Sendable {
+        // Set once here, then touched only by the thread that frees it.
+        private var document: ICalendarDocument?
+        init(document: consuming ICalendarDocument) { self.document = document }
+        func drop() { document = nil }
+    }
+
     /// The text up to the last complete top-level component, closed with `END:VCALENDAR`, with the
     /// number of lines kept and in all; nil when the text is not cut off (it has an `END:VCALENDAR`).
     static func completePart(ofTruncated text: String) -> (text: String, kept: Int, total: Int)? {

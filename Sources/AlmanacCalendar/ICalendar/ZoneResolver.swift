@@ -92,6 +92,15 @@ final class ZoneResolver {
         }
     }
 
+    private init(calendar: OpaquePointer, floating: ICalZone) {
+        self.calendar = calendar
+        self.floating = floating
+    }
+
+    /// A resolver for the same calendar with the same floating zone and its own, empty cache, for
+    /// another thread (this one is not thread-safe); it does not read the calendar's properties.
+    func fork() -> ZoneResolver { ZoneResolver(calendar: calendar, floating: floating) }
+
     /// The zone named by `tzid`, or nil (recorded in ``unknown``).
     func zone(for tzid: String) -> ICalZone? {
         if let cached = cache[tzid] { return cached }

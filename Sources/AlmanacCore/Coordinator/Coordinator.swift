@@ -45,13 +45,20 @@ public struct CoordinatedRequest<Output: Sendable>: Sendable {
     public var providers: [ProviderCall<Output>]
     /// Overrides the configured freshness.
     public var ttl: Duration?
+    /// Whether the result goes through the cache. When false (sources cheaper to read again than
+    /// to cache, such as local files), nothing is read from or stored in it, no stale copy is
+    /// served, and the value is handed back as the provider returned it (no JSON round trip).
+    public var cached: Bool
 
     /// Creates a request.
-    public init(tool: String, key: String, providers: [ProviderCall<Output>], ttl: Duration? = nil) {
+    public init(
+        tool: String, key: String, providers: [ProviderCall<Output>], ttl: Duration? = nil, cached: Bool = true
+    ) {
         self.tool = tool
         self.key = key
         self.providers = providers
         self.ttl = ttl
+        self.cached = cached
     }
 
     var cacheKey: String { "\(tool):\(key)" }
@@ -128,6 +135,15 @@ public actor Coordinator {
     public func fetch<Output: Codable & Sendable>(
         _ request: CoordinatedRequest<Output>, options: FetchOptions = .init()
     ) async throws -> Fetched<Output> {
+        if !request.cached {
+            var attempts: [ProviderAttempt] = []
+            guard let (value, provider) = try await firstSuccess(request.providers, attempts: &attempts) else {
+                throw AlmanacError.unavailable(tool: request.tool, attempts: attempts)
+            }
+            let metadata = ResultMetadata(
+                tool: request.tool, provider: provider, fetchedAt: now(), ageSeconds: 0, stale: false, attempts: attempts)
+            return Fetched(value: value, metadata: metadata)
+        }
         let key = request.cacheKey
         // A tool's own TTL (finished games, web results) replaces the default, but an explicit
         // ALMANAC_CACHE_TTL=0 means "always refetch" and wins over it.
@@ -184,6 +200,34 @@ public actor Coordinator {
         tool: String, key: String, providers: [ProviderCall<Data>], fallback: CacheEntry?, options: FetchOptions
     ) async throws -> Resolution {
         var attempts: [ProviderAttempt] = []
+        if let (payload, provider) = try await firstSuccess(providers, attempts: &attempts) {
+            let entry = CacheEntry(key: key, tool: tool, provider: provider, fetchedAt: now(), payload: payload)
+            if options.writeCache {
+                do { try await cache.store(entry) } catch { logger.warning("cache write failed: \(error)") }
+            }
+            return Resolution(entry: entry, attempts: attempts, stale: false)
+        }
+        if Task.isCancelled { throw CancellationError() }
+        var candidates = fallback.map { [$0] } ?? []
+        for provider in providers {
+            if let copy = await provider.staleCopy() {
+                candidates.append(
+                    CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt, payload: copy.value))
+            }
+        }
+        // Never cached: the cache keeps only what an upstream answered for this very request.
+        if let newest = candidates.max(by: { $0.fetchedAt < $1.fetchedAt }), age(of: newest) <= configuration.staleLimit {
+            return Resolution(entry: newest, attempts: attempts, stale: true)
+        }
+        throw AlmanacError.unavailable(tool: tool, attempts: attempts)
+    }
+
+    /// Tries `providers` in order (skipping rate-limited ones, each under the deadline) and returns
+    /// the first value with its provider's name, or nil when every one failed. Every attempt is
+    /// appended to `attempts`.
+    private func firstSuccess<Value: Sendable>(
+        _ providers: [ProviderCall<Value>], attempts: inout [ProviderAttempt]
+    ) async throws -> (value: Value, provider: String)? {
         for provider in providers {
             let limitKey = "ratelimit:\(provider.name)"
             if let note = try? await cache.note(for: limitKey), let until = Double(note),
@@ -200,14 +244,10 @@ public actor Coordinator {
             let clock = ContinuousClock()
             let started = clock.now
             do {
-                let payload = try await Deadline.run(configuration.timeout, provider.run)
+                let value = try await Deadline.run(configuration.timeout, provider.run)
                 let elapsed = Self.milliseconds(clock.now - started)
                 attempts.append(ProviderAttempt(provider: provider.name, outcome: .ok, milliseconds: elapsed))
-                let entry = CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: now(), payload: payload)
-                if options.writeCache {
-                    do { try await cache.store(entry) } catch { logger.warning("cache write failed: \(error)") }
-                }
-                return Resolution(entry: entry, attempts: attempts, stale: false)
+                return (value, provider.name)
             } catch {
                 let elapsed = Self.milliseconds(clock.now - started)
                 attempts.append(Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))
@@ -217,19 +257,7 @@ public actor Coordinator {
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
             }
         }
-        if Task.isCancelled { throw CancellationError() }
-        var candidates = fallback.map { [$0] } ?? []
-        for provider in providers {
-            if let copy = await provider.staleCopy() {
-                candidates.append(
-                    CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt, payload: copy.value))
-            }
-        }
-        // Never cached: the cache keeps only what an upstream answered for this very request.
-        if let newest = candidates.max(by: { $0.fetchedAt < $1.fetchedAt }), age(of: newest) <= configuration.staleLimit {
-            return Resolution(entry: newest, attempts: attempts, stale: true)
-        }
-        throw AlmanacError.unavailable(tool: tool, attempts: attempts)
+        return nil
     }
 
     private static func attempt(_ provider: String, error: any Error, milliseconds: Int, timeout: Duration)

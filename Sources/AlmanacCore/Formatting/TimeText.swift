@@ -104,6 +104,22 @@ public enum TimeText {
         let days = seconds >= 0 ? seconds / 86_400 : -((-seconds + 86_399) / 86_400)
         let secondOfDay = seconds - days * 86_400
         let civil = civil(dayNumber: days)
+        if (0...9999).contains(civil.year) {
+            // The usual case, fixed width: the 20 bytes are laid out on the stack and appended at
+            // once (one capacity check, not twenty).
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+                putDay(year: civil.year, month: civil.month, day: civil.day, into: text)
+                text[10] = UInt8(ascii: "T")
+                putTwo(secondOfDay / 3600, into: text, at: 11)
+                text[13] = UInt8(ascii: ":")
+                putTwo(secondOfDay % 3600 / 60, into: text, at: 14)
+                text[16] = UInt8(ascii: ":")
+                putTwo(secondOfDay % 60, into: text, at: 17)
+                text[19] = UInt8(ascii: "Z")
+                bytes.append(contentsOf: text)
+            }
+            return
+        }
         appendISODay(year: civil.year, month: civil.month, day: civil.day, to: &bytes)
         bytes.append(UInt8(ascii: "T"))
         appendDigits(secondOfDay / 3600, width: 2, to: &bytes)
@@ -116,11 +132,34 @@ public enum TimeText {
 
     /// Appends "YYYY-MM-DD" to `bytes`.
     public static func appendISODay(year: Int, month: Int, day: Int, to bytes: inout [UInt8]) {
+        if (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { text in
+                putDay(year: year, month: month, day: day, into: text)
+                bytes.append(contentsOf: text)
+            }
+            return
+        }
         appendDigits(year, width: 4, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendDigits(month, width: 2, to: &bytes)
         bytes.append(UInt8(ascii: "-"))
         appendDigits(day, width: 2, to: &bytes)
+    }
+
+    /// Writes "YYYY-MM-DD" at the start of `text`; year 0...9999, month and day 0...99.
+    private static func putDay(year: Int, month: Int, day: Int, into text: UnsafeMutableBufferPointer<UInt8>) {
+        putTwo(year / 100, into: text, at: 0)
+        putTwo(year % 100, into: text, at: 2)
+        text[4] = UInt8(ascii: "-")
+        putTwo(month, into: text, at: 5)
+        text[7] = UInt8(ascii: "-")
+        putTwo(day, into: text, at: 8)
+    }
+
+    /// Writes `value` (0...99) as two digits at `index`.
+    private static func putTwo(_ value: Int, into text: UnsafeMutableBufferPointer<UInt8>, at index: Int) {
+        text[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+        text[index + 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 
     /// The Gregorian day `dayNumber` days after 1970-01-01 (Howard Hinnant's civil_from_days).

@@ -87,6 +87,16 @@ public struct ToolResult: Sendable {
         case .json: return try Envelope.json(metadata: metadata, payload: payload)
         }
     }
+
+    /// ``render(_:now:timeZone:budget:)`` as UTF-8 bytes. The JSON envelope is written straight
+    /// into them: for a result of megabytes (a year of a busy calendar) every copy into a
+    /// `String` and back costs milliseconds.
+    public func renderUTF8(
+        _ format: OutputFormat, now: Date, timeZone: TimeZone, budget: ContextBudget = .unlimited
+    ) throws -> [UInt8] {
+        if format == .json { return try Envelope.jsonUTF8(metadata: metadata, payload: payload) }
+        return Array(try render(format, now: now, timeZone: timeZone, budget: budget).utf8)
+    }
 }
 
 /// A payload that writes its own one-line `data` JSON, for results too large for `JSONEncoder`
@@ -94,6 +104,17 @@ public struct ToolResult: Sendable {
 public protocol CompactJSONPayload: ToolPayload {
     /// The `data` object as one line of JSON.
     func compactDataJSON() throws -> String
+
+    /// Appends ``compactDataJSON()`` to `writer` (by default it appends that string; implement it
+    /// to write the bytes directly).
+    func writeCompactDataJSON(to writer: inout JSONWriter) throws
+}
+
+extension CompactJSONPayload {
+    /// Appends ``compactDataJSON()``.
+    public func writeCompactDataJSON(to writer: inout JSONWriter) throws {
+        writer.raw(try compactDataJSON())
+    }
 }
 
 /// Appends JSON to a byte buffer: for payloads of tens of thousands of records, where building
@@ -115,6 +136,9 @@ public struct JSONWriter: Sendable {
 
     /// Appends already-encoded JSON text.
     public mutating func raw(_ json: String) { bytes.append(contentsOf: json.utf8) }
+
+    /// Appends another writer's bytes (already JSON).
+    public mutating func raw(_ other: JSONWriter) { bytes.append(contentsOf: other.bytes) }
 
     /// Appends `true` or `false`.
     public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
@@ -164,22 +188,35 @@ public struct JSONWriter: Sendable {
 public enum Envelope {
     /// The envelope as one line of JSON (keys in documented order; `data` keys sorted).
     public static func json(metadata: ResultMetadata, payload: any ToolPayload) throws -> String {
+        String(decoding: try jsonUTF8(metadata: metadata, payload: payload), as: UTF8.self)
+    }
+
+    /// ``json(metadata:payload:)`` as UTF-8 bytes, written into one buffer (a compact payload
+    /// writes its `data` straight into it).
+    public static func jsonUTF8(metadata: ResultMetadata, payload: any ToolPayload) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        func encoded<T: Encodable>(_ value: T) throws -> String {
-            String(decoding: try encoder.encode(value), as: UTF8.self)
+        var writer = JSONWriter()
+        writer.raw(#"{"tool":"#)
+        writer.bytes += try encoder.encode(metadata.tool)
+        writer.raw(#","provider":"#)
+        writer.bytes += try encoder.encode(metadata.provider)
+        writer.raw(#","fetchedAt":"#)
+        writer.bytes += try encoder.encode(TimeText.isoUTC(metadata.fetchedAt))
+        writer.raw(#","ageSeconds":"#)
+        writer.raw(String(metadata.ageSeconds))
+        writer.raw(#","stale":"#)
+        writer.bool(metadata.stale)
+        writer.raw(#","attempts":"#)
+        writer.bytes += try encoder.encode(metadata.attempts)
+        writer.raw(#","data":"#)
+        if let compact = payload as? any CompactJSONPayload {
+            try compact.writeCompactDataJSON(to: &writer)
+        } else {
+            writer.bytes += try encoder.encode(AnyPayload(payload))
         }
-        let fields: [(String, String)] = [
-            ("tool", try encoded(metadata.tool)),
-            ("provider", try encoded(metadata.provider)),
-            ("fetchedAt", try encoded(TimeText.isoUTC(metadata.fetchedAt))),
-            ("ageSeconds", String(metadata.ageSeconds)),
-            ("stale", metadata.stale ? "true" : "false"),
-            ("attempts", try encoded(metadata.attempts)),
-            ("data", try (payload as? any CompactJSONPayload)?.compactDataJSON()
-                ?? String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)),
-        ]
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        writer.raw("}")
+        return writer.bytes
     }
 
     /// Just the `data` object, pretty with sorted keys (for goldens).

@@ -38,9 +38,11 @@ public struct ToolContext: Sendable {
     ///   - query: The typed query handed to each provider.
     ///   - providers: Candidates; sorted here by priority (stable for ties).
     ///   - ttl: Overrides the configured freshness for this kind of data.
+    ///   - cached: False for sources cheaper to read again than to cache (local files): see
+    ///     ``CoordinatedRequest/cached``.
     public func fetch<Query: Sendable, Output: Codable & Sendable>(
         tool: String, key: String, query: Query,
-        providers: [any Provider<Query, Output>], ttl: Duration? = nil
+        providers: [any Provider<Query, Output>], ttl: Duration? = nil, cached: Bool = true
     ) async throws -> Fetched<Output> {
         let environment = self.environment
         let calls = providers.enumerated()
@@ -54,7 +56,7 @@ public struct ToolContext: Sendable {
                     staleCopy: { await provider.staleCopy(query, in: environment) })
             }
         return try await coordinator.fetch(
-            CoordinatedRequest(tool: tool, key: key, providers: calls, ttl: ttl),
+            CoordinatedRequest(tool: tool, key: key, providers: calls, ttl: ttl, cached: cached),
             options: fetchOptions
         )
     }
