@@ -154,19 +154,19 @@ struct RadicaleCacheTests {
         // 401: the login is refused.
         try expectStale(password: "not-the-password", details: ["CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"])
 
-        // A timeout: the server is frozen (SIGSTOP), so connections open but nothing answers.
-        let pid = server.process.processIdentifier
-        kill(pid, SIGSTOP)
-        do {
-            defer { kill(pid, SIGCONT) }
-            try expectStale(
-                password: RadicaleServer.password, timeout: "1",
-                details: ["no answer within 1 s", "CalDAV: 127.0.0.1 did not answer in time"], outcome: "timeout")
-        }
-
         // 404: the collection is gone.
         try await server.delete("/alice/office/")
         try expectStale(password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
+
+        // A timeout: the server is frozen (SIGSTOP), so connections open but nothing answers. Last,
+        // because Radicale works through the abandoned requests after SIGCONT: one racing the DELETE
+        // above left the path answering 403 instead of 404 (about one run in three).
+        let pid = server.process.processIdentifier
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+        try expectStale(
+            password: RadicaleServer.password, timeout: "1",
+            details: ["no answer within 1 s", "CalDAV: 127.0.0.1 did not answer in time"], outcome: "timeout")
     }
 
     @Test("a window never asked before is answered from the mirror when the server fails (401, timeout), labelled stale")
