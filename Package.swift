@@ -30,8 +30,9 @@ let package = Package(
             name: "AlmanacCore",
             dependencies: ["CCurl", .product(name: "Logging", package: "swift-log")]
         ),
-        // libcurl for the live transport (a write callback that can stop a runaway body).
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcurl for the live transport (a write callback that can stop a runaway body), opened
+        // with dlopen on first use (Sources/CCurl/include/ccurl.h); headers from libcurl4-openssl-dev.
+        .target(name: "CCurl"),
 
         // Tool domains: one module each, providers as files inside.
         .target(
@@ -111,7 +112,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system && target.type != .plugin {
+for target in package.targets where target.type != .system && target.type != .plugin && target.name != "CCurl" {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

@@ -136,4 +136,67 @@ struct LiveTransportTests {
         #expect(echo["expect"] == nil)
         #expect(echo["body"] == String(decoding: body, as: UTF8.self))
     }
+
+    // MARK: Streaming (the LLM front's requests)
+
+    @Test("a streamed body arrives as the server writes it, in pieces, and whole")
+    func streamArrivesInPieces() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        // 1 KB every 20 ms for the first 64 KB, then the rest at once.
+        try await server.setFault("drip:0.02")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let response = try await CurlTransport().stream(HTTPRequest(url: url), idleTimeout: .seconds(10))
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+        var chunks: [Data] = []
+        for try await chunk in response.body { chunks.append(chunk) }
+        // Buffered, the body would come as a few large pieces at the end.
+        #expect(chunks.count >= 32)
+        #expect(chunks[0].count <= 2048)
+        #expect(chunks.reduce(Data(), +) == (try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json")))
+    }
+
+    @Test("streaming: nothing listening is unreachable, a cut body is broken, silence is idle")
+    func streamFailures() async throws {
+        let refused = try #require(URL(string: "http://127.0.0.1:9/v1/chat/completions"))
+        let unreachable = await #expect(throws: HTTPStreamFailure.self) {
+            _ = try await CurlTransport().stream(HTTPRequest(url: refused), idleTimeout: .seconds(5))
+        }
+        #expect(unreachable?.kind == .unreachable)
+        #expect(unreachable?.message == "127.0.0.1: could not connect")
+
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        // Half the body, then the connection closes: the head came, the body throws.
+        try await server.setFault("truncate")
+        let cut = try await CurlTransport().stream(HTTPRequest(url: url), idleTimeout: .seconds(5))
+        #expect(cut.status == 200)
+        var received = 0
+        let broken = await #expect(throws: HTTPStreamFailure.self) {
+            for try await chunk in cut.body { received += chunk.count }
+        }
+        #expect(broken?.kind == .broken)
+        #expect(received > 0)
+
+        // No byte for longer than the idle timeout.
+        try await server.setFault("delay:5")
+        let idle = await #expect(throws: HTTPStreamFailure.self) {
+            _ = try await CurlTransport().stream(HTTPRequest(url: url), idleTimeout: .seconds(1))
+        }
+        #expect(idle?.kind == .idle)
+    }
+
+    @Test("streaming: a cancelled caller is released before the head arrives")
+    func streamCancelled() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        try await server.setFault("delay:5")
+        let url = try #require(URL(string: server.baseURL + Self.path))
+        let task = Task { try await CurlTransport().stream(HTTPRequest(url: url), idleTimeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        task.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await task.value }
+    }
 }

@@ -7,7 +7,8 @@ import Synchronization
 /// Why not URLSession: on Linux it queues every chunk libcurl hands it for the delegate, with no
 /// back-pressure, so a 200 MB body without Content-Length was in memory before a cancel landed.
 /// libcurl's write callback refuses the byte that crosses ``maxBodyBytes`` and the transfer stops
-/// right there. It also starts sooner (no session thread, no first-request set-up).
+/// right there. It also starts sooner (no session thread, no first-request set-up), and libcurl is
+/// only loaded when a request is made, so a call answered from the cache never pays for it.
 ///
 /// Each transfer blocks one thread of its own, never one of Swift's cooperative pool (two on a
 /// two-core machine). Easy handles are kept for the next request, so a second request to the same
@@ -28,7 +29,8 @@ public struct CurlTransport: HTTPTransport {
     /// Sends the request; a cancelled caller is released at once, the transfer stops on libcurl's
     /// next progress check.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
-        let transfer = CurlTransfer(request: request, limit: maxBodyBytes, timeout: timeout + Self.deadlineGrace)
+        let limits = TransferLimits(total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace, maxBody: maxBodyBytes)
+        let transfer = CurlTransfer(request: request, limits: limits)
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransfer.Outcome, Never>) in
                 transfer.start(continuation)
@@ -38,23 +40,88 @@ public struct CurlTransport: HTTPTransport {
         }
         return try outcome.get()
     }
+
+    /// Sends the request and returns as soon as the status and headers are in; the body follows
+    /// chunk by chunk as the server writes it (a streamed LLM answer).
+    ///
+    /// There is no overall deadline: the transfer fails when no byte arrives for `idleTimeout`.
+    /// Ending the body's iteration early (or cancelling the caller) stops the transfer.
+    ///
+    /// - Throws: ``HTTPStreamFailure`` (also from the body), or `CancellationError`.
+    public func stream(
+        _ request: HTTPRequest, idleTimeout: Duration, connectTimeout: Duration = .seconds(10)
+    ) async throws -> HTTPStreamingResponse {
+        let transfer = CurlStreamTransfer(request: request, limits: TransferLimits(connect: connectTimeout, idle: idleTimeout))
+        return try await withTaskCancellationHandler {
+            try await transfer.head()
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
 }
 
-/// One request on its own thread: the caller's continuation, and the flag libcurl polls.
+/// A response whose body arrives in pieces, as the server writes it.
+public struct HTTPStreamingResponse: Sendable {
+    /// Status code of the final response.
+    public var status: Int
+    /// Headers with lowercased names.
+    public var headers: [String: String]
+    /// The body, chunk by chunk; throws ``HTTPStreamFailure`` when the connection breaks.
+    public var body: AsyncThrowingStream<Data, any Error>
+}
+
+/// Why a streamed request failed, in classes a caller can act on.
+public struct HTTPStreamFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The class of failure.
+    public enum Kind: Sendable, Equatable {
+        /// Nothing answered: connection refused, no such host, or libcurl is missing.
+        case unreachable
+        /// No byte arrived for the idle timeout.
+        case idle
+        /// The connection broke, or the body was cut short.
+        case broken
+    }
+
+    /// The class.
+    public var kind: Kind
+    /// One line naming the host.
+    public var message: String
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Deadlines and size cap of one transfer.
+struct TransferLimits: Sendable {
+    /// The whole transfer, or nil for none.
+    var total: Duration?
+    /// Connecting, including DNS and TLS.
+    var connect: Duration
+    /// Fails when no byte arrives for this long, or nil.
+    var idle: Duration?
+    /// Refuses bodies larger than this, or nil for no cap.
+    var maxBody: Int?
+
+    init(total: Duration? = nil, connect: Duration, idle: Duration? = nil, maxBody: Int? = nil) {
+        self.total = total
+        self.connect = connect
+        self.idle = idle
+        self.maxBody = maxBody
+    }
+}
+
+/// One buffered request on its own thread: the caller's continuation, and the flag libcurl polls.
 private final class CurlTransfer: Sendable {
     typealias Outcome = Result<HTTPResponse, any Error>
 
     private let request: HTTPRequest
-    private let limit: Int
-    private let timeout: Duration
-    /// Polled from libcurl's callbacks: set when the caller no longer waits.
+    private let limits: TransferLimits
     let abandoned = Atomic<Bool>(false)
     private let waiter = Mutex<(continuation: CheckedContinuation<Outcome, Never>?, done: Bool)>((nil, false))
 
-    init(request: HTTPRequest, limit: Int, timeout: Duration) {
+    init(request: HTTPRequest, limits: TransferLimits) {
         self.request = request
-        self.limit = limit
-        self.timeout = timeout
+        self.limits = limits
     }
 
     func start(_ continuation: CheckedContinuation<Outcome, Never>) {
@@ -67,9 +134,17 @@ private final class CurlTransfer: Sendable {
             continuation.resume(returning: .failure(CancellationError()))
             return
         }
-        let thread = Thread { [self] in finish(EasyHandlePool.shared.perform(self, request, limit: limit, timeout: timeout)) }
-        thread.name = "almanac-curl"
-        thread.start()
+        startThread { [self] in
+            let sink = CurlSink(abandoned: { [self] in abandoned.load(ordering: .relaxed) }, limit: limits.maxBody)
+            switch EasyHandlePool.shared.perform(request, limits: limits, sink: sink) {
+            case .success((let code, let status)) where code == CURLE_OK:
+                finish(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.body)))
+            case .success((let code, _)):
+                finish(.failure(CurlFailure.provider(code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
+            case .failure(let unavailable):
+                finish(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start (\(unavailable.reason))")))
+            }
+        }
     }
 
     func cancel() {
@@ -88,18 +163,109 @@ private final class CurlTransfer: Sendable {
     }
 }
 
-/// What libcurl's callbacks fill in, on the transfer's thread only.
+/// One streamed request on its own thread: the head goes to the waiting caller once, the body
+/// chunks to an `AsyncThrowingStream`.
+private final class CurlStreamTransfer: Sendable {
+    typealias Head = Result<HTTPStreamingResponse, any Error>
+
+    private let request: HTTPRequest
+    private let limits: TransferLimits
+    let abandoned = Atomic<Bool>(false)
+    private let body: AsyncThrowingStream<Data, any Error>
+    private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
+    private let waiter = Mutex<(continuation: CheckedContinuation<HTTPStreamingResponse, any Error>?, head: Head?)>((nil, nil))
+
+    init(request: HTTPRequest, limits: TransferLimits) {
+        self.request = request
+        self.limits = limits
+        (body, chunks) = AsyncThrowingStream<Data, any Error>.makeStream()
+    }
+
+    /// Starts the transfer and waits for the status and headers (or the failure).
+    func head() async throws -> HTTPStreamingResponse {
+        // Cleared when the stream ends, which breaks the transfer <-> continuation cycle.
+        chunks.onTermination = { [self] termination in
+            if case .cancelled = termination { abandoned.store(true, ordering: .relaxed) }
+        }
+        startThread { [self] in run() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let ready = waiter.withLock { state -> Head? in
+                if let head = state.head { return head }
+                state.continuation = continuation
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+
+    func cancel() {
+        abandoned.store(true, ordering: .relaxed)
+        deliver(.failure(CancellationError()))
+    }
+
+    private func run() {
+        let sink = CurlSink(abandoned: { [self] in abandoned.load(ordering: .relaxed) }, limit: nil)
+        sink.forward = { [self] sink, bytes in
+            if !sink.headDelivered {
+                sink.headDelivered = true
+                deliver(.success(HTTPStreamingResponse(status: sink.status(), headers: sink.headers, body: body)))
+            }
+            chunks.yield(Data(bytes))
+        }
+        let error: any Error
+        switch EasyHandlePool.shared.perform(request, limits: limits, sink: sink) {
+        case .success((let code, let status)) where code == CURLE_OK:
+            // An empty body never reached the write callback: the head goes out now.
+            deliver(.success(HTTPStreamingResponse(status: status, headers: sink.headers, body: body)))
+            chunks.finish()
+            return
+        case .success((let code, _)):
+            error = CurlFailure.stream(code, host: request.host)
+        case .failure(let unavailable):
+            error = HTTPStreamFailure(kind: .broken, message: "\(request.host): libcurl could not start (\(unavailable.reason))")
+        }
+        deliver(.failure(error))
+        chunks.finish(throwing: error)
+    }
+
+    private func deliver(_ head: Head) {
+        let continuation = waiter.withLock { state -> CheckedContinuation<HTTPStreamingResponse, any Error>? in
+            guard state.head == nil else { return nil }
+            state.head = head
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: head)
+    }
+}
+
+/// Runs `work` on a thread of its own (libcurl blocks it for the whole transfer).
+private func startThread(_ work: @escaping @Sendable () -> Void) {
+    let thread = Thread(block: work)
+    thread.name = "almanac-curl"
+    thread.start()
+}
+
+/// What libcurl's callbacks work on, on the transfer's thread only.
 private final class CurlSink {
-    let transfer: CurlTransfer
-    let limit: Int
+    let isAbandoned: () -> Bool
+    let limit: Int?
     var body = Data()
     var headers: [String: String] = [:]
     var tooLarge = false
+    /// Streaming: receives each chunk instead of `body`.
+    var forward: ((CurlSink, UnsafeRawBufferPointer) -> Void)?
+    var headDelivered = false
+    /// The easy handle while the transfer runs.
+    var easy: UnsafeMutableRawPointer?
 
-    init(transfer: CurlTransfer, limit: Int) {
-        self.transfer = transfer
+    init(abandoned: @escaping () -> Bool, limit: Int?) {
+        self.isAbandoned = abandoned
         self.limit = limit
     }
+
+    /// The final response's status, readable once its headers are in.
+    func status() -> Int { easy.map { almanac_curl_response_code($0) } ?? 0 }
 }
 
 /// Easy handles between requests (libcurl keeps each one's connections and DNS answers).
@@ -110,42 +276,35 @@ private final class EasyHandlePool: Sendable {
     private struct Handle: @unchecked Sendable { let raw: UnsafeMutableRawPointer }
 
     private let idle = Mutex<[Handle]>([])
-    private let ready: Bool
-
-    private init() {
-        // Once, before any handle exists (curl_global_init is not thread-safe in libcurl 7.x).
-        ready = almanac_curl_global_init() == CURLE_OK
-    }
 
     private func take() -> UnsafeMutableRawPointer? {
         if let handle = idle.withLock({ $0.popLast() }) { return handle.raw }
-        return curl_easy_init()
+        return almanac_curl_easy_init()
     }
 
     private func give(_ raw: UnsafeMutableRawPointer) {
-        curl_easy_reset(raw)
+        almanac_curl_easy_reset(raw)
         let kept = idle.withLock { handles -> Bool in
             guard handles.count < 4 else { return false }
             handles.append(Handle(raw: raw))
             return true
         }
-        if !kept { curl_easy_cleanup(raw) }
+        if !kept { almanac_curl_easy_cleanup(raw) }
     }
 
-    /// Runs one request to the end on the calling thread.
-    func perform(_ transfer: CurlTransfer, _ request: HTTPRequest, limit: Int, timeout: Duration) -> CurlTransfer.Outcome {
-        let host = request.url.host ?? "server"
-        guard ready, let easy = take() else {
-            return .failure(ProviderFailure(.network, "\(host): libcurl could not start"))
-        }
+    /// Runs one request to the end on the calling thread: libcurl's code and the final status, or
+    /// why libcurl could not be loaded or started.
+    func perform(_ request: HTTPRequest, limits: TransferLimits, sink: CurlSink) -> Result<(CURLcode, Int), CurlUnavailable> {
+        guard almanac_curl_load() == 0 else { return .failure(CurlUnavailable(reason: String(cString: almanac_curl_error()))) }
+        guard let easy = take() else { return .failure(CurlUnavailable(reason: "no easy handle")) }
         defer { give(easy) }
-        let sink = CurlSink(transfer: transfer, limit: limit)
+        sink.easy = easy
+        defer { sink.easy = nil }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
-        for line in Self.headerLines(request) { headerList = curl_slist_append(headerList, line) }
+        defer { almanac_curl_slist_free_all(headerList) }
+        for line in Self.headerLines(request) { headerList = almanac_curl_slist_append(headerList, line) }
 
         let scheme = request.url.scheme?.lowercased() ?? "https"
-        let milliseconds = max(1, Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
         _ = almanac_curl_set_string(easy, CURLOPT_URL, request.url.absoluteString)
         _ = almanac_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)  // several threads; no SIGALRM for DNS
         _ = almanac_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -153,10 +312,17 @@ private final class EasyHandlePool: Sendable {
         _ = almanac_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = almanac_curl_set_long(easy, CURLOPT_MAXREDIRS, 5)
         _ = almanac_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, scheme == "http" ? "http" : "https")
-        _ = almanac_curl_set_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
-        _ = almanac_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, milliseconds)
+        if let total = limits.total { _ = almanac_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total)) }
+        _ = almanac_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connect))
+        if let idle = limits.idle {
+            // Under 1 byte/s for that many seconds: libcurl's way of saying "idle".
+            _ = almanac_curl_set_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+            _ = almanac_curl_set_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(idle.components.seconds)))
+        }
         _ = almanac_curl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")  // whatever libcurl can decode
-        _ = almanac_curl_set_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))  // by Content-Length, before reading
+        if let limit = limits.maxBody {
+            _ = almanac_curl_set_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))  // by Content-Length, before reading
+        }
         _ = almanac_curl_set_list(easy, CURLOPT_HTTPHEADER, headerList)
         switch (request.method.uppercased(), request.body) {
         case ("GET", nil): _ = almanac_curl_set_long(easy, CURLOPT_HTTPGET, 1)
@@ -179,11 +345,12 @@ private final class EasyHandlePool: Sendable {
         _ = almanac_curl_set_progress_callback(easy, curlProgress)
         _ = almanac_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
 
-        let code = withExtendedLifetime(sink) { curl_easy_perform(easy) }
-        if code == CURLE_OK {
-            return .success(HTTPResponse(status: almanac_curl_response_code(easy), headers: sink.headers, body: sink.body))
-        }
-        return .failure(Self.failure(code, tooLarge: sink.tooLarge, host: host, limit: limit))
+        let code = withExtendedLifetime(sink) { almanac_curl_easy_perform(easy) }
+        return .success((code, code == CURLE_OK ? almanac_curl_response_code(easy) : 0))
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        max(1, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
     }
 
     /// `Name: value` lines; empty `Expect:` stops the 100-continue pause libcurl adds to big bodies,
@@ -198,8 +365,18 @@ private final class EasyHandlePool: Sendable {
         }
         return lines
     }
+}
 
-    private static func failure(_ code: CURLcode, tooLarge: Bool, host: String, limit: Int) -> any Error {
+/// libcurl could not be loaded (not installed) or could not start a transfer.
+private struct CurlUnavailable: Error {
+    var reason: String
+}
+
+/// libcurl's result codes as the errors callers see.
+private enum CurlFailure {
+
+    /// For a provider's request: the one-line classes the fault matrix documents.
+    static func provider(_ code: CURLcode, tooLarge: Bool, host: String, limit: Int) -> any Error {
         if tooLarge || code == CURLE_FILESIZE_EXCEEDED {
             let size = limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit >> 10) KB"
             return ProviderFailure(.http, "\(host): response larger than \(size) refused")
@@ -222,6 +399,25 @@ private final class EasyHandlePool: Sendable {
             return ProviderFailure(.network, "\(host): connection failed or body cut short")
         }
     }
+
+    /// For a streamed request.
+    static func stream(_ code: CURLcode, host: String) -> any Error {
+        switch code {
+        case CURLE_ABORTED_BY_CALLBACK:
+            return CancellationError()
+        case CURLE_OPERATION_TIMEDOUT:
+            return HTTPStreamFailure(kind: .idle, message: "\(host): no data for too long (timed out)")
+        case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+            return HTTPStreamFailure(kind: .unreachable, message: "\(host): could not connect")
+        default:
+            return HTTPStreamFailure(kind: .broken, message: "\(host): connection broke (libcurl \(code.rawValue))")
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The host for messages.
+    fileprivate var host: String { url.host ?? "server" }
 }
 
 // libcurl's callbacks: plain C functions, the sink arrives as the user pointer.
@@ -230,8 +426,12 @@ private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
     guard let context else { return 0 }
     let sink = Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
-    if sink.transfer.abandoned.load(ordering: .relaxed) { return 0 }
-    guard sink.body.count + length <= sink.limit else {
+    if sink.isAbandoned() { return 0 }
+    if let forward = sink.forward {
+        forward(sink, UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length))
+        return length
+    }
+    if let limit = sink.limit, sink.body.count + length > limit {
         // Refusing the chunk stops the transfer here (CURLE_WRITE_ERROR); drop what was kept.
         sink.tooLarge = true
         sink.body = Data()
@@ -262,5 +462,5 @@ private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
 
 private func curlProgress(_ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
     guard let context else { return 0 }
-    return Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue().transfer.abandoned.load(ordering: .relaxed) ? 1 : 0
+    return Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue().isAbandoned() ? 1 : 0
 }

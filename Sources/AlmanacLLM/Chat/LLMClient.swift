@@ -26,7 +26,7 @@ public struct LLMClient: Sendable {
     public var http: any StreamingHTTPClient
 
     /// Creates a client.
-    public init(baseURL: URL, http: any StreamingHTTPClient = URLSessionStreamingClient()) {
+    public init(baseURL: URL, http: any StreamingHTTPClient = CurlStreamingClient()) {
         self.baseURL = baseURL
         self.http = http
     }
