@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tools", targets: ["tools"]),
+        .executable(name: "tools-mcp", targets: ["tools-mcp"]),
         .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
         .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
         .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
@@ -82,7 +83,16 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM", "AlmanacMCP",
+                "AlmanacRuntime", "AlmanacLLM",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The MCP server, apart from `tools`: the MCP SDK brings FoundationNetworking, and with it
+        // libcurl's libraries into every start (see Sources/tools-mcp).
+        .executableTarget(
+            name: "tools-mcp",
+            dependencies: [
+                "AlmanacRuntime", "AlmanacMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -105,7 +115,7 @@ let package = Package(
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
         .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
-        .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools"]),
+        .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools", "tools-mcp"]),
         .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
     ],
     swiftLanguageModes: [.v6]

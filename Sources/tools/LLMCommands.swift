@@ -1,6 +1,5 @@
 import AlmanacCore
 import AlmanacLLM
-import AlmanacMCP
 import AlmanacRuntime
 import ArgumentParser
 import Foundation
@@ -156,8 +155,9 @@ extension Tools {
         }
     }
 
-    /// `tools mcp`.
-    struct MCPCommand: AsyncParsableCommand {
+    /// `tools mcp`: runs the MCP server binary, `tools-mcp`, from this binary's folder (see
+    /// Sources/tools-mcp for why it is a binary of its own).
+    struct MCPCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mcp", abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).")
 
@@ -167,14 +167,20 @@ extension Tools {
         @Option(help: "Token budget for each tool result's context text (default: unlimited).")
         var budget: Int?
 
-        func run() async throws {
-            do {
-                let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz))
-                try await AlmanacMCPServer.serve(
-                    runtime: runtime, budget: budget, version: Tools.configuration.version)
-            } catch {
-                throw fail(error)
-            }
+        func run() throws {
+            let server = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+                .deletingLastPathComponent().appendingPathComponent("tools-mcp").path
+            var arguments = [server]
+            if let tz { arguments += ["--tz", tz] }
+            if let budget { arguments += ["--budget", String(budget)] }
+            // stdin, stdout and the environment pass on as they are; only on failure do we return.
+            let argv = arguments.map { strdup($0) } + [nil]
+            execv(server, argv)
+            let reason = String(cString: strerror(errno))
+            throw fail(
+                AlmanacError.configuration(
+                    "tools mcp: cannot run the MCP server \(server) (\(reason))",
+                    suggestion: "build it beside tools: swift build -c release --product tools-mcp"))
         }
     }
 }

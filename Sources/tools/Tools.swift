@@ -52,7 +52,7 @@ struct Tools: AsyncParsableCommand {
               tools ask "did the lakers win?"
               tools mcp
             """,
-        version: "0.1.0",
+        version: AlmanacVersion.current,
         subcommands: [
             Run.self, List.self, Cache.self, RouteCommand.self, ContextCommand.self, Ask.self, Schema.self,
             MCPCommand.self, Doctor.self, FixturesCommand.self,

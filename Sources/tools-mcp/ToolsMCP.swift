@@ -1,0 +1,34 @@
+import AlmanacCore
+import AlmanacMCP
+import AlmanacRuntime
+import ArgumentParser
+import Foundation
+
+/// `tools-mcp`: the MCP server behind `tools mcp`, in a binary of its own.
+///
+/// Why apart: the MCP SDK imports FoundationNetworking, which links libcurl and its ~25 shared
+/// libraries into whatever binary holds it, and the dynamic loader then maps them at every start.
+/// Without it, `tools` opens libcurl only when it fetches, so a call answered from the cache
+/// starts ~4 ms sooner. `tools mcp` executes this binary from its own folder.
+@main
+struct ToolsMCP: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tools mcp", abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).",
+        version: AlmanacVersion.current)
+
+    @Option(help: "Viewer time zone (IANA name). Default: TZ or the system zone.")
+    var tz: String?
+
+    @Option(help: "Token budget for each tool result's context text (default: unlimited).")
+    var budget: Int?
+
+    func run() async throws {
+        do {
+            let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz))
+            try await AlmanacMCPServer.serve(runtime: runtime, budget: budget, version: AlmanacVersion.current)
+        } catch let error as AlmanacError {
+            FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))
+            throw ExitCode(error.exitStatus)
+        }
+    }
+}
