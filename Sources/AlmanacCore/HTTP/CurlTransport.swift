@@ -30,15 +30,14 @@ public struct CurlTransport: HTTPTransport {
     /// next progress check.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
         let limits = TransferLimits(total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace, maxBody: maxBodyBytes)
+        try Task.checkCancellation()
         let transfer = CurlTransfer(request: request, limits: limits)
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<CurlTransfer.Outcome, Never>) in
-                transfer.start(continuation)
-            }
+        transfer.start()
+        return try await withTaskCancellationHandler {
+            await transfer.outcome.value()
         } onCancel: {
             transfer.cancel()
-        }
-        return try outcome.get()
+        }.get()
     }
 
     /// Sends the request and returns as soon as the status and headers are in; the body follows
@@ -110,70 +109,74 @@ struct TransferLimits: Sendable {
     }
 }
 
-/// One buffered request on its own thread: the caller's continuation, and the flag libcurl polls.
-private final class CurlTransfer: Sendable {
-    typealias Outcome = Result<HTTPResponse, any Error>
+/// A value handed from a transfer's thread to the task waiting for it, once: the first delivery
+/// wins (the transfer's result, or the cancellation that released the caller earlier).
+private final class Handoff<Value: Sendable>: Sendable {
+    private let state = Mutex<(waiter: CheckedContinuation<Value, Never>?, value: Value?)>((nil, nil))
 
+    func deliver(_ value: Value) {
+        let waiter = state.withLock { state -> CheckedContinuation<Value, Never>? in
+            guard state.value == nil else { return nil }
+            state.value = value
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    func value() async -> Value {
+        await withCheckedContinuation { waiter in
+            let ready = state.withLock { state -> Value? in
+                if let value = state.value { return value }
+                state.waiter = waiter
+                return nil
+            }
+            if let ready { waiter.resume(returning: ready) }
+        }
+    }
+}
+
+/// One buffered request on its own thread, and the flag libcurl polls.
+private final class CurlTransfer: Sendable {
     private let request: HTTPRequest
     private let limits: TransferLimits
     let abandoned = Atomic<Bool>(false)
-    private let waiter = Mutex<(continuation: CheckedContinuation<Outcome, Never>?, done: Bool)>((nil, false))
+    let outcome = Handoff<Result<HTTPResponse, any Error>>()
 
     init(request: HTTPRequest, limits: TransferLimits) {
         self.request = request
         self.limits = limits
     }
 
-    func start(_ continuation: CheckedContinuation<Outcome, Never>) {
-        let alreadyCancelled = waiter.withLock { state in
-            if state.done { return true }
-            state.continuation = continuation
-            return false
-        }
-        if alreadyCancelled {
-            continuation.resume(returning: .failure(CancellationError()))
-            return
-        }
+    func start() {
         startThread { [self] in
             let sink = CurlSink(abandoned: { [self] in abandoned.load(ordering: .relaxed) }, limit: limits.maxBody)
             switch EasyHandlePool.shared.perform(request, limits: limits, sink: sink) {
             case .success((let code, let status)) where code == CURLE_OK:
-                finish(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.body)))
+                outcome.deliver(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.body)))
             case .success((let code, _)):
-                finish(.failure(CurlFailure.provider(code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
+                outcome.deliver(.failure(CurlFailure.provider(code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
             case .failure(let unavailable):
-                finish(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start (\(unavailable.reason))")))
+                outcome.deliver(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start (\(unavailable.reason))")))
             }
         }
     }
 
     func cancel() {
         abandoned.store(true, ordering: .relaxed)
-        finish(.failure(CancellationError()))
-    }
-
-    private func finish(_ outcome: Outcome) {
-        let continuation = waiter.withLock { state -> CheckedContinuation<Outcome, Never>? in
-            guard !state.done else { return nil }
-            state.done = true
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(returning: outcome)
+        outcome.deliver(.failure(CancellationError()))
     }
 }
 
 /// One streamed request on its own thread: the head goes to the waiting caller once, the body
 /// chunks to an `AsyncThrowingStream`.
 private final class CurlStreamTransfer: Sendable {
-    typealias Head = Result<HTTPStreamingResponse, any Error>
-
     private let request: HTTPRequest
     private let limits: TransferLimits
     let abandoned = Atomic<Bool>(false)
     private let body: AsyncThrowingStream<Data, any Error>
     private let chunks: AsyncThrowingStream<Data, any Error>.Continuation
-    private let waiter = Mutex<(continuation: CheckedContinuation<HTTPStreamingResponse, any Error>?, head: Head?)>((nil, nil))
+    private let headOutcome = Handoff<Result<HTTPStreamingResponse, any Error>>()
 
     init(request: HTTPRequest, limits: TransferLimits) {
         self.request = request
@@ -188,19 +191,12 @@ private final class CurlStreamTransfer: Sendable {
             if case .cancelled = termination { abandoned.store(true, ordering: .relaxed) }
         }
         startThread { [self] in run() }
-        return try await withCheckedThrowingContinuation { continuation in
-            let ready = waiter.withLock { state -> Head? in
-                if let head = state.head { return head }
-                state.continuation = continuation
-                return nil
-            }
-            if let ready { continuation.resume(with: ready) }
-        }
+        return try await headOutcome.value().get()
     }
 
     func cancel() {
         abandoned.store(true, ordering: .relaxed)
-        deliver(.failure(CancellationError()))
+        headOutcome.deliver(.failure(CancellationError()))
     }
 
     private func run() {
@@ -208,7 +204,7 @@ private final class CurlStreamTransfer: Sendable {
         sink.forward = { [self] sink, bytes in
             if !sink.headDelivered {
                 sink.headDelivered = true
-                deliver(.success(HTTPStreamingResponse(status: sink.status(), headers: sink.headers, body: body)))
+                headOutcome.deliver(.success(HTTPStreamingResponse(status: sink.status(), headers: sink.headers, body: body)))
             }
             chunks.yield(Data(bytes))
         }
@@ -216,7 +212,7 @@ private final class CurlStreamTransfer: Sendable {
         switch EasyHandlePool.shared.perform(request, limits: limits, sink: sink) {
         case .success((let code, let status)) where code == CURLE_OK:
             // An empty body never reached the write callback: the head goes out now.
-            deliver(.success(HTTPStreamingResponse(status: status, headers: sink.headers, body: body)))
+            headOutcome.deliver(.success(HTTPStreamingResponse(status: status, headers: sink.headers, body: body)))
             chunks.finish()
             return
         case .success((let code, _)):
@@ -224,18 +220,8 @@ private final class CurlStreamTransfer: Sendable {
         case .failure(let unavailable):
             error = HTTPStreamFailure(kind: .broken, message: "\(request.host): libcurl could not start (\(unavailable.reason))")
         }
-        deliver(.failure(error))
+        headOutcome.deliver(.failure(error))
         chunks.finish(throwing: error)
-    }
-
-    private func deliver(_ head: Head) {
-        let continuation = waiter.withLock { state -> CheckedContinuation<HTTPStreamingResponse, any Error>? in
-            guard state.head == nil else { return nil }
-            state.head = head
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(with: head)
     }
 }
 
