@@ -49,7 +49,9 @@ let package = Package(
             dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
         ),
         // libical (parsing, time zones, recurrence) for the calendar tool.
-        .systemLibrary(name: "CLibical", pkgConfig: "libical", providers: [.apt(["libical-dev"])]),
+        // libical, opened with dlopen by the calendar only (Sources/CLibical/include/clibical.h);
+        // headers from libical-dev.
+        .target(name: "CLibical"),
         .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
@@ -122,7 +124,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system && target.type != .plugin && target.name != "CCurl" {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

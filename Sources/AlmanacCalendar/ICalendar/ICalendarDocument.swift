@@ -9,15 +9,17 @@ struct ICalendarError: Error, Sendable, CustomStringConvertible {
 
 /// One-time libical setup.
 enum LibICal {
-    /// Touch this before any libical call: a libical build with fatal errors would abort the
-    /// process on the first malformed property, and a calendar file is untrusted input.
-    static let ready: Bool = {
+    /// Why libical could not be opened, or nil once it is ready. Check this before any libical
+    /// call: the library is opened on first use (see CLibical), and a libical build with fatal
+    /// errors would abort the process on the first malformed property of an untrusted file.
+    static let loadFailure: String? = {
+        guard almanac_ical_load() == 0 else { return String(cString: almanac_ical_error()) }
         icalerror_set_errors_are_fatal(0)
-        return true
+        return nil
     }()
 
-    /// libical's UTC zone (lives for the whole process).
-    static var utc: OpaquePointer? { icaltimezone_get_utc_timezone() }
+    /// libical's UTC zone (lives for the whole process), or nil when libical is missing.
+    static var utc: OpaquePointer? { loadFailure == nil ? icaltimezone_get_utc_timezone() : nil }
 }
 
 /// A parsed iCalendar stream (one file or one CalDAV object).
@@ -39,7 +41,9 @@ final class ICalendarDocument {
     ///
     /// - Throws: ``ICalendarError`` when the text holds no VCALENDAR at all.
     init(text: String, name: String) throws {
-        _ = LibICal.ready
+        if let failure = LibICal.loadFailure {
+            throw ICalendarError(message: "\(name): libical could not be opened: \(failure)")
+        }
         guard text.contains("BEGIN:VCALENDAR") || text.contains("begin:vcalendar") else {
             throw ICalendarError(message: "\(name): not an iCalendar file (no BEGIN:VCALENDAR)")
         }

@@ -131,7 +131,7 @@ final class ZoneResolver {
 
     static func builtin(_ name: String) -> OpaquePointer? {
         if name == "UTC" || name == "Etc/UTC" || name == "GMT" { return LibICal.utc }
-        return icaltimezone_get_builtin_timezone(name)
+        return LibICal.loadFailure == nil ? icaltimezone_get_builtin_timezone(name) : nil
     }
 
     /// Reads a DATE or DATE-TIME value of `property`, attaching the zone its TZID names.

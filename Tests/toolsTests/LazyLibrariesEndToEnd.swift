@@ -2,10 +2,11 @@ import AlmanacTesting
 import Foundation
 import Testing
 
-/// libcurl is opened when a request is made, not at start: its ~25 libraries cost every process
-/// about 4 ms, and a call answered from the cache makes no request.
-@Suite("libcurl is loaded only to fetch")
-struct LibcurlLoadingEndToEnd {
+/// libcurl and libical are opened when they are needed, not at start: libcurl's ~25 libraries cost
+/// every process about 4 ms and a call answered from the cache makes no request; libical (with
+/// ICU's calendar library) is for the calendar alone.
+@Suite("libcurl and libical are loaded only when used")
+struct LazyLibrariesEndToEnd {
     /// The shared objects the dynamic loader opened, from its own trace (LD_DEBUG=files).
     static func loadedLibraries(_ output: CommandOutput) -> Set<String> {
         Set(output.stderr.split(separator: "\n").compactMap { line -> String? in
@@ -33,6 +34,24 @@ struct LibcurlLoadingEndToEnd {
         #expect(warm.stdout.split(separator: "\n").dropFirst() == cold.stdout.split(separator: "\n").dropFirst())
         let loaded = Self.loadedLibraries(warm)
         #expect(loaded.contains("libsqlite3.so.0"), "the trace should list what was loaded: \(loaded)")
+        #expect(!loaded.contains("libcurl.so.4"), "\(loaded.sorted())")
+        #expect(!loaded.contains("libical.so.3"), "\(loaded.sorted())")
+        #expect(!Self.loadedLibraries(cold).contains("libical.so.3"))
+    }
+
+    @Test("a calendar file opens libical and never libcurl")
+    func calendarOpensLibical() throws {
+        let scratch = try Scratch()
+        let output = try ToolsBinary.run(
+            [
+                "run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path,
+                "--from", "2019-10-01", "--to", "2019-10-31", "--tz", "UTC", "--format", "json",
+            ],
+            environment: scratch.environment(["LD_DEBUG": "files"]))
+        #expect(output.status == 0, "\(output.stderr.suffix(500))")
+        #expect(output.stdout.contains("\"start\":\"2019-10-29T15:15:00Z\""), "\(output.stdout.prefix(400))")
+        let loaded = Self.loadedLibraries(output)
+        #expect(loaded.contains("libical.so.3"))
         #expect(!loaded.contains("libcurl.so.4"), "\(loaded.sorted())")
     }
 }
