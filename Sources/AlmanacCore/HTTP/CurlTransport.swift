@@ -73,11 +73,11 @@ public struct HTTPStreamingResponse: Sendable {
 public struct HTTPStreamFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.
     public enum Kind: Sendable, Equatable {
-        /// Nothing answered: connection refused, no such host, or libcurl is missing.
+        /// Nothing answered: connection refused or no such host.
         case unreachable
         /// No byte arrived for the idle timeout.
         case idle
-        /// The connection broke, or the body was cut short.
+        /// The connection broke, the body was cut short, or libcurl could not be started.
         case broken
     }
 
