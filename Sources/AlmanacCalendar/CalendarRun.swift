@@ -10,6 +10,11 @@ struct CalendarRun {
     var providers: [any Provider<CalendarFetch, CalendarSnapshot>]
 
     func result() async throws -> ToolResult {
+        // Before fetching anything: without libical no source can be read.
+        if let failure = LibICal.loadFailure {
+            throw AlmanacError.configuration(
+                "calendar: libical could not be opened: \(failure)", suggestion: "install it: apt install libical3")
+        }
         var fetched: [(CalendarSource, Fetched<CalendarSnapshot>)] = []
         var failures: [(CalendarSource, any Error)] = []
         for source in sources {

@@ -37,7 +37,7 @@ static void load(void) {
     void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s (install libcurl4)", reason ? reason : "libcurl.so.4 not found");
+        snprintf(failure, sizeof failure, "%s", reason ? reason : "libcurl.so.4 not found");
         return;
     }
     RESOLVE(global_init, "curl_global_init");

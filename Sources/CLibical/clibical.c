@@ -74,7 +74,7 @@ static void load(void) {
     void *library = dlopen("libical.so.3", RTLD_LAZY | RTLD_LOCAL);
     if (library == NULL) {
         const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s (install libical3)", reason ? reason : "libical.so.3 not found");
+        snprintf(failure, sizeof failure, "%s", reason ? reason : "libical.so.3 not found");
         return;
     }
 #define RESOLVE(name)                                                                              \

@@ -54,4 +54,34 @@ struct LazyLibrariesEndToEnd {
         #expect(loaded.contains("libical.so.3"))
         #expect(!loaded.contains("libcurl.so.4"), "\(loaded.sorted())")
     }
+
+    @Test("a libcurl or libical that cannot be opened is one clear line, not a crash")
+    func unloadableLibraries() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        // Empty files found first on the search path: dlopen refuses them ("file too short").
+        let fakes = scratch.url.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: fakes, withIntermediateDirectories: true)
+        for name in ["libcurl.so.4", "libical.so.3"] {
+            try Data().write(to: fakes.appendingPathComponent(name))
+        }
+        let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "LD_LIBRARY_PATH": fakes.path])
+
+        let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
+        #expect(sports.status == 69)
+        #expect(sports.stderr.contains("libcurl could not start: "), "\(sports.stderr)")
+        #expect(sports.stderr.contains("; install libcurl4"))
+        #expect(sports.stderr.contains("libcurl.so.4"))
+        #expect(!sports.stderr.contains("Fatal error"))
+
+        let calendar = try ToolsBinary.run(
+            ["run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path, "--from", "2019-10-01"],
+            environment: environment)
+        #expect(calendar.status == 64)
+        #expect(calendar.stderr.hasPrefix("error: calendar: libical could not be opened: "), "\(calendar.stderr)")
+        #expect(calendar.stderr.contains("libical.so.3"))
+        #expect(calendar.stderr.contains("install it: apt install libical3"))
+        #expect(!calendar.stderr.contains("Fatal error"))
+    }
 }

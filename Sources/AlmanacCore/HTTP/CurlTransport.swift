@@ -157,7 +157,7 @@ private final class CurlTransfer: Sendable {
             case .success((let code, _)):
                 outcome.deliver(.failure(CurlFailure.provider(code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
             case .failure(let unavailable):
-                outcome.deliver(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start (\(unavailable.reason))")))
+                outcome.deliver(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")))
             }
         }
     }
@@ -218,7 +218,7 @@ private final class CurlStreamTransfer: Sendable {
         case .success((let code, _)):
             error = CurlFailure.stream(code, host: request.host)
         case .failure(let unavailable):
-            error = HTTPStreamFailure(kind: .broken, message: "\(request.host): libcurl could not start (\(unavailable.reason))")
+            error = HTTPStreamFailure(kind: .broken, message: "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")
         }
         headOutcome.deliver(.failure(error))
         chunks.finish(throwing: error)
