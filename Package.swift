@@ -85,7 +85,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

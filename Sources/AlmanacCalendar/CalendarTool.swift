@@ -171,3 +171,9 @@ struct CalendarRequest: Sendable {
         }
     }
 }
+
+extension CalendarTool {
+    /// Opens libical now (the first calendar file would otherwise): nil when it is ready, else the
+    /// dynamic loader's reason. For `tools doctor`.
+    public static func openLibrary() -> String? { LibICal.loadFailure }
+}

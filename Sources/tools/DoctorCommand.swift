@@ -1,3 +1,4 @@
+import AlmanacCalendar
 import AlmanacCore
 import AlmanacRuntime
 import ArgumentParser
@@ -54,6 +55,7 @@ struct DoctorChecks: Sendable {
 
     func all() async -> [DoctorCheck] {
         var checks = [config(), await cache()]
+        checks += libraries()
         checks += keys()
         let settings = runtime.settings
         var probes: [(name: String, env: String, fallback: String, path: String, essential: Bool)] = [
@@ -77,6 +79,18 @@ struct DoctorChecks: Sendable {
             return DoctorCheck(status: .ok, name: "config", detail: "read \(path)", essential: true)
         }
         return DoctorCheck(status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
+    }
+
+    /// libcurl and libical are opened on first use, so a missing one would only show at the first
+    /// request or calendar: open them here. libcurl is essential; libical serves the calendar only.
+    func libraries() -> [DoctorCheck] {
+        let curl = CurlTransport.openLibrary().map {
+            DoctorCheck(status: .fail, name: "libcurl", detail: "cannot be opened: \($0); install libcurl4", essential: true)
+        } ?? DoctorCheck(status: .ok, name: "libcurl", detail: "libcurl.so.4 opened", essential: true)
+        let ical = CalendarTool.openLibrary().map {
+            DoctorCheck(status: .warn, name: "libical", detail: "cannot be opened: \($0); install libical3 (calendar only)", essential: false)
+        } ?? DoctorCheck(status: .ok, name: "libical", detail: "libical.so.3 opened", essential: false)
+        return [curl, ical]
     }
 
     func keys() -> [DoctorCheck] {

@@ -26,7 +26,7 @@ struct DoctorEndToEndTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
-            "ok    config", "ok    cache", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
+            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
             "ok    search setup", "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
         ])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
@@ -72,5 +72,30 @@ struct DoctorEndToEndTests {
             ]))
         #expect(output.status == 69)
         #expect(lines(output).contains("fail  espn: ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"))
+    }
+
+    @Test("a libcurl that cannot be opened fails the doctor; a missing libical only warns (calendar only)")
+    func libraries() throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let fakes = scratch.url.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: fakes, withIntermediateDirectories: true)
+        let base = server.baseURL
+        let environment = scratch.environment([
+            "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
+            "ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": fakes.path,
+        ])
+        // An empty file first on the search path: dlopen refuses it ("file too short").
+        try Data().write(to: fakes.appendingPathComponent("libical.so.3"))
+        let noLibical = try ToolsBinary.run(["doctor"], environment: environment)
+        #expect(noLibical.status == 0, "\(noLibical.stdout)")
+        #expect(lines(noLibical).contains("ok    libcurl: libcurl.so.4 opened"))
+        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
+
+        try Data().write(to: fakes.appendingPathComponent("libcurl.so.4"))
+        let noLibcurl = try ToolsBinary.run(["doctor"], environment: environment)
+        #expect(noLibcurl.status == 69)
+        #expect(lines(noLibcurl).contains { $0.hasPrefix("fail  libcurl: cannot be opened: ") && $0.hasSuffix("file too short; install libcurl4") })
     }
 }

@@ -59,6 +59,14 @@ public struct CurlTransport: HTTPTransport {
     }
 }
 
+extension CurlTransport {
+    /// Opens libcurl now (the first request would otherwise): nil when it is ready, else the
+    /// dynamic loader's reason. For `tools doctor`.
+    public static func openLibrary() -> String? {
+        almanac_curl_load() == 0 ? nil : String(cString: almanac_curl_error())
+    }
+}
+
 /// A response whose body arrives in pieces, as the server writes it.
 public struct HTTPStreamingResponse: Sendable {
     /// Status code of the final response.
