@@ -71,6 +71,22 @@ struct TimeTextTests {
         #expect(TimeText.zoneAbbreviation(newYork, at: game) == "EST")
     }
 
+    @Test("zone labels are remembered per zone and offset: EST and EDT alternate, other zones keep theirs")
+    func zoneLabelsPerOffset() throws {
+        let winter = try #require(TimeText.parseInstant("2024-01-15T12:00:00Z"))
+        let summer = try #require(TimeText.parseInstant("2024-07-15T12:00:00Z"))
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let kolkata = try #require(TimeZone(identifier: "Asia/Kolkata"))
+        for _ in 0..<2 {
+            #expect(TimeText.zoneAbbreviation(newYork, at: winter) == "EST")
+            #expect(TimeText.zoneAbbreviation(newYork, at: summer) == "EDT")
+            // No common US-English abbreviation: the offset, which also changes with DST.
+            #expect(TimeText.zoneAbbreviation(berlin, at: winter) == "UTC+01:00")
+            #expect(TimeText.zoneAbbreviation(berlin, at: summer) == "UTC+02:00")
+            #expect(TimeText.zoneAbbreviation(kolkata, at: summer) == "UTC+05:30")
+        }
+    }
+
     @Test("ESPN's minute-precision instants parse")
     func espnInstant() throws {
         let date = try #require(TimeText.parseInstant("2024-12-15T23:00Z"))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Date and time wording for context output. Small models cannot do date arithmetic, so these do
 /// it for them: every time is local to a named zone and days are labelled today/tomorrow/yesterday.
@@ -54,17 +55,25 @@ public enum TimeText {
         if universal.contains(zone.identifier) || (zone.secondsFromGMT(for: date) == 0 && !zone.identifier.contains("/")) {
             return "UTC"
         }
+        let seconds = zone.secondsFromGMT(for: date)
+        // One zone at one offset has one label (EST and EDT differ by offset): a result is looked
+        // up once, not once per game or event (a DateFormatter costs ~50 us to make).
+        let key = "\(zone.identifier) \(seconds)"
+        if let known = knownAbbreviations.withLock({ $0[key] }) { return known }
         // TimeZone.abbreviation(for:) on Linux only gives "GMT-5"; the formatter's "zzz" knows "EST".
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US")
         formatter.timeZone = zone
         formatter.dateFormat = "zzz"
         let name = formatter.string(from: date)
-        if name == "GMT" || (name.first?.isLetter == true && !name.hasPrefix("GMT") && !name.hasPrefix("UTC")) {
-            return name
-        }
-        return offset(zone.secondsFromGMT(for: date))
+        let label =
+            name == "GMT" || (name.first?.isLetter == true && !name.hasPrefix("GMT") && !name.hasPrefix("UTC"))
+            ? name : offset(seconds)
+        knownAbbreviations.withLock { $0[key] = label }
+        return label
     }
+
+    private static let knownAbbreviations = Mutex<[String: String]>([:])
 
     /// "UTC+05:30".
     public static func offset(_ seconds: Int) -> String {
