@@ -84,6 +84,14 @@ struct TimeTextTests {
             #expect(TimeText.zoneAbbreviation(berlin, at: winter) == "UTC+01:00")
             #expect(TimeText.zoneAbbreviation(berlin, at: summer) == "UTC+02:00")
             #expect(TimeText.zoneAbbreviation(kolkata, at: summer) == "UTC+05:30")
+            for (identifier, january, july) in [
+                ("America/Anchorage", "AKST", "AKDT"), ("America/Halifax", "AST", "ADT"), ("America/Phoenix", "MST", "MST"),
+                ("Pacific/Honolulu", "HST", "HST"), ("Europe/London", "GMT", "UTC+01:00"), ("Asia/Tokyo", "UTC+09:00", "UTC+09:00"),
+            ] {
+                let zone = try #require(TimeZone(identifier: identifier))
+                #expect(TimeText.zoneAbbreviation(zone, at: winter) == january, "\(identifier)")
+                #expect(TimeText.zoneAbbreviation(zone, at: summer) == july, "\(identifier)")
+            }
         }
     }
 
