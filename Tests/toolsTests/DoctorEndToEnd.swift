@@ -79,21 +79,18 @@ struct DoctorEndToEndTests {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
-        let fakes = scratch.url.appendingPathComponent("lib")
-        try FileManager.default.createDirectory(at: fakes, withIntermediateDirectories: true)
+        let fakes = try scratch.unloadable(["libical.so.3"])
         let base = server.baseURL
         let environment = scratch.environment([
             "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
             "ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": fakes.path,
         ])
-        // An empty file first on the search path: dlopen refuses it ("file too short").
-        try Data().write(to: fakes.appendingPathComponent("libical.so.3"))
         let noLibical = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains("ok    libcurl: libcurl.so.4 opened"))
         #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
 
-        try Data().write(to: fakes.appendingPathComponent("libcurl.so.4"))
+        _ = try scratch.unloadable(["libcurl.so.4"])
         let noLibcurl = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibcurl.status == 69)
         #expect(lines(noLibcurl).contains { $0.hasPrefix("fail  libcurl: cannot be opened: ") && $0.hasSuffix("file too short; install libcurl4") })

@@ -16,6 +16,15 @@ struct Scratch: ~Copyable {
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         ToolsBinary.environment(cacheDirectory: url, extra: extra)
     }
+
+    /// A folder of empty files named like `libraries`, for `LD_LIBRARY_PATH`: found before the real
+    /// ones, they make dlopen fail ("file too short") as a missing library would.
+    func unloadable(_ libraries: [String]) throws -> URL {
+        let folder = url.appendingPathComponent("lib")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in libraries { try Data().write(to: folder.appendingPathComponent(name)) }
+        return folder
+    }
 }
 
 @Suite("CLI usage errors")

@@ -60,12 +60,7 @@ struct LazyLibrariesEndToEnd {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
-        // Empty files found first on the search path: dlopen refuses them ("file too short").
-        let fakes = scratch.url.appendingPathComponent("lib")
-        try FileManager.default.createDirectory(at: fakes, withIntermediateDirectories: true)
-        for name in ["libcurl.so.4", "libical.so.3"] {
-            try Data().write(to: fakes.appendingPathComponent(name))
-        }
+        let fakes = try scratch.unloadable(["libcurl.so.4", "libical.so.3"])
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "LD_LIBRARY_PATH": fakes.path])
 
         let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
