@@ -52,7 +52,9 @@ let package = Package(
         // libical, opened with dlopen by the calendar only (Sources/CLibical/include/clibical.h);
         // headers from libical-dev.
         .target(name: "CLibical"),
-        .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical"]),
+        // libxml2's pull parser for CalDAV's WebDAV bodies, opened with dlopen (Sources/CLibxml2).
+        .target(name: "CLibxml2"),
+        .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical", "CLibxml2"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
@@ -124,7 +126,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical"].contains(target.name) {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical", "CLibxml2"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

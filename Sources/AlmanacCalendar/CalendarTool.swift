@@ -1,4 +1,5 @@
 import AlmanacCore
+import CLibxml2
 import Foundation
 
 /// Calendar events and tasks from `.ics` files, feeds and CalDAV servers, expanded by libical
@@ -176,4 +177,10 @@ extension CalendarTool {
     /// Opens libical now (the first calendar file would otherwise): nil when it is ready, else the
     /// dynamic loader's reason. For `tools doctor`.
     public static func openLibrary() -> String? { LibICal.loadFailure }
+
+    /// Opens libxml2, which reads CalDAV's WebDAV bodies: nil when it is ready, else the dynamic
+    /// loader's reason. For `tools doctor`.
+    public static func openCalDAVLibrary() -> String? {
+        almanac_xml_load() == 0 ? nil : String(cString: almanac_xml_error())
+    }
 }

@@ -81,8 +81,9 @@ struct DoctorChecks: Sendable {
         return DoctorCheck(status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
     }
 
-    /// libcurl and libical are opened on first use, so a missing one would only show at the first
-    /// request or calendar: open them here. libcurl is essential; libical serves the calendar only.
+    /// libcurl, libical and libxml2 are opened on first use, so a missing one would only show at
+    /// the first request or calendar: open them here. libcurl is essential; libical serves the
+    /// calendar and libxml2 CalDAV only.
     func libraries() -> [DoctorCheck] {
         let curl = CurlTransport.openLibrary().map {
             DoctorCheck(status: .fail, name: "libcurl", detail: "cannot be opened: \($0); install libcurl4", essential: true)
@@ -90,7 +91,10 @@ struct DoctorChecks: Sendable {
         let ical = CalendarTool.openLibrary().map {
             DoctorCheck(status: .warn, name: "libical", detail: "cannot be opened: \($0); install libical3 (calendar only)", essential: false)
         } ?? DoctorCheck(status: .ok, name: "libical", detail: "libical.so.3 opened", essential: false)
-        return [curl, ical]
+        let xml = CalendarTool.openCalDAVLibrary().map {
+            DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV only)", essential: false)
+        } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "libxml2.so.2 opened", essential: false)
+        return [curl, ical, xml]
     }
 
     func keys() -> [DoctorCheck] {

@@ -26,7 +26,7 @@ struct DoctorEndToEndTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
-            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
+            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
             "ok    search setup", "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
         ])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
@@ -79,7 +79,7 @@ struct DoctorEndToEndTests {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
-        let fakes = try scratch.unloadable(["libical.so.3"])
+        let fakes = try scratch.unloadable(["libical.so.3", "libxml2.so.2"])
         let base = server.baseURL
         let environment = scratch.environment([
             "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
@@ -89,6 +89,7 @@ struct DoctorEndToEndTests {
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains("ok    libcurl: libcurl.so.4 opened"))
         #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
+        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV only)") })
 
         _ = try scratch.unloadable(["libcurl.so.4"])
         let noLibcurl = try ToolsBinary.run(["doctor"], environment: environment)

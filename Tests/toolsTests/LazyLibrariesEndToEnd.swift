@@ -2,10 +2,10 @@ import AlmanacTesting
 import Foundation
 import Testing
 
-/// libcurl and libical are opened when they are needed, not at start: libcurl's ~25 libraries cost
-/// every process about 4 ms and a call answered from the cache makes no request; libical (with
-/// ICU's calendar library) is for the calendar alone.
-@Suite("libcurl and libical are loaded only when used")
+/// libcurl, libical and libxml2 are opened when they are needed, not at start: libcurl's ~25
+/// libraries cost every process about 4 ms and a call answered from the cache makes no request;
+/// libical (with ICU's calendar library) is for the calendar alone, libxml2 for CalDAV.
+@Suite("libcurl, libical and libxml2 are loaded only when used")
 struct LazyLibrariesEndToEnd {
     /// The shared objects the dynamic loader opened, from its own trace (LD_DEBUG=files).
     static func loadedLibraries(_ output: CommandOutput) -> Set<String> {
@@ -37,6 +37,9 @@ struct LazyLibrariesEndToEnd {
         #expect(!loaded.contains("libcurl.so.4"), "\(loaded.sorted())")
         #expect(!loaded.contains("libical.so.3"), "\(loaded.sorted())")
         #expect(!Self.loadedLibraries(cold).contains("libical.so.3"))
+        // libxml2 reads CalDAV's bodies only (Foundation's XMLParser linked it into every start).
+        #expect(!loaded.contains("libxml2.so.2"))
+        #expect(!Self.loadedLibraries(cold).contains("libxml2.so.2"))
     }
 
     @Test("a calendar file opens libical and never libcurl")

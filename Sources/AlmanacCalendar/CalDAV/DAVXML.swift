@@ -1,8 +1,5 @@
+import CLibxml2
 import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// A parsed XML element (namespace-aware), small enough for WebDAV multistatus bodies.
 final class XMLNode {
@@ -40,41 +37,49 @@ final class XMLNode {
     var value: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
 }
 
-/// Parses XML with Foundation's XMLParser (libxml2 underneath).
-final class XMLTreeBuilder: NSObject, XMLParserDelegate {
-    private var stack: [XMLNode] = []
-    private(set) var root: XMLNode?
+/// libxml2 could not be opened, so no WebDAV body can be read.
+struct XMLUnavailable: Error, Sendable {
+    let reason: String
+}
 
+/// Builds an ``XMLNode`` tree with libxml2's pull parser, opened on first use (see CLibxml2).
+enum XMLTreeBuilder {
     /// The document's root element, or nil when the body is not well-formed XML.
-    static func parse(_ data: Data) -> XMLNode? {
-        let parser = XMLParser(data: data)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        let builder = XMLTreeBuilder()
-        parser.delegate = builder
-        guard parser.parse() else { return nil }
-        return builder.root
-    }
-
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-        attributes: [String: String] = [:]
-    ) {
-        let node = XMLNode(namespace: namespaceURI ?? "", name: elementName)
-        if let parent = stack.last { parent.children.append(node) } else { root = node }
-        stack.append(node)
-    }
-
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
-        _ = stack.popLast()
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        stack.last?.text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        stack.last?.text += String(decoding: CDATABlock, as: UTF8.self)
+    ///
+    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened.
+    static func parse(_ data: Data) throws -> XMLNode? {
+        guard almanac_xml_load() == 0 else { throw XMLUnavailable(reason: String(cString: almanac_xml_error())) }
+        guard data.count < Int(Int32.max) else { return nil }
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> XMLNode? in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                let reader = almanac_xml_reader_for_memory(base, Int32(bytes.count))
+            else { return nil }
+            defer { almanac_xml_free(reader) }
+            var stack: [XMLNode] = []
+            var root: XMLNode?
+            while true {
+                let step = almanac_xml_read(reader)
+                if step == 0 { break }
+                if step < 0 { return nil }
+                switch Int(almanac_xml_node_type(reader)) {
+                case ALMANAC_XML_ELEMENT:
+                    let node = XMLNode(
+                        namespace: almanac_xml_namespace(reader).map { String(cString: $0) } ?? "",
+                        name: almanac_xml_local_name(reader).map { String(cString: $0) } ?? "")
+                    if let parent = stack.last { parent.children.append(node) } else { root = node }
+                    // `<a/>` has no end node of its own.
+                    if almanac_xml_is_empty_element(reader) != 1 { stack.append(node) }
+                case ALMANAC_XML_END_ELEMENT:
+                    _ = stack.popLast()
+                case ALMANAC_XML_TEXT, ALMANAC_XML_CDATA,
+                    ALMANAC_XML_SIGNIFICANT_WHITESPACE:
+                    if let value = almanac_xml_value(reader) { stack.last?.text += String(cString: value) }
+                default:
+                    break  // comments, processing instructions, unexpanded entity references
+                }
+            }
+            return root
+        }
     }
 }
 
@@ -97,8 +102,10 @@ enum DAV {
     }
 
     /// The responses of a multistatus body and its top-level `sync-token`.
-    static func multistatus(_ data: Data) -> (responses: [Response], syncToken: String?)? {
-        guard let root = XMLTreeBuilder.parse(data), root.name == "multistatus", root.namespace == dav else { return nil }
+    ///
+    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened.
+    static func multistatus(_ data: Data) throws -> (responses: [Response], syncToken: String?)? {
+        guard let root = try XMLTreeBuilder.parse(data), root.name == "multistatus", root.namespace == dav else { return nil }
         var responses: [Response] = []
         for response in root.children("response") {
             guard let href = response.child("href")?.value, !href.isEmpty else { continue }

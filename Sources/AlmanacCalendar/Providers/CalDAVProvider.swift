@@ -184,7 +184,13 @@ struct CalDAVClient {
         responses: [DAV.Response], syncToken: String?
     ) {
         let response = try await send(method, url, depth: depth, body: body)
-        guard let parsed = DAV.multistatus(response.body) else {
+        let multistatus: (responses: [DAV.Response], syncToken: String?)?
+        do {
+            multistatus = try DAV.multistatus(response.body)
+        } catch let unavailable as XMLUnavailable {
+            throw ProviderFailure(.unconfigured, "CalDAV: libxml2 could not be opened: \(unavailable.reason); install libxml2")
+        }
+        guard let parsed = multistatus else {
             throw ProviderFailure(.decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
         }
         return parsed
