@@ -33,7 +33,9 @@ let package = Package(
         ),
         // libcurl for the live transport (a write callback that can stop a runaway body), opened
         // with dlopen on first use (Sources/CCurl/include/ccurl.h); headers from libcurl4-openssl-dev.
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
+        // dlopen and symbol lookup shared by CCurl, CLibical and CLibxml2.
+        .target(name: "CLibraryLoader"),
 
         // Tool domains: one module each, providers as files inside.
         .target(
@@ -51,9 +53,9 @@ let package = Package(
         // libical (parsing, time zones, recurrence) for the calendar tool.
         // libical, opened with dlopen by the calendar only (Sources/CLibical/include/clibical.h);
         // headers from libical-dev.
-        .target(name: "CLibical"),
+        .target(name: "CLibical", dependencies: ["CLibraryLoader"]),
         // libxml2's pull parser for CalDAV's WebDAV bodies, opened with dlopen (Sources/CLibxml2).
-        .target(name: "CLibxml2"),
+        .target(name: "CLibxml2", dependencies: ["CLibraryLoader"]),
         .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical", "CLibxml2"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
@@ -126,7 +128,7 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical", "CLibxml2"].contains(target.name) {
+for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical", "CLibxml2", "CLibraryLoader"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

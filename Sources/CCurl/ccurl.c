@@ -1,6 +1,6 @@
 #include "ccurl.h"
 
-#include <dlfcn.h>
+#include <library_loader.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -21,34 +21,21 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static char failure[256] = "libcurl was not loaded";
 
-#define RESOLVE(field, name)                                                                  \
-    do {                                                                                      \
-        *(void **)(&api.field) = dlsym(library, name);                                        \
-        if (api.field == NULL) {                                                              \
-            snprintf(failure, sizeof failure, "libcurl.so.4 has no %s", name);                \
-            return;                                                                           \
-        }                                                                                     \
-    } while (0)
-
 static void load(void) {
-    /* RTLD_LAZY: libcurl and its ~25 libraries bind their functions as they are first called, as
-       they did when linked (RTLD_NOW resolved them all up front, ~1.5 ms). RTLD_LOCAL: their
-       symbols stay out of the global namespace. */
-    void *library = dlopen("libcurl.so.4", RTLD_LAZY | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : "libcurl.so.4 not found");
+    const almanac_symbol symbols[] = {
+        {"curl_global_init", (void **)&api.global_init},
+        {"curl_easy_init", (void **)&api.easy_init},
+        {"curl_easy_cleanup", (void **)&api.easy_cleanup},
+        {"curl_easy_reset", (void **)&api.easy_reset},
+        {"curl_easy_perform", (void **)&api.easy_perform},
+        {"curl_easy_setopt", (void **)&api.easy_setopt},
+        {"curl_easy_getinfo", (void **)&api.easy_getinfo},
+        {"curl_slist_append", (void **)&api.slist_append},
+        {"curl_slist_free_all", (void **)&api.slist_free_all},
+    };
+    if (almanac_open_library("libcurl.so.4", symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure) != 0) {
         return;
     }
-    RESOLVE(global_init, "curl_global_init");
-    RESOLVE(easy_init, "curl_easy_init");
-    RESOLVE(easy_cleanup, "curl_easy_cleanup");
-    RESOLVE(easy_reset, "curl_easy_reset");
-    RESOLVE(easy_perform, "curl_easy_perform");
-    RESOLVE(easy_setopt, "curl_easy_setopt");
-    RESOLVE(easy_getinfo, "curl_easy_getinfo");
-    RESOLVE(slist_append, "curl_slist_append");
-    RESOLVE(slist_free_all, "curl_slist_free_all");
     /* Once, before any handle exists (curl_global_init is not thread-safe in libcurl 7.x). */
     CURLcode code = api.global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {

@@ -1,8 +1,7 @@
 #include "clibical.h"
 
-#include <dlfcn.h>
+#include <library_loader.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /* The libical functions Almanac calls: return type, name, parameters, arguments. Adding a call in
    Swift means adding it here (the linker names any that is missing). */
@@ -69,25 +68,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static char failure[256] = "libical was not loaded";
 
+#define SYMBOL(type, name, parameters, arguments) {#name, (void **)&api.name},
+#define PROCEDURE_SYMBOL(name, parameters, arguments) {#name, (void **)&api.name},
 static void load(void) {
-    /* RTLD_LAZY binds libical's and ICU's functions as they are first called, as when linked. */
-    void *library = dlopen("libical.so.3", RTLD_LAZY | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : "libical.so.3 not found");
-        return;
+    const almanac_symbol symbols[] = {ALMANAC_ICAL_FUNCTIONS(SYMBOL) ALMANAC_ICAL_PROCEDURES(PROCEDURE_SYMBOL)};
+    if (almanac_open_library("libical.so.3", symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure) == 0) {
+        loaded = 0;
     }
-#define RESOLVE(name)                                                                              \
-    *(void **)(&api.name) = dlsym(library, #name);                                                 \
-    if (api.name == NULL) {                                                                        \
-        snprintf(failure, sizeof failure, "libical.so.3 has no %s", #name);                        \
-        return;                                                                                    \
-    }
-#define RESOLVE_FUNCTION(type, name, parameters, arguments) RESOLVE(name)
-#define RESOLVE_PROCEDURE(name, parameters, arguments) RESOLVE(name)
-    ALMANAC_ICAL_FUNCTIONS(RESOLVE_FUNCTION)
-    ALMANAC_ICAL_PROCEDURES(RESOLVE_PROCEDURE)
-    loaded = 0;
 }
 
 int almanac_ical_load(void) {

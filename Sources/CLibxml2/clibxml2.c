@@ -1,8 +1,7 @@
 #include "clibxml2.h"
 
-#include <dlfcn.h>
+#include <library_loader.h>
 #include <pthread.h>
-#include <stdio.h>
 
 /* libxml2's parser options (xmlParserOption): never fetch anything over the network. DTDs are not
    loaded and entities not substituted unless asked, which we do not. */
@@ -23,29 +22,20 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static char failure[256] = "libxml2 was not loaded";
 
-#define RESOLVE(field, name)                                                                       \
-    *(void **)(&api.field) = dlsym(library, name);                                                 \
-    if (api.field == NULL) {                                                                       \
-        snprintf(failure, sizeof failure, "libxml2.so.2 has no %s", name);                         \
-        return;                                                                                    \
-    }
-
 static void load(void) {
-    void *library = dlopen("libxml2.so.2", RTLD_LAZY | RTLD_LOCAL);
-    if (library == NULL) {
-        const char *reason = dlerror();
-        snprintf(failure, sizeof failure, "%s", reason ? reason : "libxml2.so.2 not found");
-        return;
+    const almanac_symbol symbols[] = {
+        {"xmlReaderForMemory", (void **)&api.reader_for_memory},
+        {"xmlTextReaderRead", (void **)&api.read},
+        {"xmlTextReaderNodeType", (void **)&api.node_type},
+        {"xmlTextReaderIsEmptyElement", (void **)&api.is_empty_element},
+        {"xmlTextReaderConstLocalName", (void **)&api.local_name},
+        {"xmlTextReaderConstNamespaceUri", (void **)&api.namespace_uri},
+        {"xmlTextReaderConstValue", (void **)&api.value},
+        {"xmlFreeTextReader", (void **)&api.free_reader},
+    };
+    if (almanac_open_library("libxml2.so.2", symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure) == 0) {
+        loaded = 0;
     }
-    RESOLVE(reader_for_memory, "xmlReaderForMemory");
-    RESOLVE(read, "xmlTextReaderRead");
-    RESOLVE(node_type, "xmlTextReaderNodeType");
-    RESOLVE(is_empty_element, "xmlTextReaderIsEmptyElement");
-    RESOLVE(local_name, "xmlTextReaderConstLocalName");
-    RESOLVE(namespace_uri, "xmlTextReaderConstNamespaceUri");
-    RESOLVE(value, "xmlTextReaderConstValue");
-    RESOLVE(free_reader, "xmlFreeTextReader");
-    loaded = 0;
 }
 
 int almanac_xml_load(void) {
