@@ -80,7 +80,7 @@ struct CalDAVProvider: Provider {
 
 /// The calendars discovery found for one source (URL and user), so a later run that cannot reach
 /// the server still knows which mirrors are its own.
-struct CalDAVIndex: Codable, Sendable {
+struct CalDAVIndex: StoredCalDAVValue, Sendable {
     struct Collection: Codable, Sendable {
         var url: String
         var displayName: String?
@@ -91,12 +91,27 @@ struct CalDAVIndex: Codable, Sendable {
     init(_ collections: [Collection]) { self.collections = collections }
 
     static func key(_ source: URL, username: String?) -> String {
-        "caldav-source:" + StableHash.hex(source.absoluteString + "|" + (username ?? ""))
+        storeKey("caldav-source:", source.absoluteString, username: username)
     }
 
     static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVIndex? {
+        await stored(key, in: store)
+    }
+}
+
+/// A value kept as JSON in the provider state store between runs (CalDAV's index and mirrors).
+protocol StoredCalDAVValue: Codable {}
+
+extension StoredCalDAVValue {
+    /// `prefix` and a hash of the URL and user: a key that names no one.
+    static func storeKey(_ prefix: String, _ url: String, username: String?) -> String {
+        prefix + StableHash.hex(url + "|" + (username ?? ""))
+    }
+
+    /// The value under `key`, or nil when there is none or it no longer decodes.
+    static func stored(_ key: String, in store: any ProviderStateStore) async -> Self? {
         guard let data = await store.value(for: key) else { return nil }
-        return try? JSONDecoder().decode(CalDAVIndex.self, from: data)
+        return try? JSONDecoder().decode(Self.self, from: data)
     }
 
     func save(_ key: String, to store: any ProviderStateStore) async {
@@ -106,7 +121,7 @@ struct CalDAVIndex: Codable, Sendable {
 
 /// What is kept between runs for one collection: the sync token and every object with its ETag.
 /// Holds calendar data, never credentials.
-struct CalDAVState: Codable, Sendable {
+struct CalDAVState: StoredCalDAVValue, Sendable {
     struct Object: Codable, Sendable {
         var etag: String
         var data: String
@@ -123,17 +138,11 @@ struct CalDAVState: Codable, Sendable {
     var mirrorsCollection: Bool?
 
     static func key(_ collection: String, username: String?) -> String {
-        "caldav:" + StableHash.hex(collection + "|" + (username ?? ""))
+        storeKey("caldav:", collection, username: username)
     }
 
     static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVState {
-        guard let data = await store.value(for: key), let state = try? JSONDecoder().decode(CalDAVState.self, from: data)
-        else { return CalDAVState() }
-        return state
-    }
-
-    func save(_ key: String, to store: any ProviderStateStore) async {
-        await store.setValue(try? JSONEncoder().encode(self), for: key)
+        await stored(key, in: store) ?? CalDAVState()
     }
 }
 
