@@ -52,10 +52,10 @@ public enum TimeText {
     /// "EST", "GMT", or "UTC+01:00" when the locale data has no common abbreviation for the zone.
     public static func zoneAbbreviation(_ zone: TimeZone, at date: Date) -> String {
         let universal = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu"]
-        if universal.contains(zone.identifier) || (zone.secondsFromGMT(for: date) == 0 && !zone.identifier.contains("/")) {
+        let seconds = zone.secondsFromGMT(for: date)
+        if universal.contains(zone.identifier) || (seconds == 0 && !zone.identifier.contains("/")) {
             return "UTC"
         }
-        let seconds = zone.secondsFromGMT(for: date)
         // One zone at one offset has one label (EST and EDT differ by offset): a result is looked
         // up once, not once per game or event.
         let key = "\(zone.identifier) \(seconds)"
