@@ -41,13 +41,9 @@ public struct CalendarTool: Tool {
         ])
     }
 
-    /// The providers, one per kind of source.
-    public func providers(in context: ToolContext) -> [ProviderInfo] {
-        [
-            ProviderInfo(name: "ics-file", priority: 0, note: "local .ics files and folders"),
-            ProviderInfo(name: "ics-url", priority: 0, note: "http(s)/webcal feeds"),
-            ProviderInfo(name: "caldav", priority: 0, note: "CalDAV with discovery and sync-token"),
-        ]
+    /// The providers, one per kind of source (each source uses the one for its kind).
+    public var providerDescriptors: [ProviderDescriptor] {
+        [ICSFileProvider.descriptor, ICSFeedProvider.descriptor, CalDAVProvider.descriptor]
     }
 
     /// Unconfigured when no calendar is configured (one-off `--ics`/`--caldav` still work).

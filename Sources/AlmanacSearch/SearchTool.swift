@@ -47,10 +47,8 @@ public struct SearchTool: Tool {
         ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
     ])
 
-    /// The one provider.
-    public func providers(in context: ToolContext) -> [ProviderInfo] {
-        [ProviderInfo(name: "brave", priority: 0, note: "Brave Search API (web, news); needs BRAVE_API_KEY")]
-    }
+    /// Every search provider.
+    public var providerDescriptors: [ProviderDescriptor] { [BraveSearchProvider.descriptor] }
 
     /// Nil with a Brave key (or in replay mode), else how to set one.
     public func unconfiguredReason(in context: ToolContext) -> String? {
@@ -67,7 +65,7 @@ public struct SearchTool: Tool {
                 "search needs a Brave Search API key", suggestion: BraveClient.missingKeyHelp)
         }
         // A bad ALMANAC_BRAVE_URL is a usage error, not a provider failure.
-        _ = try context.settings.baseURL(env: "ALMANAC_BRAVE_URL", default: "https://api.search.brave.com")
+        _ = try BraveSearchProvider.descriptor.baseURL(context.settings)
 
         let upstream = SearchQuery(
             text: request.text, kind: request.kind, count: Self.maximumCount, freshness: request.freshness,

@@ -44,27 +44,27 @@ public struct SportsTool: Tool {
         ])
     }
 
-    /// ESPN, then the web-search fallback when a searcher is configured.
-    public func providers(in context: ToolContext) -> [ProviderInfo] {
-        var list = [ESPNProvider().info]
-        if let searcher = context.environment.webSearch {
-            list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
-        }
-        return list
-    }
+    /// The chain, in the order tried (web search comes last, when configured).
+    static let chain: [any DescribedProvider<SportsQuery, SportsData>] = [ESPNProvider()]
+
+    /// Every sports provider.
+    public var providerDescriptors: [ProviderDescriptor] { Self.chain.map(\.descriptor) }
+
+    /// Web search stands in when every sports API fails.
+    public var usesWebSearchFallback: Bool { true }
 
     /// Runs one request.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone)
         // A bad base URL is the user's to fix: say so before any provider runs.
-        _ = try context.settings.baseURL(env: ESPNProvider.baseEnv, default: ESPNProvider.baseDefault)
+        _ = try ESPNProvider.descriptor.baseURL(context.settings)
         let team: TeamRef? =
             if let word = request.teamWord { try await resolveTeam(word, league: request.league, context: context) } else {
                 nil
             }
-        let providers: [any Provider<SportsQuery, SportsData>] = [
-            ESPNProvider(), WebSearchFallback(searcher: context.environment.webSearch),
-        ]
+        let providers: [any Provider<SportsQuery, SportsData>] =
+            Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
+            + [WebSearchFallback(searcher: context.environment.webSearch)]
         let query = request.query(team: team)
         let fetched = try await context.fetch(
             tool: name, key: request.cacheKey(team: team), query: query, providers: providers,

@@ -46,18 +46,23 @@ public struct WeatherTool: Tool {
         ])
     }
 
-    /// Open-Meteo, then the web search fallback when a searcher is configured.
-    public func providers(in context: ToolContext) -> [ProviderInfo] {
-        var list = [OpenMeteoProvider().info]
-        if let searcher = context.environment.webSearch {
-            list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
-        }
-        return list
+    /// The forecast chain, in the order tried (web search comes last, when configured).
+    static let forecastChain: [any DescribedProvider<WeatherQuery, WeatherReport>] = [OpenMeteoProvider()]
+    /// The geocoding chain, in the order tried.
+    static let geocodingChain: [any DescribedProvider<GeocodeQuery, GeocodeResult>] = [OpenMeteoGeocoder()]
+
+    /// Every forecast and geocoding provider.
+    public var providerDescriptors: [ProviderDescriptor] {
+        Self.forecastChain.map(\.descriptor) + Self.geocodingChain.map(\.descriptor)
     }
+
+    /// Web search stands in for the forecast.
+    public var usesWebSearchFallback: Bool { true }
 
     /// The forecast providers in the order they are tried.
     func forecastProviders(_ context: ToolContext) -> [any Provider<WeatherQuery, WeatherReport>] {
-        [OpenMeteoProvider(), WebSearchWeatherProvider(searcher: context.environment.webSearch)]
+        Self.forecastChain.map { $0 as any Provider<WeatherQuery, WeatherReport> }
+            + [WebSearchWeatherProvider(searcher: context.environment.webSearch)]
     }
 
     /// Runs the tool: checks arguments, geocodes (cached a day), fetches the forecast (cached by
@@ -77,7 +82,7 @@ public struct WeatherTool: Tool {
             do {
                 let geocoded = try await context.fetch(
                     tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.name),
-                    providers: [OpenMeteoGeocoder()], ttl: .seconds(86_400))
+                    providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> }, ttl: .seconds(86_400))
                 let choice = try PlaceMatcher.choose(text, from: geocoded.value.places)
                 alternatives = choice.alternatives
                 if let zone = choice.place.timezone.flatMap(TimeZone.init(identifier:)) { estimateZone = zone }

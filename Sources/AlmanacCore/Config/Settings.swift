@@ -84,11 +84,17 @@ public struct Settings: Sendable {
 
     /// A base URL from `env` (or the default), validated.
     public func baseURL(env name: String, default fallback: String) throws -> URL {
-        let raw = env(name) ?? fallback
+        try Self.validBaseURL(env(name) ?? fallback, variable: name, example: fallback)
+    }
+
+    /// `raw` as a base URL (http or https, with a host, no trailing slash).
+    ///
+    /// - Throws: ``AlmanacError`` (usage) naming `variable` and showing `example`.
+    public static func validBaseURL(_ raw: String, variable: String, example: String) throws -> URL {
         guard let url = URL(string: raw.hasSuffix("/") ? String(raw.dropLast()) : raw), let scheme = url.scheme,
             ["http", "https"].contains(scheme.lowercased()), url.host != nil
         else {
-            throw AlmanacError.usage("\(name) is not an http(s) URL: '\(raw)'", suggestion: "e.g. \(fallback)")
+            throw AlmanacError.usage("\(variable) is not an http(s) URL: '\(raw)'", suggestion: "e.g. \(example)")
         }
         return url
     }

@@ -11,10 +11,9 @@ public struct HTTPRequest: Sendable, Hashable {
     /// Optional body.
     public var body: Data?
 
-    /// Header names whose values are secrets.
-    public static let sensitiveHeaders: Set<String> = [
-        "authorization", "x-subscription-token", "cookie", "proxy-authorization", "x-api-key",
-    ]
+    /// Header names whose values are secrets in any API (providers declare their own too, in
+    /// ``ProviderDescriptor/secrets``).
+    public static let sensitiveHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
 
     /// Creates a request.
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
@@ -112,7 +111,8 @@ extension HTTPTransport {
     }
 }
 
-/// Reads `Retry-After` (seconds or HTTP date) and `X-RateLimit-Reset` (seconds) headers.
+/// Reads the standard `Retry-After` header (seconds or HTTP date); providers read their own
+/// upstream's rate-limit headers.
 public enum RetryAfter {
     /// When the server says to retry, if it says.
     public static func date(from response: HTTPResponse, now: Date = Date()) -> Date? {
@@ -122,12 +122,6 @@ public enum RetryAfter {
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
             if let date = formatter.date(from: value) { return date }
-        }
-        // Brave sends a comma list (per-second, per-month windows); the first is the short window.
-        if let value = response.header("x-ratelimit-reset"),
-            let first = value.split(separator: ",").first.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) })
-        {
-            return now.addingTimeInterval(first)
         }
         return nil
     }

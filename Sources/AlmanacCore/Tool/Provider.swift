@@ -24,6 +24,22 @@ public protocol Provider<Query, Output>: Sendable {
     func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>?
 }
 
+/// A provider that declares itself with a ``ProviderDescriptor``: its name and priority come
+/// from the descriptor, so they are written once.
+public protocol DescribedProvider<Query, Output>: Provider {
+    /// What this provider is (name, priority, upstream, secrets, terms, probe, decoders).
+    static var descriptor: ProviderDescriptor { get }
+}
+
+extension DescribedProvider {
+    /// The descriptor's name.
+    public var name: String { Self.descriptor.name }
+    /// The descriptor's priority.
+    public var priority: Int { Self.descriptor.priority }
+    /// The descriptor.
+    public var descriptor: ProviderDescriptor { Self.descriptor }
+}
+
 /// A provider's own older answer, offered when its upstream cannot be reached.
 public struct StaleCopy<Value: Sendable>: Sendable {
     /// The answer as it was.

@@ -18,11 +18,15 @@ public protocol Tool: Sendable {
     var summary: String { get }
     /// The tool's parameters, used for CLI parsing, `tools schema` and MCP `inputSchema`.
     var schema: ToolSchema { get }
-    /// The providers this tool may use, in the order they are tried.
+    /// Every provider this tool may use, whatever the configuration (the registry reads these).
+    var providerDescriptors: [ProviderDescriptor] { get }
+    /// The providers this tool uses with the present configuration, in the order they are tried.
     func providers(in context: ToolContext) -> [ProviderInfo]
     /// Whether the tool can answer at all with the present configuration (e.g. an API key is set);
     /// `nil` when configured, else a one-line reason.
     func unconfiguredReason(in context: ToolContext) -> String?
+    /// Whether web search stands in when the tool's own providers fail.
+    var usesWebSearchFallback: Bool { get }
     /// Runs the tool.
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult
 }
@@ -30,6 +34,20 @@ public protocol Tool: Sendable {
 extension Tool {
     /// Tools without configuration needs are always configured.
     public func unconfiguredReason(in context: ToolContext) -> String? { nil }
+
+    /// The configured descriptors in priority order, then web search when one is configured.
+    public func providers(in context: ToolContext) -> [ProviderInfo] {
+        let registry = ProviderRegistry(providerDescriptors)
+        var list = registry.descriptors(forTool: name)
+            .filter { $0.unconfiguredReason(context.settings) == nil }.map(\.info)
+        if usesWebSearchFallback, let searcher = context.environment.webSearch {
+            list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
+        }
+        return list
+    }
+
+    /// Whether web search stands in when the tool's own providers fail (default: no).
+    public var usesWebSearchFallback: Bool { false }
 }
 
 /// A provider's name and priority as shown by `tools list --providers`.

@@ -40,7 +40,7 @@ struct BraveClient: Sendable {
 
     /// The request for `query` (without the key header when `key` is nil).
     static func request(for query: SearchQuery, key: String?, settings: Settings) throws -> HTTPRequest {
-        let base = try settings.baseURL(env: "ALMANAC_BRAVE_URL", default: "https://api.search.brave.com")
+        let base = try BraveSearchProvider.descriptor.baseURL(settings)
         let path = query.kind == .web ? "/res/v1/web/search" : "/res/v1/news/search"
         guard var components = URLComponents(url: base.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         else {

@@ -2,11 +2,29 @@ import AlmanacCore
 import Foundation
 
 /// The search tool's provider: Brave Search API, web or news.
-struct BraveSearchProvider: Provider {
+struct BraveSearchProvider: DescribedProvider {
     let client: BraveClient
 
-    var name: String { "brave" }
-    var priority: Int { 0 }
+    /// `brave`, first in the search chain when a key is set.
+    static let descriptor = ProviderDescriptor(
+        name: "brave", tool: "search", priority: 0, summary: "Brave Search API (web, news); needs BRAVE_API_KEY",
+        endpoints: [ProviderEndpoint(env: "ALMANAC_BRAVE_URL", defaultBase: "https://api.search.brave.com")],
+        secrets: [.environment("BRAVE_API_KEY"), .config(["brave", "api_key"]), .header("x-subscription-token")],
+        // Reachability only: no key is sent, so no quota is spent and a 401/422 still proves the host answers.
+        probe: HealthProbe(path: "/res/v1/web/search"),
+        decoders: [
+            UpstreamDecoder(name: "brave", seeds: ["Fixtures/search/brave/*.response.json"]) { data in
+                for kind in [SearchKind.web, .news] {
+                    _ = try? BraveClient.decode(
+                        HTTPResponse(status: 200, body: data), for: SearchQuery(text: "fuzz", kind: kind),
+                        now: Date(timeIntervalSince1970: 1_750_000_000))
+                }
+            }
+        ],
+        unconfiguredReason: { BraveClient.unconfiguredReason($0) },
+        sampleCall: SampleCall(
+            words: ["run", "search", "hello", "world", "--count", "20"],
+            environment: ["BRAVE_API_KEY": "fault-matrix-key"]))
 
     func fetch(_ query: SearchQuery, in environment: ProviderEnvironment) async throws -> SearchResults {
         try await client.search(query, in: environment)

@@ -6,8 +6,8 @@ import Foundation
 /// Brave documents comma lists per window (per second, per month):
 /// `X-RateLimit-Remaining: 0, 1000` and `X-RateLimit-Reset: 1, 1419704` (seconds until each window
 /// resets). When a window with nothing remaining can be identified, its reset wins (so an
-/// exhausted monthly quota is not retried every second); otherwise Core's `RetryAfter` reading
-/// (`Retry-After`, else the first reset) applies.
+/// exhausted monthly quota is not retried every second); otherwise `Retry-After`, else the first
+/// window's reset.
 enum BraveRateLimit {
     static func resume(from response: HTTPResponse, now: Date) -> Date? {
         if response.header("retry-after") == nil,
@@ -18,7 +18,10 @@ enum BraveRateLimit {
             let exhausted = zip(remaining, resets).filter { $0.0 <= 0 }.map(\.1)
             if let longest = exhausted.max() { return now.addingTimeInterval(longest) }
         }
-        return RetryAfter.date(from: response, now: now)
+        if let date = RetryAfter.date(from: response, now: now) { return date }
+        // No Retry-After: the first (shortest) window's reset.
+        if let first = numbers(response.header("x-ratelimit-reset"))?.first { return now.addingTimeInterval(first) }
+        return nil
     }
 
     private static func numbers(_ header: String?) -> [Double]? {

@@ -30,22 +30,27 @@ public struct SportsQuery: Sendable, Hashable {
 /// `limit` (the default answers a whole day; `limit` ≥ 600 silently truncates). The viewer's day usually
 /// overlaps two Eastern dates: both are fetched concurrently, merged by event id and cut to the day.
 /// If one date fails the whole attempt fails, so a partial day never looks like a complete one.
-public struct ESPNProvider: Provider {
-    /// `espn`.
-    public let name = "espn"
-    /// First choice.
-    public let priority = 0
+public struct ESPNProvider: DescribedProvider {
+    /// `espn`, the first choice for every league.
+    public static let descriptor = ProviderDescriptor(
+        name: "espn", tool: "sports", priority: 0, summary: "ESPN site API (scores, standings, news, schedules)",
+        endpoints: [ProviderEndpoint(env: "ALMANAC_ESPN_URL", defaultBase: "https://site.api.espn.com")],
+        probe: HealthProbe(path: "/apis/site/v2/sports/basketball/nba/scoreboard"),
+        decoders: [
+            UpstreamDecoder(name: "espn", seeds: ["Fixtures/sports/espn/*.response.json"]) { data in
+                for league in League.all.prefix(3) { _ = try? ESPNScoreboard.decode(data, league: league) }
+            }
+        ],
+        sampleCall: SampleCall(words: ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]))
 
     /// Creates the provider.
     public init() {}
 
-    static let baseEnv = "ALMANAC_ESPN_URL"
-    static let baseDefault = "https://site.api.espn.com"
     static let service = "ESPN"
 
     /// Fetches what `query` asks for.
     public func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
-        let base = try environment.settings.baseURL(env: Self.baseEnv, default: Self.baseDefault)
+        let base = try descriptor.baseURL(environment.settings)
         let league = query.league
         switch query.view {
         case .scores:
@@ -168,7 +173,7 @@ struct ESPNTeamsProvider: Provider {
     let priority = 0
 
     func fetch(_ league: League, in environment: ProviderEnvironment) async throws -> [TeamEntry] {
-        let base = try environment.settings.baseURL(env: ESPNProvider.baseEnv, default: ESPNProvider.baseDefault)
+        let base = try ESPNProvider.descriptor.baseURL(environment.settings)
         // College directories are long and paged by default; pro leagues answer in full without a limit.
         let query = league.style == .college ? "limit=500" : nil
         let url = ESPNProvider.url(base, "/apis/site/v2/sports/\(league.path)/teams", query: query)

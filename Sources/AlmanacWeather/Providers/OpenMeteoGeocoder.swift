@@ -73,11 +73,19 @@ public struct GeoPlace: Sendable, Codable, Equatable {
 ///
 /// A name with no match answers 200 with no `results` key at all (recorded in
 /// `Fixtures/weather/open-meteo/geocoding-no-results`), which decodes to an empty list.
-public struct OpenMeteoGeocoder: Provider {
-    /// Provider name.
-    public let name = "open-meteo-geocoding"
-    /// Only provider for geocoding.
-    public let priority = 0
+public struct OpenMeteoGeocoder: DescribedProvider {
+    /// `open-meteo-geocoding`, tried first for place names.
+    public static let descriptor = ProviderDescriptor(
+        name: "open-meteo-geocoding", tool: "weather", role: .geocoding, priority: 0,
+        summary: "Open-Meteo geocoding API",
+        endpoints: [ProviderEndpoint(env: "ALMANAC_GEOCODING_URL", defaultBase: "https://geocoding-api.open-meteo.com")],
+        probe: HealthProbe(path: "/v1/search?name=Lisbon&count=1"),
+        decoders: [
+            UpstreamDecoder(name: "geocoding", seeds: ["Fixtures/weather/open-meteo/geocoding-*.response.json"]) {
+                _ = try? OpenMeteoGeocoder.decode($0)
+            }
+        ],
+        sampleCall: SampleCall(words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
 
     /// Creates the geocoder.
     public init() {}
@@ -92,8 +100,7 @@ public struct OpenMeteoGeocoder: Provider {
 
     /// Looks the name up.
     public func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
-        let base = try environment.settings.baseURL(
-            env: "ALMANAC_GEOCODING_URL", default: "https://geocoding-api.open-meteo.com")
+        let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetchJSON(
             SearchResponse.self, Self.request(query, base: base), timeout: environment.timeout,
             service: "Open-Meteo geocoding")

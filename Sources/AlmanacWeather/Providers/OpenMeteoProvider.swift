@@ -93,11 +93,21 @@ enum Coordinate {
 ///
 /// Always sends `timezone=auto`, so daily values are the place's own local days and every time
 /// comes back as the place's wall-clock time (with `utc_offset_seconds`).
-public struct OpenMeteoProvider: Provider {
-    /// Provider name (JSON `provider`).
-    public let name = "open-meteo"
-    /// Tried first.
-    public let priority = 0
+public struct OpenMeteoProvider: DescribedProvider {
+    /// `open-meteo`, tried first for forecasts.
+    public static let descriptor = ProviderDescriptor(
+        name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API",
+        endpoints: [ProviderEndpoint(env: "ALMANAC_OPEN_METEO_URL", defaultBase: "https://api.open-meteo.com")],
+        terms: UpstreamTerms(attribution: "Weather data by Open-Meteo.com (CC BY 4.0)"),
+        probe: HealthProbe(path: "/v1/forecast?latitude=0&longitude=0"),
+        decoders: [
+            UpstreamDecoder(name: "open-meteo", seeds: ["Fixtures/weather/open-meteo/forecast-*.response.json"]) {
+                _ = try? OpenMeteoDecoder.decode($0)
+            }
+        ],
+        sampleCall: SampleCall(
+            words: ["run", "weather", "--lat", "39.41", "--lon", "-77.41"],
+            environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
 
     /// Creates the provider.
     public init() {}
@@ -147,8 +157,7 @@ public struct OpenMeteoProvider: Provider {
     /// Fetches and decodes the forecast.
     public func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
         guard supports(query) else { throw ProviderFailure(.notFound, "Open-Meteo: no coordinates to forecast") }
-        let base = try environment.settings.baseURL(
-            env: "ALMANAC_OPEN_METEO_URL", default: "https://api.open-meteo.com")
+        let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "Open-Meteo")
         var forecast = try OpenMeteoDecoder.decode(response.body, expected: query)
