@@ -10,6 +10,15 @@ extension Runtime {
         [SportsTool(), WeatherTool(), CalendarTool(), SearchTool()]
     }
 
+    /// Every provider of every tool Almanac ships: the registry the CLI, doctor, recording, fuzzing
+    /// and the fault matrix read.
+    public static func defaultProviders() -> ProviderRegistry {
+        ProviderRegistry(defaultTools().flatMap(\.providerDescriptors))
+    }
+
+    /// The providers of this runtime's tools.
+    public var providers: ProviderRegistry { ProviderRegistry(registry.tools.flatMap(\.providerDescriptors)) }
+
     /// The web searcher other tools fall back to, when a key is configured.
     static func webSearcher(_ settings: Settings) -> (any WebSearching)? {
         BraveWebSearch.isConfigured(settings) ? BraveWebSearch() : nil

@@ -43,6 +43,8 @@ public struct Runtime: Sendable {
     public let warnings: [String]
     let options: RuntimeOptions
     let timeout: Duration
+    /// The deadline of one provider attempt (`ALMANAC_TIMEOUT`, read and checked once, here).
+    public var attemptTimeout: Duration { timeout }
     let logger: Logger
     let webSearch: (any WebSearching)?
 

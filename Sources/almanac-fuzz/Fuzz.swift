@@ -1,78 +1,25 @@
 import AlmanacCore
-import AlmanacSports
-import AlmanacWeather
+import AlmanacRuntime
 import Foundation
 
-// BraveClient.decode and ICalendarDocument are internal; fuzz builds are debug builds (testing enabled).
-@testable import AlmanacCalendar
-@testable import AlmanacSearch
-
-/// The decoders fed with arbitrary bytes. Each must return or throw, never trap, hang or blow up.
+/// The decoders fed with arbitrary bytes: every ``UpstreamDecoder`` the provider registry declares.
+/// Each must return or throw, never trap, hang or blow up.
 ///
 /// Built two ways (see scripts/fuzz):
 /// - `-sanitize=fuzzer -DFUZZING`: a libFuzzer target; `ALMANAC_FUZZ_TARGET` picks the decoder.
 /// - plain: `almanac-fuzz <target> <file>...` replays inputs (crash reproducers, the seed corpus)
-///   through the same code; this is what the regression test runs.
-enum FuzzTarget: String, CaseIterable, Sendable {
-    case espn
-    case openMeteo = "open-meteo"
-    case geocoding
-    case brave
-    case calendar
+///   through the same code; this is what the regression test runs. `almanac-fuzz --list` prints
+///   each target with its seed patterns, one per line, for scripts/fuzz.
+enum FuzzTargets {
+    static let all: [UpstreamDecoder] = Runtime.defaultProviders().decoders
 
-    /// Where its seed corpus lives (recorded real bodies).
-    var seedFolder: String {
-        switch self {
-        case .espn: "Fixtures/sports/espn"
-        case .openMeteo, .geocoding: "Fixtures/weather/open-meteo"
-        case .brave: "Fixtures/search/brave"
-        case .calendar: "Fixtures/calendar/ics"
-        }
-    }
-
-    static let now = Date(timeIntervalSince1970: 1_750_000_000)
-
-    func run(_ data: Data) {
-        switch self {
-        case .espn:
-            for league in League.all.prefix(3) { _ = try? ESPNScoreboard.decode(data, league: league) }
-        case .openMeteo:
-            _ = try? OpenMeteoDecoder.decode(data)
-        case .geocoding:
-            _ = try? OpenMeteoGeocoder.decode(data)
-        case .brave:
-            for kind in [SearchKind.web, .news] {
-                _ = try? BraveClient.decode(
-                    HTTPResponse(status: 200, body: data), for: SearchQuery(text: "fuzz", kind: kind), now: Self.now)
-            }
-        case .calendar:
-            Self.calendar(data)
-        }
-    }
-
-    /// libical's parser, then expansion over a year in two zones and the task list: the whole
-    /// iCalendar path the tool runs on a downloaded file.
-    static func calendar(_ data: Data) {
-        let done = DispatchSemaphore(value: 0)
-        // Expansion is async (child tasks for big calendars); the fuzzer's callback is not, and it
-        // runs on libFuzzer's own thread, outside the cooperative pool, so blocking here is safe.
-        Task {
-            defer { done.signal() }
-            guard let document = try? ICalendarDocument(text: String(decoding: data, as: UTF8.self), name: "fuzz")
-            else { return }
-            for zone in ["UTC", "America/New_York"] {
-                guard let timeZone = TimeZone(identifier: zone) else { continue }
-                let window = ExpansionWindow(start: now, end: now.addingTimeInterval(366 * 86_400), zone: timeZone)
-                _ = await document.expand(in: window, calendar: "fuzz")
-                _ = document.tasks(now: now, zone: timeZone, calendar: "fuzz")
-            }
-        }
-        done.wait()
+    static func named(_ name: String) -> UpstreamDecoder? {
+        all.first { $0.name == name }
     }
 }
 
 #if FUZZING
-    let selected = FuzzTarget(rawValue: ProcessInfo.processInfo.environment["ALMANAC_FUZZ_TARGET"] ?? "") ?? .espn
+    let selected = FuzzTargets.named(ProcessInfo.processInfo.environment["ALMANAC_FUZZ_TARGET"] ?? "") ?? FuzzTargets.all[0]
 
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
@@ -102,9 +49,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     struct FuzzReplay {
         static func main() {
             let arguments = Array(CommandLine.arguments.dropFirst())
-            guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-                let names = FuzzTarget.allCases.map(\.rawValue).joined(separator: "|")
-                FileHandle.standardError.write(Data("usage: almanac-fuzz \(names) <input file>...\n".utf8))
+            if arguments.first == "--list" {
+                for target in FuzzTargets.all { print("\(target.name) \(target.seeds.joined(separator: " "))") }
+                return
+            }
+            guard let name = arguments.first, let target = FuzzTargets.named(name) else {
+                let names = FuzzTargets.all.map(\.name).joined(separator: "|")
+                FileHandle.standardError.write(Data("usage: almanac-fuzz --list | \(names) <input file>...\n".utf8))
                 exit(64)
             }
             var count = 0
@@ -116,7 +67,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 target.run(data)
                 count += 1
             }
-            print("\(target.rawValue): \(count) input\(count == 1 ? "" : "s") decoded without a crash")
+            print("\(target.name): \(count) input\(count == 1 ? "" : "s") decoded without a crash")
         }
     }
 #endif

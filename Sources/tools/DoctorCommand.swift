@@ -9,7 +9,7 @@ extension Tools {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Check configuration, keys, the cache, each provider and the LLM server.",
-            discussion: "Essential: config, cache, ESPN, Open-Meteo, geocoding (and Brave when a key is set). "
+            discussion: "Essential: config, cache, libcurl and every configured provider's upstream. "
                 + "The LLM server (ALMANAC_LLM_URL, GET /health) and missing keys are reported, not required.")
 
         func run() async throws {
@@ -49,26 +49,20 @@ struct DoctorCheck: Sendable {
 struct DoctorChecks: Sendable {
     let runtime: Runtime
     /// Probes get a short deadline: the doctor must answer quickly when something is down.
-    var probeTimeout: Duration {
-        min(.seconds(3), .milliseconds(Int64((Double(runtime.settings.env("ALMANAC_TIMEOUT") ?? "") ?? 3) * 1000)))
-    }
+    var probeTimeout: Duration { min(.seconds(3), runtime.attemptTimeout) }
 
     func all() async -> [DoctorCheck] {
         var checks = [config(), await cache()]
         checks += libraries()
         checks += keys()
-        let settings = runtime.settings
-        var probes: [(name: String, env: String, fallback: String, path: String, essential: Bool)] = [
-            ("espn", "ALMANAC_ESPN_URL", "https://site.api.espn.com", "/apis/site/v2/sports/basketball/nba/scoreboard", true),
-            ("open-meteo", "ALMANAC_OPEN_METEO_URL", "https://api.open-meteo.com", "/v1/forecast?latitude=0&longitude=0", true),
-            ("geocoding", "ALMANAC_GEOCODING_URL", "https://geocoding-api.open-meteo.com", "/v1/search?name=Lisbon&count=1", true),
-        ]
-        if settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key") != nil {
-            // Reachability only: no key is sent, so no quota is spent and a 401/422 still proves the host answers.
-            probes.append(("brave", "ALMANAC_BRAVE_URL", "https://api.search.brave.com", "/res/v1/web/search", true))
-        }
-        for probe in probes {
-            checks.append(await reach(probe.name, env: probe.env, fallback: probe.fallback, path: probe.path, essential: probe.essential))
+        // Every configured provider with a probe; no key is ever sent, so no quota is spent.
+        for descriptor in runtime.providers.descriptors {
+            guard let probe = descriptor.probe, descriptor.endpoints.indices.contains(probe.endpoint) else { continue }
+            let endpoint = descriptor.endpoints[probe.endpoint]
+            if descriptor.unconfiguredReason(runtime.settings) != nil { continue }
+            guard let base = endpoint.configuredBase(runtime.settings) else { continue }
+            checks.append(
+                await reach(descriptor.name, env: endpoint.env, fallback: base, path: probe.path, essential: probe.essential))
         }
         checks.append(await llm())
         return checks
@@ -103,7 +97,17 @@ struct DoctorChecks: Sendable {
             if let reason = tool.unconfiguredReason(in: context) {
                 return DoctorCheck(status: .warn, name: "\(tool.name) setup", detail: reason, essential: false)
             }
-            let detail = tool.name == "search" ? "key present (not shown)" : "nothing to configure"
+            let usesSecrets = tool.providerDescriptors.contains { descriptor in
+                descriptor.unconfiguredReason(runtime.settings) == nil
+                    && descriptor.secrets.contains { secret in
+                        switch secret {
+                        case .environment(let name): runtime.settings.env(name) != nil
+                        case .config(let path): runtime.settings.config(path) != nil
+                        case .header, .queryParameter: false
+                        }
+                    }
+            }
+            let detail = usesSecrets ? "key present (not shown)" : "nothing to configure"
             return DoctorCheck(status: .ok, name: "\(tool.name) setup", detail: detail, essential: false)
         }
     }

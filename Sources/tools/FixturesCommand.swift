@@ -34,7 +34,7 @@ extension Tools {
                     _ = try await runtime.run(tool: tool, words: words)
                     let written = try recorder.write(
                         into: URL(fileURLWithPath: dir).appendingPathComponent(tool), scenario: scenario,
-                        settings: runtime.settings)
+                        settings: runtime.settings, providers: runtime.providers)
                     for path in written { printLine("wrote \(path)") }
                 } catch {
                     throw fail(error)
@@ -45,7 +45,7 @@ extension Tools {
         struct Check: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Check recorded exchanges; with --live, re-fetch each and report upstream shape drift.",
-                discussion: "Base URLs follow ALMANAC_ESPN_URL, ALMANAC_OPEN_METEO_URL, ALMANAC_GEOCODING_URL, ALMANAC_BRAVE_URL. "
+                discussion: "Base URLs follow each provider's variable (tools list --providers shows them). "
                     + "Exit 0 when every scenario matches, 69 when any drifted or failed.")
 
             @Flag(help: "Re-fetch every recorded request from the upstream.") var live = false
@@ -63,7 +63,8 @@ extension Tools {
                     }
                     var bad = 0
                     for item in scenarios {
-                        let line = await item.check(live: live, settings: runtime.settings, timeout: runtime.settingsTimeout)
+                        let line = await item.check(
+                            live: live, settings: runtime.settings, providers: runtime.providers, timeout: runtime.attemptTimeout)
                         if !line.hasPrefix("ok"), !line.hasPrefix("skip") { bad += 1 }
                         printLine(line)
                     }
@@ -79,42 +80,34 @@ extension Tools {
     }
 }
 
-extension Runtime {
-    /// ALMANAC_TIMEOUT for checks (the runtime keeps its own copy private).
-    var settingsTimeout: Duration {
-        .milliseconds(Int64((Double(settings.env("ALMANAC_TIMEOUT") ?? "") ?? 8) * 1000))
-    }
-}
-
-/// Which upstream a recorded host is, and where its base URL can be overridden.
+/// Which upstream a recorded host is, and where its base URL can be overridden: read from the
+/// provider registry (each provider's endpoints, variables and fixture folder).
 enum Upstream {
-    static let hosts: [String: (env: String, folder: String)] = [
-        "site.api.espn.com": ("ALMANAC_ESPN_URL", "espn"),
-        "api.open-meteo.com": ("ALMANAC_OPEN_METEO_URL", "open-meteo"),
-        "geocoding-api.open-meteo.com": ("ALMANAC_GEOCODING_URL", "open-meteo"),
-        "api.search.brave.com": ("ALMANAC_BRAVE_URL", "brave"),
-    ]
-
     /// The upstream a request went to (by default host or by its configured base URL) and the URL
     /// written as the real upstream's, so fixtures recorded through an override still read true.
-    static func identify(_ url: URL, settings: Settings) -> (folder: String, url: URL) {
-        if let host = url.host, let known = hosts[host] { return (known.folder, url) }
-        for (host, known) in hosts.sorted(by: { $0.key < $1.key }) {
-            guard let base = settings.env(known.env).flatMap({ URLComponents(string: $0) }),
-                base.host == url.host, base.port == url.port,
-                var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-            else { continue }
-            components.scheme = "https"
-            components.host = host
-            components.port = nil
-            return (known.folder, components.url ?? url)
+    static func identify(_ url: URL, settings: Settings, providers: ProviderRegistry) -> (folder: String, url: URL) {
+        if let host = url.host, let known = providers.endpoint(forDefaultHost: host) {
+            return (known.descriptor.fixtureFolder, url)
+        }
+        for descriptor in providers.descriptors {
+            for endpoint in descriptor.endpoints {
+                guard let host = endpoint.defaultHost, let configured = endpoint.configuredBase(settings),
+                    let base = URLComponents(string: configured), base.host == url.host, base.port == url.port,
+                    var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+                else { continue }
+                components.scheme = "https"
+                components.host = host
+                components.port = nil
+                return (descriptor.fixtureFolder, components.url ?? url)
+            }
         }
         return ("recorded", url)
     }
 
     /// `url` with its scheme/host/port replaced by the configured base URL for that upstream.
-    static func rebase(_ url: URL, settings: Settings) -> URL {
-        guard let host = url.host, let known = hosts[host], let base = settings.env(known.env),
+    static func rebase(_ url: URL, settings: Settings, providers: ProviderRegistry) -> URL {
+        guard let host = url.host, let known = providers.endpoint(forDefaultHost: host),
+            let base = settings.env(known.endpoint.env),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let baseComponents = URLComponents(string: base)
         else { return url }
@@ -125,20 +118,19 @@ enum Upstream {
     }
 }
 
-/// Removing secrets from what is recorded.
+/// Removing secrets from what is recorded: every provider's declared secrets plus generic names.
 enum Redaction {
-    /// Query parameters whose values are secrets.
-    static let secretParameters: Set<String> = ["key", "api_key", "apikey", "token", "access_token", "password", "secret"]
     /// Response headers worth keeping; everything else (Set-Cookie, echoes, ids) is dropped.
-    static let keptHeaders: Set<String> = ["content-type", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]
+    static let keptHeaders: Set<String> = ["content-type", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "last-modified", "expires", "etag"]
 
     /// Secret values configured for this process (to scrub from bodies, should an upstream echo one).
-    static func secrets(in settings: Settings) -> [String] {
-        [settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key")].compactMap { $0 }.filter { $0.count >= 4 }
+    static func secrets(in settings: Settings, providers: ProviderRegistry) -> [String] {
+        providers.secretValues(in: settings).filter { $0.count >= 4 }
     }
 
     /// The URL without user info and with secret query values replaced.
-    static func url(_ url: URL) -> String {
+    static func url(_ url: URL, providers: ProviderRegistry) -> String {
+        let secretParameters = providers.secretQueryParameters
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "" }
         components.user = nil
         components.password = nil
@@ -173,8 +165,8 @@ final class Recorder: Sendable {
     }
 
     /// Writes `<scenario>[-n].exchange.json` + `.response.json` per exchange into `<tool folder>/<provider>/`.
-    func write(into toolFolder: URL, scenario: String, settings: Settings) throws -> [String] {
-        let secrets = Redaction.secrets(in: settings)
+    func write(into toolFolder: URL, scenario: String, settings: Settings, providers: ProviderRegistry) throws -> [String] {
+        let secrets = Redaction.secrets(in: settings, providers: providers)
         let all = seen.withLock { $0 }
         guard !all.isEmpty else {
             throw AlmanacError.usage(
@@ -183,13 +175,13 @@ final class Recorder: Sendable {
         var written: [String] = []
         for (index, exchange) in all.enumerated() {
             let stem = all.count == 1 ? scenario : "\(scenario)-\(index + 1)"
-            let upstream = Upstream.identify(exchange.request.url, settings: settings)
+            let upstream = Upstream.identify(exchange.request.url, settings: settings, providers: providers)
             let folder = toolFolder.appendingPathComponent(upstream.folder)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bodyName = "\(stem).response.json"
             // The same layout ReplayTransport and scripts/fixture-server.py read.
             let record: [String: Any] = [
-                "request": ["method": exchange.request.method, "url": Redaction.url(upstream.url)],
+                "request": ["method": exchange.request.method, "url": Redaction.url(upstream.url, providers: providers)],
                 "response": [
                     "status": exchange.response.status, "headers": Redaction.headers(exchange.response.headers),
                     "body": bodyName,
@@ -238,7 +230,7 @@ struct FixtureScenario: Sendable {
         return found.sorted { $0.name < $1.name }
     }
 
-    func check(live: Bool, settings: Settings, timeout: Duration) async -> String {
+    func check(live: Bool, settings: Settings, providers: ProviderRegistry, timeout: Duration) async -> String {
         guard let body, let recorded = FileManager.default.contents(atPath: body.path) else {
             return "fail  \(name): body file missing"
         }
@@ -247,11 +239,13 @@ struct FixtureScenario: Sendable {
             return recordedShape == nil ? "ok    \(name) (not JSON, \(recorded.count) bytes)" : "ok    \(name)"
         }
         guard let url = URL(string: exchange.request.url) else { return "fail  \(name): bad recorded URL" }
-        var request = HTTPRequest(method: exchange.request.method, url: Upstream.rebase(url, settings: settings))
-        if url.host == "api.search.brave.com" {
-            guard let key = Redaction.secrets(in: settings).first else { return "skip  \(name): no Brave key" }
-            request.headers["X-Subscription-Token"] = key
-            request.headers["Accept"] = "application/json"
+        var request = HTTPRequest(
+            method: exchange.request.method, url: Upstream.rebase(url, settings: settings, providers: providers))
+        if let host = url.host, let known = providers.endpoint(forDefaultHost: host) {
+            guard let headers = known.descriptor.liveRequestHeaders(settings) else {
+                return "skip  \(name): \(known.descriptor.unconfiguredReason(settings) ?? "not configured")"
+            }
+            request.headers.merge(headers) { _, new in new }
         }
         let response: HTTPResponse
         let prepared = request

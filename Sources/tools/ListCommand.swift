@@ -11,30 +11,62 @@ extension Tools {
         @Flag(help: "Show each tool's providers in the order they are tried.")
         var providers = false
 
+        @Flag(help: "Print every provider the program has as JSON (for scripts: the fault matrix, fuzzing).")
+        var json = false
+
         func run() async throws {
             do {
                 let runtime = try Runtime.make()
+                if json {
+                    printLine(ProviderListing.json(runtime.providers, settings: runtime.settings))
+                    return
+                }
                 let context = runtime.context()
                 var lines: [String] = []
                 for tool in runtime.registry.tools {
                     var line = tool.name.padding(toLength: 10, withPad: " ", startingAt: 0) + tool.summary
                     if let reason = tool.unconfiguredReason(in: context) { line += " [unconfigured: \(reason)]" }
                     lines.append(line)
-                    if providers {
-                        for (index, provider) in tool.providers(in: context).enumerated() {
-                            let note = provider.note.map { " (\($0))" } ?? ""
-                            lines.append("  \(index + 1). \(provider.name) [priority \(provider.priority)]\(note)")
-                        }
-                    }
+                    if providers { lines += Self.chain(of: tool, runtime: runtime, context: context) }
                 }
                 printLine(lines.joined(separator: "\n"))
             } catch {
                 throw fail(error)
             }
         }
+
+        /// The tool's providers from the registry, grouped by role in the order tried, each with
+        /// the variable that points it elsewhere; unconfigured ones say why.
+        static func chain(of tool: any Tool, runtime: Runtime, context: ToolContext) -> [String] {
+            let described = runtime.providers.descriptors(forTool: tool.name)
+            var roles: [ProviderRole] = []
+            for descriptor in described where !roles.contains(descriptor.role) { roles.append(descriptor.role) }
+            var lines: [String] = []
+            let grouped = roles.count > 1 || roles.first != .main
+            let indent = grouped ? "    " : "  "
+            for role in roles {
+                let members = described.filter { $0.role == role }
+                if grouped { lines.append("  \(role == .main ? tool.name : role.rawValue):") }
+                for (index, descriptor) in members.enumerated() {
+                    var line = "\(indent)\(index + 1). \(descriptor.name) [priority \(descriptor.priority)] \(descriptor.summary)"
+                    if let endpoint = descriptor.endpoints.first { line += " (\(endpoint.env))" }
+                    if let reason = descriptor.unconfiguredReason(runtime.settings) { line += " [unconfigured: \(reason)]" }
+                    lines.append(line)
+                }
+                // Web search stands in for the tool's main answer, after its own providers.
+                guard role == .main, tool.usesWebSearchFallback else { continue }
+                if let searcher = context.environment.webSearch {
+                    lines.append("\(indent)\(members.count + 1). web search via \(searcher.providerName) [priority 100]")
+                } else {
+                    lines.append("\(indent)-. web search [unconfigured: no search provider configured]")
+                }
+            }
+            return lines
+        }
     }
 
     /// `tools cache clear|info`.
+    
     struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Inspect or empty the shared cache.", subcommands: [Clear.self, Info.self])

@@ -27,7 +27,7 @@ struct DoctorEndToEndTests {
         let lines = lines(output)
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
             "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
-            "ok    search setup", "ok    espn", "ok    open-meteo", "ok    geocoding", "ok    brave", "ok    llm",
+            "ok    search setup", "ok    espn", "ok    open-meteo", "ok    open-meteo-geocoding", "ok    brave", "ok    llm",
         ])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
         // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.

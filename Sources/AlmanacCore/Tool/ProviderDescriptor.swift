@@ -41,13 +41,19 @@ public struct ProviderDescriptor: Sendable {
     /// A call of the `tools` binary that reaches this provider first (the fault matrix runs it
     /// against a loopback server), with the environment it needs besides the base URL.
     public var sampleCall: SampleCall?
+    /// The folder under `Fixtures/<tool>/` its recorded exchanges live in (default: its name).
+    public var fixtureFolder: String
+    /// Headers a live request outside the provider needs (the drift check re-fetching a recorded
+    /// URL): a key header, say. Nil when it cannot be made with `settings` (no key).
+    public var liveRequestHeaders: @Sendable (Settings) -> [String: String]?
 
     /// Creates a descriptor.
     public init(
         name: String, tool: String, role: ProviderRole = .main, priority: Int, summary: String,
         endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [], terms: UpstreamTerms = .init(),
         probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
-        unconfiguredReason: @escaping @Sendable (Settings) -> String? = { _ in nil }, sampleCall: SampleCall? = nil
+        unconfiguredReason: @escaping @Sendable (Settings) -> String? = { _ in nil }, sampleCall: SampleCall? = nil,
+        fixtureFolder: String? = nil, liveRequestHeaders: @escaping @Sendable (Settings) -> [String: String]? = { _ in [:] }
     ) {
         self.name = name
         self.tool = tool
@@ -61,6 +67,8 @@ public struct ProviderDescriptor: Sendable {
         self.decoders = decoders
         self.unconfiguredReason = unconfiguredReason
         self.sampleCall = sampleCall
+        self.fixtureFolder = fixtureFolder ?? name
+        self.liveRequestHeaders = liveRequestHeaders
     }
 
     /// The listing entry for `tools list --providers`.

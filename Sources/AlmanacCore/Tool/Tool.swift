@@ -46,6 +46,9 @@ extension Tool {
         return list
     }
 
+    /// A tool with no upstream of its own (a test double) has no descriptors.
+    public var providerDescriptors: [ProviderDescriptor] { [] }
+
     /// Whether web search stands in when the tool's own providers fail (default: no).
     public var usesWebSearchFallback: Bool { false }
 }

@@ -24,7 +24,10 @@ struct BraveSearchProvider: DescribedProvider {
         unconfiguredReason: { BraveClient.unconfiguredReason($0) },
         sampleCall: SampleCall(
             words: ["run", "search", "hello", "world", "--count", "20"],
-            environment: ["BRAVE_API_KEY": "fault-matrix-key"]))
+            environment: ["BRAVE_API_KEY": "fault-matrix-key"]),
+        liveRequestHeaders: { settings in
+            BraveClient.apiKey(settings).map { ["X-Subscription-Token": $0, "Accept": "application/json"] }
+        })
 
     func fetch(_ query: SearchQuery, in environment: ProviderEnvironment) async throws -> SearchResults {
         try await client.search(query, in: environment)

@@ -85,7 +85,8 @@ public struct OpenMeteoGeocoder: DescribedProvider {
                 _ = try? OpenMeteoGeocoder.decode($0)
             }
         ],
-        sampleCall: SampleCall(words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
+        sampleCall: SampleCall(words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
+        fixtureFolder: "open-meteo")
 
     /// Creates the geocoder.
     public init() {}
