@@ -95,10 +95,11 @@ struct TimeTextTests {
         }
     }
 
-    @Test("ESPN's minute-precision instants parse")
-    func espnInstant() throws {
-        let date = try #require(TimeText.parseInstant("2024-12-15T23:00Z"))
+    @Test("Core reads standard instants only: ESPN's minute-precision form is the sports module's (ESPNDate)")
+    func standardInstants() throws {
+        let date = try #require(TimeText.parseInstant("2024-12-15T23:00:00Z"))
         #expect(TimeText.isoUTC(date) == "2024-12-15T23:00:00Z")
+        #expect(TimeText.parseInstant("2024-12-15T23:00Z") == nil)
     }
 
     @Test("day words resolve in the zone; bad dates are rejected")

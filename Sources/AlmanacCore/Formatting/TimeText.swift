@@ -205,18 +205,14 @@ public enum TimeText {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    /// Parses ISO 8601 instants with or without seconds/fraction ("2024-12-15T23:00Z",
-    /// "2025-06-05T23:10:04.123Z", "2025-06-05T19:10:04-04:00").
+    /// Parses ISO 8601 instants with or without a fraction ("2025-06-05T23:10:04Z",
+    /// "2025-06-05T23:10:04.123Z", "2025-06-05T19:10:04-04:00"). An upstream's own forms (ESPN's
+    /// "2024-12-15T23:00Z") are its provider's to read.
     public static func parseInstant(_ text: String) -> Date? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let date = try? Date(trimmed, strategy: .iso8601) { return date }
         let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-        if let date = try? fractional.parse(trimmed) { return date }
-        // ESPN writes "2024-12-15T23:00Z" (no seconds).
-        if trimmed.hasSuffix("Z"), trimmed.count == 17 {
-            return try? Date(String(trimmed.dropLast()) + ":00Z", strategy: .iso8601)
-        }
-        return nil
+        return try? fractional.parse(trimmed)
     }
 
     /// Parses "YYYY-MM-DD" as the start of that day in `zone`.

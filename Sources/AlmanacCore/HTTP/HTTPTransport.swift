@@ -102,11 +102,21 @@ extension HTTPTransport {
         decoder: JSONDecoder = JSONDecoder()
     ) async throws -> T {
         let response = try await fetch(request, timeout: timeout, service: service)
+        return try UpstreamJSON.decode(type, from: response.body, service: service, decoder: decoder)
+    }
+}
+
+/// Decoding an upstream's JSON body, the one way every provider does it.
+public enum UpstreamJSON {
+    /// Decodes `data` as `type`; any failure becomes a ``ProviderFailure`` of kind `decoding` whose
+    /// message names `service` and the failing path, never the body.
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, service: String, decoder: JSONDecoder = JSONDecoder()
+    ) throws -> T {
         do {
-            return try decoder.decode(type, from: response.body)
+            return try decoder.decode(type, from: data)
         } catch {
-            throw ProviderFailure(
-                .decoding, "\(service): unreadable response (\(DecodingDescription.describe(error)))")
+            throw ProviderFailure(.decoding, "\(service): unreadable response (\(DecodingDescription.describe(error)))")
         }
     }
 }

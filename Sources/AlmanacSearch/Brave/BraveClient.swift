@@ -102,24 +102,19 @@ struct BraveClient: Sendable {
         default:
             throw ProviderFailure(.http, "\(service): HTTP \(response.status) from the search API")
         }
-        let decoder = JSONDecoder()
         let expected = query.kind == .web ? "search" : "news"
         let wire: [BraveWire.Result]
-        do {
-            let type = try decoder.decode(BraveWire.Envelope.self, from: response.body).type
-            guard type == expected else {
-                throw ProviderFailure(
-                    .decoding,
-                    "\(service): expected a \(query.kind.rawValue) search answer (type '\(expected)'), got type '\(type ?? "none")'")
-            }
-            switch query.kind {
-            case .web: wire = try decoder.decode(BraveWire.WebResponse.self, from: response.body).web?.results ?? []
-            case .news: wire = try decoder.decode(BraveWire.NewsResponse.self, from: response.body).results ?? []
-            }
-        } catch let failure as ProviderFailure {
-            throw failure
-        } catch {
-            throw ProviderFailure(.decoding, "\(service): unreadable response (\(DecodingDescription.describe(error)))")
+        let type = try UpstreamJSON.decode(BraveWire.Envelope.self, from: response.body, service: service).type
+        guard type == expected else {
+            throw ProviderFailure(
+                .decoding,
+                "\(service): expected a \(query.kind.rawValue) search answer (type '\(expected)'), got type '\(type ?? "none")'")
+        }
+        switch query.kind {
+        case .web:
+            wire = try UpstreamJSON.decode(BraveWire.WebResponse.self, from: response.body, service: service).web?.results ?? []
+        case .news:
+            wire = try UpstreamJSON.decode(BraveWire.NewsResponse.self, from: response.body, service: service).results ?? []
         }
         let hits = wire.compactMap { result -> SearchHit? in
             guard let url = result.url?.trimmingCharacters(in: .whitespaces), !url.isEmpty else { return nil }

@@ -37,14 +37,10 @@ public enum ESPNScoreboard {
     }
 }
 
-/// Shared JSON decoding with failures mapped to safe ``ProviderFailure``s.
+/// ESPN's bodies through Core's one decoding path (failures become safe ``ProviderFailure``s).
 enum ESPNDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        do {
-            return try JSONDecoder().decode(type, from: data)
-        } catch {
-            throw ProviderFailure(.decoding, "ESPN: unreadable response (\(DecodingDescription.describe(error)))")
-        }
+        try UpstreamJSON.decode(type, from: data, service: ESPNProvider.service)
     }
 }
 

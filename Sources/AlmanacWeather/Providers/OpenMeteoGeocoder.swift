@@ -110,12 +110,7 @@ public struct OpenMeteoGeocoder: DescribedProvider {
 
     /// Decodes a `/v1/search` body (also used by tests on recorded bodies).
     public static func decode(_ body: Data) throws -> GeocodeResult {
-        do {
-            return result(from: try JSONDecoder().decode(SearchResponse.self, from: body))
-        } catch {
-            throw ProviderFailure(
-                .decoding, "Open-Meteo geocoding: unreadable response (\(DecodingDescription.describe(error)))")
-        }
+        result(from: try UpstreamJSON.decode(SearchResponse.self, from: body, service: "Open-Meteo geocoding"))
     }
 
     static func result(from response: SearchResponse) -> GeocodeResult {

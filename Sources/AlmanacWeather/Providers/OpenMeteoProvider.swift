@@ -180,12 +180,7 @@ public enum OpenMeteoDecoder {
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not a forecast.
     public static func decode(_ body: Data, expected: WeatherQuery? = nil) throws -> Forecast {
-        let dto: ForecastDTO
-        do {
-            dto = try JSONDecoder().decode(ForecastDTO.self, from: body)
-        } catch {
-            throw ProviderFailure(.decoding, "Open-Meteo: unreadable response (\(DecodingDescription.describe(error)))")
-        }
+        let dto = try UpstreamJSON.decode(ForecastDTO.self, from: body, service: "Open-Meteo")
         let units = WeatherUnits(
             temperature: unit(
                 dto.currentUnits?["temperature_2m"], dto.hourlyUnits?["temperature_2m"],
