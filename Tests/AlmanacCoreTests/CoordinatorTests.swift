@@ -40,10 +40,11 @@ final class ScriptedProvider: Sendable {
 struct CoordinatorTests {
     let clock = ManualNow()
 
-    func coordinator(ttl: Duration = .seconds(60), timeout: Duration = .seconds(5), cache: any CacheStore = MemoryCacheStore())
-        -> Coordinator
-    {
-        Coordinator(cache: cache, configuration: .init(ttl: ttl, timeout: timeout), now: clock.closure)
+    func coordinator(
+        ttl: Duration = .seconds(60), timeout: Duration = .seconds(5), cache: any CacheStore = MemoryCacheStore(),
+        attemptClock: AttemptClock = AttemptClock(ContinuousClock())
+    ) -> Coordinator {
+        Coordinator(cache: cache, configuration: .init(ttl: ttl, timeout: timeout), now: clock.closure, clock: attemptClock)
     }
 
     func request(_ providers: [ScriptedProvider], key: String = "nba") -> CoordinatedRequest<String> {
@@ -90,19 +91,27 @@ struct CoordinatorTests {
         #expect(result.value == "tieA")
     }
 
-    @Test("an attempt past the deadline times out and the next provider answers")
+    @Test("an attempt past the deadline times out and the next provider answers, on the injected clock")
     func timeout() async throws {
+        let manual = ManualClock()
         let slow = ScriptedProvider("slow") { _ in
             // Ignores cancellation on purpose: the deadline must not wait for it.
             try? await Task.sleep(for: .seconds(30))
             return "late"
         }
         let fast = ScriptedProvider.ok("fast", "quick")
-        let result = try await coordinator(timeout: .milliseconds(100)).fetch(request([slow, fast]))
+        let coordinator = coordinator(timeout: .seconds(8), attemptClock: AttemptClock(manual))
+        let started = ContinuousClock.now
+        async let fetched = coordinator.fetch(request([slow, fast]))
+        // The 8 s deadline passes on the test's clock, not the wall's.
+        try await manual.waitForSleepers()
+        manual.advance(by: .seconds(8))
+        let result = try await fetched
         #expect(result.value == "quick")
         #expect(result.metadata.attempts.map(\.outcome) == [.timeout, .ok])
-        #expect(result.metadata.attempts[0].detail == "no answer within 0.1 s")
-        #expect(result.metadata.attempts[0].milliseconds < 5_000)
+        #expect(result.metadata.attempts[0].detail == "no answer within 8 s")
+        #expect(result.metadata.attempts[0].milliseconds == 8_000)
+        #expect(ContinuousClock.now - started < .seconds(5))
     }
 
     @Test("when every provider fails and nothing is cached, the error lists each provider (exit 69)")

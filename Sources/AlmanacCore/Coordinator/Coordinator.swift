@@ -103,6 +103,7 @@ public actor Coordinator {
     public nonisolated let configuration: Configuration
     private let cache: any CacheStore
     private let now: @Sendable () -> Date
+    private let clock: AttemptClock
     private let logger: Logger
     private var inFlight: [String: Task<Resolution, any Error>] = [:]
     private var upstreamCalls = 0
@@ -113,13 +114,17 @@ public actor Coordinator {
     ///   - cache: Where results live (memory, or memory over SQLite).
     ///   - configuration: TTL, timeout and stale limit.
     ///   - now: The wall clock; injected so tests control TTL expiry.
+    ///   - clock: Times attempts and enforces their deadline; injected so deadline tests do not
+    ///     wait in real time.
     public init(
         cache: any CacheStore, configuration: Configuration = .init(),
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "almanac.coordinator")
+        now: @escaping @Sendable () -> Date = { Date() }, clock: AttemptClock = AttemptClock(ContinuousClock()),
+        logger: Logger = Logger(label: "almanac.coordinator")
     ) {
         self.cache = cache
         self.configuration = configuration
         self.now = now
+        self.clock = clock
         self.logger = logger
     }
 
@@ -241,15 +246,14 @@ public actor Coordinator {
                 continue
             }
             upstreamCalls += 1
-            let clock = ContinuousClock()
-            let started = clock.now
+            let elapsedTime = clock.stopwatch()
             do {
-                let value = try await Deadline.run(configuration.timeout, provider.run)
-                let elapsed = Self.milliseconds(clock.now - started)
+                let value = try await Deadline.run(configuration.timeout, clock: clock, provider.run)
+                let elapsed = Self.milliseconds(elapsedTime())
                 attempts.append(ProviderAttempt(provider: provider.name, outcome: .ok, milliseconds: elapsed))
                 return (value, provider.name)
             } catch {
-                let elapsed = Self.milliseconds(clock.now - started)
+                let elapsed = Self.milliseconds(elapsedTime())
                 attempts.append(Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))
                 if let failure = error as? ProviderFailure, failure.kind == .rateLimited, let until = failure.retryAfter {
                     try? await cache.setNote(String(until.timeIntervalSince1970), for: limitKey)
