@@ -83,7 +83,7 @@ let package = Package(
             name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
-        .target(name: "AlmanacTesting", dependencies: ["AlmanacCore"]),
+        .target(name: "AlmanacTesting", dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]),
 
         // The `tools` executable: a thin ArgumentParser front over AlmanacRuntime.
         .executableTarget(

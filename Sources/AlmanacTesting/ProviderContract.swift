@@ -1,0 +1,250 @@
+import AlmanacCore
+import Foundation
+import Logging
+import Synchronization
+
+/// The provider contract kit: one call checks any described provider against its recorded
+/// answers, the way the Coordinator and the user depend on it.
+///
+/// ```swift
+/// let violations = await ProviderContract.check(
+///     ESPNProvider(), query: query, recorded: try ReplayTransport(directory: Fixtures.directory), now: now)
+/// #expect(violations.isEmpty, "\(violations)")
+/// ```
+///
+/// What it checks, each against the recorded answers bent one way:
+/// - the recorded answers decode to a value (the baseline);
+/// - no configured secret appears in any failure text or log line;
+/// - the deadline is honoured even when the transport ignores cancellation (on a manual clock);
+/// - a malformed body is a `decoding` failure;
+/// - a 429 with `Retry-After` is remembered: a second coordinator on the same cache (another
+///   process, with the runtime's SQLite cache) skips the provider;
+/// - a 5xx falls through to the next provider;
+/// - a partial answer (any one of its bodies cut short) is never a success.
+public enum ProviderContract {
+    /// The secret each of the provider's declared environment secrets is set to during the check.
+    public static let sentinelSecret = "contract-kit-secret-7f3a"
+
+    /// Runs every check; returns what broke (empty when the provider keeps the contract).
+    ///
+    /// - Parameters:
+    ///   - provider: The provider under test.
+    ///   - query: A query the recorded answers fit.
+    ///   - recorded: Serves the recorded answers (usually a ``ReplayTransport`` over Fixtures/).
+    ///   - settings: Settings the provider needs besides its secrets (a contact, a URL); every
+    ///     `.environment` secret it declares is set to ``sentinelSecret`` on top of them.
+    ///   - now: The reference time of the recording.
+    ///   - makeCache: The cache two coordinators share (a fresh one per call).
+    public static func check<P: DescribedProvider>(
+        _ provider: P, query: P.Query, recorded: any HTTPTransport, settings: Settings = Settings(), now: Date,
+        makeCache: @Sendable () -> any CacheStore = { MemoryCacheStore() }
+    ) async -> [String] where P.Output: Codable {
+        var violations: [String] = []
+        let secrets = secretSettings(for: P.descriptor, base: settings)
+        let logs = LogCapture()
+        func environment(_ transport: any HTTPTransport, timeout: Duration = .seconds(5)) -> ProviderEnvironment {
+            ProviderEnvironment(
+                transport: transport, settings: secrets, now: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
+                timeout: timeout)
+        }
+        func coordinator(_ cache: any CacheStore, clock: AttemptClock = AttemptClock(ContinuousClock())) -> Coordinator {
+            Coordinator(
+                cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(8)), now: { now }, clock: clock,
+                logger: logs.logger)
+        }
+        func leak(_ text: String, _ where_: String) {
+            if text.contains(sentinelSecret) { violations.append("\(where_): a secret appears in '\(text)'") }
+        }
+
+        // Baseline: the recorded answers decode, and how many requests one answer takes.
+        let counting = CountingTransport(inner: recorded)
+        let baseline: P.Output
+        do {
+            baseline = try await provider.fetch(query, in: environment(counting))
+        } catch {
+            return ["baseline: the recorded answers do not decode: \(error)"]
+        }
+        let requests = counting.count
+
+        // A malformed body is a decoding failure, never a value.
+        do {
+            _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { _, response in
+                var broken = response
+                broken.body = Data("{\"unexpected\": [1, 2,".utf8)
+                return broken
+            }))
+            violations.append("malformed body: returned a value")
+        } catch let failure as ProviderFailure {
+            if failure.kind != .decoding { violations.append("malformed body: failure kind \(failure.kind), not decoding") }
+            leak(failure.message, "malformed body")
+        } catch {
+            violations.append("malformed body: threw \(type(of: error)), not a ProviderFailure")
+        }
+
+        // A partial answer: each of its bodies cut in half in turn must fail the whole attempt.
+        for index in 0..<max(requests, 1) {
+            do {
+                _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { number, response in
+                    guard number == index else { return response }
+                    var cut = response
+                    cut.body = response.body.prefix(response.body.count / 2)
+                    return cut
+                }))
+                violations.append("partial answer: body \(index + 1) of \(requests) cut in half still returned a value")
+            } catch let failure as ProviderFailure {
+                leak(failure.message, "partial answer")
+            } catch {
+                violations.append("partial answer: threw \(type(of: error)), not a ProviderFailure")
+            }
+        }
+
+        // 5xx falls through to the next provider, and the failure is named.
+        do {
+            let failing = environment(Bent(inner: recorded) { _, _ in HTTPResponse(status: 503, body: Data("busy".utf8)) })
+            let next = ProviderCall<P.Output>(name: "contract-next") { baseline }
+            let request = CoordinatedRequest(
+                tool: P.descriptor.tool, key: "contract-5xx", providers: [call(provider, query, failing), next])
+            let result = try await coordinator(makeCache()).fetch(request)
+            if result.metadata.provider != "contract-next" {
+                violations.append("5xx: answered by \(result.metadata.provider), not the next provider")
+            }
+            let first = result.metadata.attempts.first
+            if first?.provider != provider.name || first?.outcome != .failed {
+                violations.append("5xx: first attempt \(String(describing: first)), expected a failure of \(provider.name)")
+            }
+            leak(first?.detail ?? "", "5xx")
+        } catch {
+            violations.append("5xx: did not fall through: \(error)")
+        }
+
+        // 429 with Retry-After: remembered by the shared cache, so a second coordinator skips it.
+        do {
+            let limited = environment(Bent(inner: recorded) { _, _ in
+                HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
+            })
+            let cache = makeCache()
+            let next = ProviderCall<P.Output>(name: "contract-next") { baseline }
+            _ = try await coordinator(cache).fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-a", providers: [call(provider, query, limited), next]))
+            let healthy = environment(recorded)
+            let second = try await coordinator(cache).fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-b", providers: [call(provider, query, healthy), next]))
+            if second.metadata.attempts.first?.outcome != .skipped {
+                violations.append(
+                    "429: Retry-After not remembered; the next run's first attempt was \(String(describing: second.metadata.attempts.first))")
+            }
+        } catch {
+            violations.append("429: \(error)")
+        }
+
+        // The deadline holds even when the transport ignores cancellation (manual clock: no waiting).
+        let manual = ManualClock()
+        let stuck = environment(StubTransport { _ in
+            try? await Task.sleep(for: .seconds(30))
+            throw ProviderFailure(.network, "too late")
+        }, timeout: .seconds(8))
+        let deadline = coordinator(makeCache(), clock: AttemptClock(manual))
+        let started = ContinuousClock.now
+        let waiting = Task {
+            try await deadline.fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-deadline", providers: [call(provider, query, stuck)]))
+        }
+        do {
+            try await manual.waitForSleepers()
+            manual.advance(by: .seconds(8))
+            _ = try await waiting.value
+            violations.append("deadline: a transport that never answers produced a value")
+        } catch let error as AlmanacError {
+            if error.kind != .unavailable { violations.append("deadline: \(error.kind), expected every provider failed") }
+            for line in error.lines { leak(line, "deadline") }
+            if !error.lines.joined().contains("no answer within 8 s") {
+                violations.append("deadline: the failure does not say it timed out: \(error.lines)")
+            }
+        } catch {
+            waiting.cancel()
+            violations.append("deadline: \(error)")
+        }
+        if ContinuousClock.now - started > .seconds(20) { violations.append("deadline: waited in real time") }
+
+        for line in logs.lines { leak(line, "log") }
+        return violations
+    }
+
+    /// `base` with every environment secret the provider declares set to the sentinel.
+    static func secretSettings(for descriptor: ProviderDescriptor, base: Settings) -> Settings {
+        var settings = base
+        for case .environment(let name) in descriptor.secrets { settings.environment[name] = sentinelSecret }
+        return settings
+    }
+
+    static func call<P: DescribedProvider>(_ provider: P, _ query: P.Query, _ environment: ProviderEnvironment)
+        -> ProviderCall<P.Output>
+    {
+        ProviderCall(name: provider.name) { try await provider.fetch(query, in: environment) }
+    }
+}
+
+/// Counts the requests passed to the transport it wraps.
+final class CountingTransport: HTTPTransport {
+    let inner: any HTTPTransport
+    private let counter = Mutex(0)
+
+    init(inner: any HTTPTransport) { self.inner = inner }
+
+    var count: Int { counter.withLock { $0 } }
+
+    func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
+        counter.withLock { $0 += 1 }
+        return try await inner.send(request, timeout: timeout)
+    }
+}
+
+/// Serves the recorded answers, each bent by `bend` (given its order of arrival).
+final class Bent: HTTPTransport {
+    let inner: any HTTPTransport
+    let bend: @Sendable (Int, HTTPResponse) -> HTTPResponse
+    private let counter = Mutex(0)
+
+    init(inner: any HTTPTransport, bend: @escaping @Sendable (Int, HTTPResponse) -> HTTPResponse) {
+        self.inner = inner
+        self.bend = bend
+    }
+
+    func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
+        let number = counter.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        return bend(number, try await inner.send(request, timeout: timeout))
+    }
+}
+
+/// Every log line written through its logger, for the no-secret check.
+final class LogCapture: Sendable {
+    private let storage = Mutex<[String]>([])
+
+    var lines: [String] { storage.withLock { $0 } }
+
+    var logger: Logger {
+        var logger = Logger(label: "contract-kit") { _ in Handler(capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ line: String) { storage.withLock { $0.append(line) } }
+
+    struct Handler: LogHandler {
+        let capture: LogCapture
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            capture.append("\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)")
+        }
+    }
+}
