@@ -63,7 +63,7 @@ struct LazyLibrariesEndToEnd {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
-        let fakes = try scratch.unloadable(["libcurl.so.4", "libical.so.3"])
+        let fakes = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4", "libical.so.3"])
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "LD_LIBRARY_PATH": fakes.path])
 
         let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
