@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Almanac",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tools", targets: ["tools"]),
         .executable(name: "tools-mcp", targets: ["tools-mcp"]),
