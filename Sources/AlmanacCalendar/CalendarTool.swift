@@ -188,7 +188,7 @@ extension CalendarTool {
     /// The libical soname opened, once ``openLibrary()`` returned nil.
     public static var openedLibrary: String { String(cString: almanac_ical_opened()) }
 
-    /// The libxml2 opened, as soname and version ("libxml2.so.2 20914"), once
+    /// The libxml2 opened, as soname and version ("libxml2.so.2 2.9.14"), once
     /// ``openCalDAVLibrary()`` returned nil.
     public static var openedCalDAVLibrary: String { String(cString: almanac_xml_opened()) }
 }

@@ -63,12 +63,14 @@ static void load(void) {
     if (almanac_open_library(sonames, symbols, sizeof symbols / sizeof *symbols, &soname, failure, sizeof failure) != 0) {
         return;
     }
-    const char *version = *api.parser_version != NULL ? *api.parser_version : "0";
-    if (atoi(version) < ALMANAC_XML_MINIMUM) {
-        snprintf(failure, sizeof failure, "%s is %s; Almanac needs 2.9.0 (20900) or later", soname, version);
+    /* "20914", perhaps with a suffix such as "-GITv2.9.14". */
+    int version = *api.parser_version != NULL ? atoi(*api.parser_version) : 0;
+    int major = version / 10000, minor = version / 100 % 100, micro = version % 100;
+    if (version < ALMANAC_XML_MINIMUM) {
+        snprintf(failure, sizeof failure, "%s is %d.%d.%d; Almanac needs 2.9.0 or later", soname, major, minor, micro);
         return;
     }
-    snprintf(opened, sizeof opened, "%s %s", soname, version);
+    snprintf(opened, sizeof opened, "%s %d.%d.%d", soname, major, minor, micro);
     loaded = 0;
 }
 

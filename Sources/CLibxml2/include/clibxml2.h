@@ -26,7 +26,7 @@ enum {
 int almanac_xml_load(void);
 /* Why almanac_xml_load failed; never NULL. */
 const char *almanac_xml_error(void);
-/* The soname and version opened ("libxml2.so.2 20914"), once almanac_xml_load returned 0. */
+/* The soname and version opened ("libxml2.so.2 2.9.14"), once almanac_xml_load returned 0. */
 const char *almanac_xml_opened(void);
 
 /* A reader over `size` bytes at `buffer` (kept by the caller until almanac_xml_free): no network
