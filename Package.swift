@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "Almanac",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "tools", targets: ["tools"]),
         .executable(name: "tools-mcp", targets: ["tools-mcp"]),
@@ -54,8 +53,11 @@ let package = Package(
         // libical, opened with dlopen by the calendar only (Sources/CLibical/include/clibical.h);
         // headers from libical-dev.
         .target(name: "CLibical", dependencies: ["CLibraryLoader"]),
-        // libxml2's pull parser for CalDAV's WebDAV bodies, opened with dlopen (Sources/CLibxml2).
-        .target(name: "CLibxml2", dependencies: ["CLibraryLoader"]),
+        // libxml2's pull parser for CalDAV's WebDAV bodies, opened with dlopen (Sources/CLibxml2);
+        // headers from libxml2-dev. They sit in /usr/include/libxml2, off the default path:
+        // `headers/libxml` links there, as a header search path must lie inside the package and a
+        // pkg-config system library target would also link -lxml2 into every start.
+        .target(name: "CLibxml2", dependencies: ["CLibraryLoader"], cSettings: [.headerSearchPath("headers")]),
         .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical", "CLibxml2"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.

@@ -1,4 +1,5 @@
 import AlmanacCore
+import CLibical
 import CLibxml2
 import Foundation
 
@@ -179,4 +180,11 @@ extension CalendarTool {
     public static func openCalDAVLibrary() -> String? {
         almanac_xml_load() == 0 ? nil : String(cString: almanac_xml_error())
     }
+
+    /// The libical soname opened, once ``openLibrary()`` returned nil.
+    public static var openedLibrary: String { String(cString: almanac_ical_opened()) }
+
+    /// The libxml2 opened, as soname and version ("libxml2.so.2 2.9.14"), once
+    /// ``openCalDAVLibrary()`` returned nil.
+    public static var openedCalDAVLibrary: String { String(cString: almanac_xml_opened()) }
 }

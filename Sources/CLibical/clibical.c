@@ -50,29 +50,29 @@
     X(icalrecur_iterator_free, (icalrecur_iterator *a), (a))                                       \
     X(icalerror_set_errors_are_fatal, (int a), (a))
 
-#define POINTER(type, name, parameters, arguments) type(*name) parameters;
-#define PROCEDURE_POINTER(name, parameters, arguments) void(*name) parameters;
 static struct {
-    ALMANAC_ICAL_FUNCTIONS(POINTER)
-    ALMANAC_ICAL_PROCEDURES(PROCEDURE_POINTER)
+    ALMANAC_ICAL_FUNCTIONS(ALMANAC_POINTER)
+    ALMANAC_ICAL_PROCEDURES(ALMANAC_POINTER_VOID)
 } api;
 
-#define FORWARD(type, name, parameters, arguments) \
-    __attribute__((visibility("hidden"))) type name parameters { return api.name arguments; }
-#define FORWARD_PROCEDURE(name, parameters, arguments) \
-    __attribute__((visibility("hidden"))) void name parameters { api.name arguments; }
-ALMANAC_ICAL_FUNCTIONS(FORWARD)
-ALMANAC_ICAL_PROCEDURES(FORWARD_PROCEDURE)
+ALMANAC_ICAL_FUNCTIONS(ALMANAC_FORWARD)
+ALMANAC_ICAL_PROCEDURES(ALMANAC_FORWARD_VOID)
+
+/* libical's soname is its ABI: the forwarders above were checked against libical 3's header, and
+   its next major changes signatures used here (libical 4 returns recurrences by pointer), so
+   libical.so.4 is not tried on these prototypes; building against its header fails the assert
+   below, the place to add it. libical 3 has no runtime version call, so the soname is the check. */
+_Static_assert(ICAL_MAJOR_VERSION == 3, "clibical.c was written for libical 3: review the forwarders, then the sonames");
+static const char *const sonames[] = {"libical.so.3", NULL};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
+static const char *opened = "libical";
 static char failure[256] = "libical was not loaded";
 
-#define SYMBOL(type, name, parameters, arguments) {#name, (void **)&api.name},
-#define PROCEDURE_SYMBOL(name, parameters, arguments) {#name, (void **)&api.name},
 static void load(void) {
-    const almanac_symbol symbols[] = {ALMANAC_ICAL_FUNCTIONS(SYMBOL) ALMANAC_ICAL_PROCEDURES(PROCEDURE_SYMBOL)};
-    if (almanac_open_library("libical.so.3", symbols, sizeof symbols / sizeof *symbols, failure, sizeof failure) == 0) {
+    const almanac_symbol symbols[] = {ALMANAC_ICAL_FUNCTIONS(ALMANAC_SYMBOL) ALMANAC_ICAL_PROCEDURES(ALMANAC_SYMBOL_VOID)};
+    if (almanac_open_library(sonames, symbols, sizeof symbols / sizeof *symbols, &opened, failure, sizeof failure) == 0) {
         loaded = 0;
     }
 }
@@ -83,3 +83,5 @@ int almanac_ical_load(void) {
 }
 
 const char *almanac_ical_error(void) { return failure; }
+
+const char *almanac_ical_opened(void) { return opened; }

@@ -81,13 +81,13 @@ struct DoctorChecks: Sendable {
     func libraries() -> [DoctorCheck] {
         let curl = CurlTransport.openLibrary().map {
             DoctorCheck(status: .fail, name: "libcurl", detail: "cannot be opened: \($0); install libcurl4", essential: true)
-        } ?? DoctorCheck(status: .ok, name: "libcurl", detail: "libcurl.so.4 opened", essential: true)
+        } ?? DoctorCheck(status: .ok, name: "libcurl", detail: "\(CurlTransport.openedLibrary) opened", essential: true)
         let ical = CalendarTool.openLibrary().map {
             DoctorCheck(status: .warn, name: "libical", detail: "cannot be opened: \($0); install libical3 (calendar only)", essential: false)
-        } ?? DoctorCheck(status: .ok, name: "libical", detail: "libical.so.3 opened", essential: false)
+        } ?? DoctorCheck(status: .ok, name: "libical", detail: "\(CalendarTool.openedLibrary) opened", essential: false)
         let xml = CalendarTool.openCalDAVLibrary().map {
             DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV only)", essential: false)
-        } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "libxml2.so.2 opened", essential: false)
+        } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "\(CalendarTool.openedCalDAVLibrary) opened", essential: false)
         return [curl, ical, xml]
     }
 

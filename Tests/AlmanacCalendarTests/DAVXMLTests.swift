@@ -65,13 +65,24 @@ struct DAVXMLTests {
         #expect(parsed.responses[2].status == 404)
     }
 
-    @Test("malformed bodies and other roots read as no multistatus")
+    @Test("other roots read as no multistatus")
     func notMultistatus() throws {
-        #expect(try DAV.multistatus(Data("<multistatus xmlns=\"DAV:\"><response>".utf8)) == nil)
-        #expect(try DAV.multistatus(Data("not xml at all".utf8)) == nil)
-        #expect(try DAV.multistatus(Data()) == nil)
         #expect(try DAV.multistatus(Data("<error xmlns=\"DAV:\"/>".utf8)) == nil)
         #expect(try DAV.multistatus(Data("<multistatus/>".utf8)) == nil)  // not in the DAV: namespace
+    }
+
+    @Test(
+        "a malformed body is one line from libxml2's first error",
+        arguments: [
+            ("<multistatus xmlns=\"DAV:\"><response>", "line 1: "),
+            ("not xml at all", "line 1: "),
+            ("<a>\n<b></a>", "line 2: Opening and ending tag mismatch"),
+            ("", "the body is empty"),
+        ])
+    func malformed(body: String, reason: String) throws {
+        let error = try #require(throws: XMLMalformed.self) { try DAV.multistatus(Data(body.utf8)) }
+        #expect(error.reason.hasPrefix(reason), "\(error.reason)")
+        #expect(!error.reason.contains("\n"))
     }
 
     @Test("an external entity in a DTD is neither fetched nor expanded")

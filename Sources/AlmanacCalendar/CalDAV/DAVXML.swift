@@ -42,25 +42,36 @@ struct XMLUnavailable: Error, Sendable {
     let reason: String
 }
 
+/// The body is not well-formed XML: `reason` is libxml2's first error on one line, or says the
+/// body is empty.
+struct XMLMalformed: Error, Sendable {
+    let reason: String
+}
+
 /// Builds an ``XMLNode`` tree with libxml2's pull parser, opened on first use (see CLibxml2).
 enum XMLTreeBuilder {
-    /// The document's root element, or nil when the body is not well-formed XML.
+    /// The document's root element. libxml2 prints nothing: its first error becomes the
+    /// ``XMLMalformed`` reason.
     ///
-    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened.
-    static func parse(_ data: Data) throws -> XMLNode? {
+    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened, ``XMLMalformed`` when the body
+    ///   is not well-formed XML.
+    static func parse(_ data: Data) throws -> XMLNode {
         guard almanac_xml_load() == 0 else { throw XMLUnavailable(reason: String(cString: almanac_xml_error())) }
-        guard data.count < Int(Int32.max) else { return nil }
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> XMLNode? in
+        guard !data.isEmpty else { throw XMLMalformed(reason: "the body is empty") }
+        guard data.count < Int(Int32.max) else { throw XMLMalformed(reason: "the body is over 2 GB") }
+        return try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> XMLNode in
             guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                 let reader = almanac_xml_reader_for_memory(base, Int32(bytes.count))
-            else { return nil }
+            else { throw XMLMalformed(reason: "libxml2 could not start a reader") }
             defer { almanac_xml_free(reader) }
             var stack: [XMLNode] = []
             var root: XMLNode?
             while true {
                 let step = almanac_xml_read(reader)
                 if step == 0 { break }
-                if step < 0 { return nil }
+                if step < 0 {
+                    throw XMLMalformed(reason: almanac_xml_reader_error(reader).map { String(cString: $0) } ?? "malformed XML")
+                }
                 switch Int(almanac_xml_node_type(reader)) {
                 case ALMANAC_XML_ELEMENT:
                     let node = XMLNode(
@@ -78,6 +89,7 @@ enum XMLTreeBuilder {
                     break  // comments, processing instructions, unexpanded entity references
                 }
             }
+            guard let root else { throw XMLMalformed(reason: "no root element") }
             return root
         }
     }
@@ -101,11 +113,14 @@ enum DAV {
         }
     }
 
-    /// The responses of a multistatus body and its top-level `sync-token`.
+    /// The responses of a multistatus body and its top-level `sync-token`; nil when the body is
+    /// well-formed XML but no multistatus.
     ///
-    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened.
+    /// - Throws: ``XMLUnavailable`` when libxml2 cannot be opened, ``XMLMalformed`` when the body
+    ///   is not well-formed XML.
     static func multistatus(_ data: Data) throws -> (responses: [Response], syncToken: String?)? {
-        guard let root = try XMLTreeBuilder.parse(data), root.name == "multistatus", root.namespace == dav else { return nil }
+        let root = try XMLTreeBuilder.parse(data)
+        guard root.name == "multistatus", root.namespace == dav else { return nil }
         var responses: [Response] = []
         for response in root.children("response") {
             guard let href = response.child("href")?.value, !href.isEmpty else { continue }

@@ -198,6 +198,8 @@ struct CalDAVClient {
             multistatus = try DAV.multistatus(response.body)
         } catch let unavailable as XMLUnavailable {
             throw ProviderFailure(.unconfigured, "CalDAV: libxml2 could not be opened: \(unavailable.reason); install libxml2")
+        } catch let malformed as XMLMalformed {
+            throw ProviderFailure(.decoding, "CalDAV: unreadable XML from \(url.host ?? "server") for \(method) \(url.path): \(malformed.reason)")
         }
         guard let parsed = multistatus else {
             throw ProviderFailure(.decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")

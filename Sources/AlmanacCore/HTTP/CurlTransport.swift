@@ -65,6 +65,10 @@ extension CurlTransport {
     public static func openLibrary() -> String? {
         almanac_curl_load() == 0 ? nil : String(cString: almanac_curl_error())
     }
+
+    /// The libcurl opened, as soname and version ("libcurl.so.4 7.88.1"), once ``openLibrary()``
+    /// returned nil.
+    public static var openedLibrary: String { String(cString: almanac_curl_opened()) }
 }
 
 /// A response whose body arrives in pieces, as the server writes it.
@@ -273,17 +277,17 @@ private final class EasyHandlePool: Sendable {
 
     private func take() -> UnsafeMutableRawPointer? {
         if let handle = idle.withLock({ $0.popLast() }) { return handle.raw }
-        return almanac_curl_easy_init()
+        return curl_easy_init()
     }
 
     private func give(_ raw: UnsafeMutableRawPointer) {
-        almanac_curl_easy_reset(raw)
+        curl_easy_reset(raw)
         let kept = idle.withLock { handles -> Bool in
             guard handles.count < 4 else { return false }
             handles.append(Handle(raw: raw))
             return true
         }
-        if !kept { almanac_curl_easy_cleanup(raw) }
+        if !kept { curl_easy_cleanup(raw) }
     }
 
     /// Runs one request to the end on the calling thread: libcurl's code and the final status, or
@@ -295,8 +299,8 @@ private final class EasyHandlePool: Sendable {
         sink.easy = easy
         defer { sink.easy = nil }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { almanac_curl_slist_free_all(headerList) }
-        for line in Self.headerLines(request) { headerList = almanac_curl_slist_append(headerList, line) }
+        defer { curl_slist_free_all(headerList) }
+        for line in Self.headerLines(request) { headerList = curl_slist_append(headerList, line) }
 
         let scheme = request.url.scheme?.lowercased() ?? "https"
         _ = almanac_curl_set_string(easy, CURLOPT_URL, request.url.absoluteString)
@@ -339,7 +343,7 @@ private final class EasyHandlePool: Sendable {
         _ = almanac_curl_set_progress_callback(easy, curlProgress)
         _ = almanac_curl_set_pointer(easy, CURLOPT_XFERINFODATA, context)
 
-        let code = withExtendedLifetime(sink) { almanac_curl_easy_perform(easy) }
+        let code = withExtendedLifetime(sink) { curl_easy_perform(easy) }
         return .success((code, code == CURLE_OK ? almanac_curl_response_code(easy) : 0))
     }
 

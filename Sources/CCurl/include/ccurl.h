@@ -1,27 +1,31 @@
 #ifndef ALMANAC_CCURL_H
 #define ALMANAC_CCURL_H
-#include <curl/curl.h>
 
 /* libcurl, opened on first use with dlopen rather than linked: it brings ~25 shared libraries
    (OpenSSL, GnuTLS through librtmp, Kerberos, LDAP, ...) whose loading cost every `tools` process
    about 4 ms before main, although a call answered from the cache never touches the network.
-   Only <curl/curl.h>'s types and constants are used from the header; every call goes through
-   these wrappers, which also give the variadic curl_easy_setopt/getinfo typed forms Swift can
-   call. */
+   <curl/curl.h> gives the types, constants and prototypes; the functions Almanac calls are defined
+   in ccurl.c under their own names, hidden, each forwarding to libcurl's (the CLibraryLoader
+   pattern). The static switch drops the header's export markers, which would clash with those
+   hidden definitions. The variadic curl_easy_setopt and curl_easy_getinfo cannot be forwarded
+   or called from Swift: the typed almanac_curl_set_* forms below stand in for them. */
+#define CURL_STATICLIB
+#include <curl/curl.h>
 
-/* Opens libcurl.so.4 and runs curl_global_init once (thread-safe). Returns 0 when ready, else -1
-   and almanac_curl_error() says why. */
+/* The oldest libcurl accepted: 7.85.0 added CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR,
+   which restrict transfers and redirects to http(s); an older libcurl would reject both options
+   and follow redirects to any protocol it has. */
+#define ALMANAC_CURL_MINIMUM CURL_VERSION_BITS(7, 85, 0)
+
+/* Opens libcurl.so.4 (or libcurl-gnutls.so.4, the same API), checks its version and runs
+   curl_global_init once (thread-safe). Returns 0 when ready, else -1 and almanac_curl_error()
+   says why. No other libcurl function may be called before it returned 0. */
 int almanac_curl_load(void);
-/* Why almanac_curl_load failed (dlerror's text, or curl_global_init's code); never NULL. */
+/* Why almanac_curl_load failed (the loader's text, a too old version, or curl_global_init's
+   code); never NULL. */
 const char *almanac_curl_error(void);
-
-/* The calls below need a successful almanac_curl_load() first. */
-CURL *almanac_curl_easy_init(void);
-void almanac_curl_easy_cleanup(CURL *handle);
-void almanac_curl_easy_reset(CURL *handle);
-CURLcode almanac_curl_easy_perform(CURL *handle);
-struct curl_slist *almanac_curl_slist_append(struct curl_slist *list, const char *line);
-void almanac_curl_slist_free_all(struct curl_slist *list);
+/* The soname and version opened ("libcurl.so.4 7.88.1"), once almanac_curl_load returned 0. */
+const char *almanac_curl_opened(void);
 
 CURLcode almanac_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode almanac_curl_set_string(CURL *handle, CURLoption option, const char *value);

@@ -10,10 +10,12 @@
 #define LIBICAL_ICAL_STATIC_DEFINE
 #include <libical/ical.h>
 
-/* Opens libical.so.3 once (thread-safe). Returns 0 when ready, else -1 and almanac_ical_error()
-   says why. No other libical function may be called before it returned 0. */
+/* Opens libical.so.3 once (thread-safe; clibical.c says why no other soname). Returns 0 when
+   ready, else -1 and almanac_ical_error() says why. No other libical function may be called before it returned 0. */
 int almanac_ical_load(void);
 /* Why almanac_ical_load failed; never NULL. */
 const char *almanac_ical_error(void);
+/* The soname opened, once almanac_ical_load returned 0. */
+const char *almanac_ical_opened(void);
 
 #endif

@@ -3,10 +3,12 @@
 
 /* libxml2's pull parser (xmlTextReader), opened with dlopen by CalDAV only. Foundation's XMLParser
    (FoundationXML) linked libxml2 and ICU's common library into every `tools` start (~0.5 ms) for
-   the few WebDAV bodies a CalDAV sync reads. The eight functions used are declared here with their
-   libxml2 2.x signatures (a stable ABI), so no libxml2 headers are needed to build. */
+   the few WebDAV bodies a CalDAV sync reads. clibxml2.c forwards libxml2's functions under their
+   own names, checked against libxml2's real headers (the CLibraryLoader pattern); those headers
+   stay out of this one, as they pull in ICU's and live outside the default include path, which
+   every Swift module importing this one would then need. */
 
-/* An xmlTextReader. */
+/* An xmlTextReader, and the first error it met. */
 typedef struct almanac_xml_reader almanac_xml_reader;
 
 /* The reader's node types we act on (libxml2's xmlReaderTypes). */
@@ -18,14 +20,18 @@ enum {
     ALMANAC_XML_END_ELEMENT = 15,
 };
 
-/* Opens libxml2.so.2 once (thread-safe). Returns 0 when ready, else -1 and almanac_xml_error()
-   says why. No other function here may be called before it returned 0. */
+/* Opens libxml2.so.16 or libxml2.so.2 once (thread-safe) and checks its version. Returns 0 when
+   ready, else -1 and almanac_xml_error() says why. No other function here may be called before it
+   returned 0. */
 int almanac_xml_load(void);
 /* Why almanac_xml_load failed; never NULL. */
 const char *almanac_xml_error(void);
+/* The soname and version opened ("libxml2.so.2 2.9.14"), once almanac_xml_load returned 0. */
+const char *almanac_xml_opened(void);
 
 /* A reader over `size` bytes at `buffer` (kept by the caller until almanac_xml_free): no network
-   access, no DTD loading, no entity substitution. NULL when it cannot be made. */
+   access, no DTD loading, no entity substitution, and nothing printed: libxml2's messages are
+   kept, the first as almanac_xml_reader_error. NULL when it cannot be made. */
 almanac_xml_reader *almanac_xml_reader_for_memory(const char *buffer, int size);
 /* Moves to the next node: 1 when there is one, 0 at the end, -1 on malformed XML. */
 int almanac_xml_read(almanac_xml_reader *reader);
@@ -35,6 +41,9 @@ int almanac_xml_is_empty_element(almanac_xml_reader *reader);
 const char *almanac_xml_local_name(almanac_xml_reader *reader);
 const char *almanac_xml_namespace(almanac_xml_reader *reader);
 const char *almanac_xml_value(almanac_xml_reader *reader);
+/* libxml2's first error for this reader on one line ("line 3: Premature end of data ..."), or
+   NULL when there was none. */
+const char *almanac_xml_reader_error(almanac_xml_reader *reader);
 void almanac_xml_free(almanac_xml_reader *reader);
 
 #endif
