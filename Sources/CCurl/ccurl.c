@@ -38,6 +38,7 @@ static int loaded = -1;
 static const char *soname = "libcurl";
 static char opened[96] = "libcurl";
 static char failure[256] = "libcurl was not loaded";
+static unsigned int version_num = 0;
 
 static void load(void) {
     const almanac_symbol symbols[] = {
@@ -50,11 +51,12 @@ static void load(void) {
     }
     const curl_version_info_data *version = curl_version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < ALMANAC_CURL_MINIMUM) {
-        snprintf(failure, sizeof failure, "%s is %s; Almanac needs 7.85.0 or later", soname,
+        snprintf(failure, sizeof failure, "%s is %s; Almanac needs 7.68.0 or later", soname,
             version != NULL && version->version != NULL ? version->version : "of unknown version");
         return;
     }
     snprintf(opened, sizeof opened, "%s %s", soname, version->version);
+    version_num = version->version_num;
     /* Once, before any handle exists (curl_global_init is not thread-safe in libcurl 7.x). */
     CURLcode code = curl_global_init(CURL_GLOBAL_DEFAULT);
     if (code != CURLE_OK) {
@@ -107,4 +109,16 @@ long almanac_curl_response_code(CURL *handle) {
     long code = 0;
     api.getinfo(handle, CURLINFO_RESPONSE_CODE, &code);
     return code;
+}
+
+CURLcode almanac_curl_restrict_protocols(CURL *handle, const char *redirect_scheme) {
+    int https_only = redirect_scheme != NULL && redirect_scheme[0] == 'h' && redirect_scheme[4] == 's';
+    if (version_num >= ALMANAC_CURL_PROTOCOLS_STR) {
+        CURLcode code = api.setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+        if (code != CURLE_OK) return code;
+        return api.setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, https_only ? "https" : "http");
+    }
+    CURLcode code = api.setopt(handle, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+    if (code != CURLE_OK) return code;
+    return api.setopt(handle, CURLOPT_REDIR_PROTOCOLS, (long)(https_only ? CURLPROTO_HTTPS : CURLPROTO_HTTP));
 }

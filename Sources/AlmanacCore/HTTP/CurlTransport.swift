@@ -305,11 +305,13 @@ private final class EasyHandlePool: Sendable {
         let scheme = request.url.scheme?.lowercased() ?? "https"
         _ = almanac_curl_set_string(easy, CURLOPT_URL, request.url.absoluteString)
         _ = almanac_curl_set_long(easy, CURLOPT_NOSIGNAL, 1)  // several threads; no SIGALRM for DNS
-        _ = almanac_curl_set_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
-        // Same-scheme redirects only: an https source is never silently downgraded.
+        // http(s) only, and same-scheme redirects only: an https source is never silently downgraded.
+        // A libcurl that refuses the restriction must not run the transfer unrestricted.
+        guard almanac_curl_restrict_protocols(easy, scheme == "http" ? "http" : "https") == CURLE_OK else {
+            return .failure(CurlUnavailable(reason: "it refused to restrict transfers to http(s)"))
+        }
         _ = almanac_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
         _ = almanac_curl_set_long(easy, CURLOPT_MAXREDIRS, 5)
-        _ = almanac_curl_set_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, scheme == "http" ? "http" : "https")
         if let total = limits.total { _ = almanac_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total)) }
         _ = almanac_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connect))
         if let idle = limits.idle {

@@ -10,12 +10,18 @@
    hidden definitions. The variadic curl_easy_setopt and curl_easy_getinfo cannot be forwarded
    or called from Swift: the typed almanac_curl_set_* forms below stand in for them. */
 #define CURL_STATICLIB
+/* CURLOPT_PROTOCOLS (the bitmask form) is deprecated in new headers but is the only form a libcurl
+   older than 7.85 knows; almanac_curl_restrict_protocols picks the form the opened library has. */
+#define CURL_DISABLE_DEPRECATION
 #include <curl/curl.h>
 
-/* The oldest libcurl accepted: 7.85.0 added CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR,
-   which restrict transfers and redirects to http(s); an older libcurl would reject both options
-   and follow redirects to any protocol it has. */
-#define ALMANAC_CURL_MINIMUM CURL_VERSION_BITS(7, 85, 0)
+/* The oldest libcurl accepted: 7.68.0, the oldest in a still-supported LTS (Ubuntu 20.04; Debian 11
+   has 7.74, Ubuntu 22.04 7.81). Every option the transport sets exists there (the newest,
+   CURLOPT_XFERINFOFUNCTION, is from 7.32), and the protocol restriction works on all of them
+   (see almanac_curl_restrict_protocols). */
+#define ALMANAC_CURL_MINIMUM CURL_VERSION_BITS(7, 68, 0)
+/* CURLOPT_PROTOCOLS_STR and CURLOPT_REDIR_PROTOCOLS_STR arrived in 7.85.0. */
+#define ALMANAC_CURL_PROTOCOLS_STR CURL_VERSION_BITS(7, 85, 0)
 
 /* Opens libcurl.so.4 (or libcurl-gnutls.so.4, the same API), checks its version and runs
    curl_global_init once (thread-safe). Returns 0 when ready, else -1 and almanac_curl_error()
@@ -38,5 +44,9 @@ CURLcode almanac_curl_set_data_callback(
 CURLcode almanac_curl_set_progress_callback(
     CURL *handle, int (*callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t));
 long almanac_curl_response_code(CURL *handle);
+/* Restricts transfers to http and https and redirects to `redirect_scheme` ("http" or "https"),
+   with the string options on libcurl 7.85 and later and the bitmask ones before. Returns CURLE_OK
+   or the option's error (the transfer must not run then). */
+CURLcode almanac_curl_restrict_protocols(CURL *handle, const char *redirect_scheme);
 
 #endif
