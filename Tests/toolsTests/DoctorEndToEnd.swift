@@ -1,3 +1,5 @@
+import AlmanacCore
+import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
@@ -7,28 +9,38 @@ import Testing
 struct DoctorEndToEndTests {
     static let secret = "doctor-secret-key-0123"
 
+    /// Every endpoint of every provider in the registry at `base` (so no check reaches outside).
+    static func everyEndpoint(at base: String) -> [String: String] {
+        var variables: [String: String] = [:]
+        for endpoint in Runtime.defaultProviders().descriptors.flatMap(\.endpoints) { variables[endpoint.env] = base }
+        return variables
+    }
+
     func lines(_ output: CommandOutput) -> [String] {
         output.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("everything reachable: exit 0, one line per check, the key present but never shown")
+    @Test("everything reachable: exit 0, one line per check (one per configured provider of the registry), the key present but never shown")
     func healthy() throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
         let base = server.baseURL
-        let output = try ToolsBinary.run(
-            ["doctor"],
-            environment: scratch.environment([
-                "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
-                "ALMANAC_BRAVE_URL": base, "BRAVE_API_KEY": Self.secret, "ALMANAC_LLM_URL": base,
-            ]))
+        // Every provider's every endpoint at the loopback server (any HTTP answer is "reachable").
+        let providers = Runtime.defaultProviders()
+        let environment = scratch.environment(
+            Self.everyEndpoint(at: base).merging(["BRAVE_API_KEY": Self.secret, "ALMANAC_LLM_URL": base]) { $1 })
+        let output = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
+        let settings = Settings(environment: environment)
+        let probed = providers.descriptors
+            .filter { $0.probe != nil && $0.unconfiguredReason(settings) == nil }.map { "ok    \($0.name)" }
+        #expect(probed.contains("ok    espn") && probed.contains("ok    brave"))
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
             "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
-            "ok    search setup", "ok    espn", "ok    open-meteo", "ok    open-meteo-geocoding", "ok    brave", "ok    llm",
-        ])
+            "ok    search setup",
+        ] + probed + ["ok    llm"])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
         // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.
         #expect(lines.contains { $0.hasPrefix("warn  calendar setup: no [calendars.NAME]") })
@@ -44,10 +56,10 @@ struct DoctorEndToEndTests {
         defer { server.stop() }
         let scratch = try Scratch()
         let base = server.baseURL
-        let environment = scratch.environment([
-            "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
-            "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2",
-        ])
+        let environment = scratch.environment(
+            Self.everyEndpoint(at: base).merging([
+                "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2",
+            ]) { $1 })
         let output = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(output.status == 69)
         let lines = lines(output)
@@ -66,10 +78,10 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let output = try ToolsBinary.run(
             ["doctor"],
-            environment: scratch.environment([
-                "ALMANAC_ESPN_URL": "ftp://x", "ALMANAC_OPEN_METEO_URL": "http://127.0.0.1:9",
-                "ALMANAC_GEOCODING_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "1",
-            ]))
+            environment: scratch.environment(
+                Self.everyEndpoint(at: "http://127.0.0.1:9").merging([
+                    "ALMANAC_ESPN_URL": "ftp://x", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "1",
+                ]) { $1 }))
         #expect(output.status == 69)
         #expect(lines(output).contains("fail  espn: ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"))
     }
@@ -81,10 +93,8 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let fakes = try scratch.unloadable(["libical.so.3", "libxml2.so.2"])
         let base = server.baseURL
-        let environment = scratch.environment([
-            "ALMANAC_ESPN_URL": base, "ALMANAC_OPEN_METEO_URL": base, "ALMANAC_GEOCODING_URL": base,
-            "ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": fakes.path,
-        ])
+        let environment = scratch.environment(
+            Self.everyEndpoint(at: base).merging(["ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": fakes.path]) { $1 })
         let noLibical = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains { $0.hasPrefix("ok    libcurl: libcurl.so.4 7.") && $0.hasSuffix(" opened") })
