@@ -16,6 +16,7 @@ struct RouterVocabularyTests {
         ("crystal palace score", "sports epl --team 'crystal palace'"),
         ("georgia football score", "sports ncaaf --team georgia"),
         ("notre dame basketball score", "sports ncaab --team 'notre dame'"),
+        ("kentucky basketball score", "sports ncaab --team kentucky"),  // recorded in college football only
         ("new york liberty score", "sports wnba --team liberty"),
         ("did the coyotes win", "sports nhl --team coyotes --date yesterday"),
         ("atlanta united fc next match", "sports mls --team 'atlanta united fc' --next"),

@@ -377,8 +377,17 @@ struct Analysis {
     /// For a nickname several leagues share (Giants, Rangers), the league of the sport named, else
     /// the one in season this month.
     func chooseLeague(_ team: SportsVocabulary.Team) -> League? {
+        if let sportHint {
+            if let league = team.leagues.first(where: { $0.sport == sportHint.sport }) { return league }
+            // A school plays every sport, though the recordings name it in only some leagues:
+            // "kentucky basketball" is college basketball.
+            if team.leagues.contains(where: { $0.style == .college }),
+                let league = League.all.first(where: { $0.sport == sportHint.sport && $0.style == .college })
+            {
+                return league
+            }
+        }
         guard let first = team.leagues.first, team.leagues.count > 1 else { return team.leagues.first }
-        if let sportHint, let league = team.leagues.first(where: { $0.sport == sportHint.sport }) { return league }
         let month = router.calendar.component(.month, from: router.now)
         return team.leagues.first { SportsVocabulary.isInSeason($0, month: month) } ?? first
     }
