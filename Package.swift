@@ -70,7 +70,12 @@ let package = Package(
         ),
 
         // The LLM front: router, prompt context, llama.cpp (OpenAI-compatible) streaming client.
-        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
+        // It names tools by asking them, and reads league and team words from AlmanacSports.
+        .target(
+            name: "AlmanacLLM",
+            dependencies: [
+                "AlmanacCore", "AlmanacRuntime", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
+            ]),
         // The tools as an MCP server (the only module importing MCP).
         .target(
             name: "AlmanacMCP",

@@ -111,7 +111,7 @@ public struct SportsTool: Tool {
             complete = known.complete
         }
         if let teams {
-            switch TeamMatcher.match(word, in: teams) {
+            switch TeamMatcher.match(word, in: teams, league: league) {
             case .team(let entry):
                 return TeamRef(id: entry.id, abbreviation: entry.abbreviation, displayName: entry.displayName, query: word)
             case .ambiguous(let entries):

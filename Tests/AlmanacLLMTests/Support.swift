@@ -85,6 +85,8 @@ struct LinesTool: Tool {
         ])
     }
 
+    // Providers are listed by `providers(in:)` below; there are no described upstreams.
+    var providerDescriptors: [ProviderDescriptor] { [] }
     func providers(in context: ToolContext) -> [ProviderInfo] { [ProviderInfo(name: "stub", priority: 0)] }
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
@@ -105,6 +107,7 @@ struct FailingTool: Tool {
     var barrier: Barrier?
     var summary: String { "test tool \(name) that always fails" }
     var schema: ToolSchema { ToolSchema([ToolParameter("place", .string, help: "anything", placement: .remainder)]) }
+    var providerDescriptors: [ProviderDescriptor] { [] }
     func providers(in context: ToolContext) -> [ProviderInfo] { [ProviderInfo(name: "open-meteo", priority: 0)] }
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {

@@ -89,13 +89,14 @@ struct UsageTests {
 
     @Test("team words resolve fuzzily against the recorded NBA team list", arguments: [
         ("lakers", "LAL"), ("LAL", "LAL"), ("los angeles lakers", "LAL"), ("Los Angeles", "LAL"), ("la", "LAC"),
-        ("golden state", "GS"), ("sixers", nil), ("76ers", "PHI"), ("trail blazers", "POR"), ("knicks", "NY"),
+        ("golden state", "GS"), ("sixers", "PHI"), ("76ers", "PHI"), ("trail blazers", "POR"), ("knicks", "NY"),
+        ("cavs", "CLE"), ("dubs", "GS"), ("okc thunder", "OKC"), ("nonsense", nil),
     ] as [(String, String?)])
     func teamMatching(_ word: String, _ abbreviation: String?) throws {
         let teams = try ESPNDecoder.decode(TeamsWire.self, from: Fixtures.data("sports/espn/nba-teams.response.json"))
             .entries
         #expect(teams.count == 30)
-        switch TeamMatcher.match(word, in: teams) {
+        switch TeamMatcher.match(word, in: teams, league: League.named("nba")) {
         case .team(let entry): #expect(entry.abbreviation == abbreviation)
         default: #expect(abbreviation == nil)
         }

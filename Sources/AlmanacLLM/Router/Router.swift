@@ -1,4 +1,8 @@
+import AlmanacCalendar
 import AlmanacCore
+import AlmanacSearch
+import AlmanacSports
+import AlmanacWeather
 import Foundation
 
 /// Rule-based intent detection: a question in, the tool runs that answer it out.
@@ -56,7 +60,7 @@ public struct Router: Sendable {
         for route in routes {
             let resolved: Route
             if let available, !available.contains(route.tool) {
-                guard available.contains("search") else { continue }
+                guard available.contains(Self.searchTool) else { continue }
                 resolved = whole.searchRoute(question: question)
             } else {
                 resolved = route
@@ -87,7 +91,9 @@ public struct Router: Sendable {
             let core = word.trimmingCharacters(in: trim)
             guard !core.isEmpty else { continue }
             let tail = word.reversed().prefix { trim.contains($0.unicodeScalars.first ?? " ") }
-            let lower = core.lowercased().replacingOccurrences(of: "'", with: "")
+            // Accents folded as in the sports vocabulary ("CF Montréal").
+            let lower = core.folding(options: .diacriticInsensitive, locale: nil).lowercased()
+                .replacingOccurrences(of: "'", with: "")
                 .replacingOccurrences(of: "’", with: "")
             tokens.append(Token(original: core, lower: lower, comma: tail.contains(","), semicolon: tail.contains(";")))
         }
@@ -110,6 +116,42 @@ public struct Router: Sendable {
     }
 
     static let connectors: Set<String> = ["and", "also", "plus", "&"]
+
+    // MARK: Tools and sports words
+
+    // The tools' own names, so a renamed tool cannot leave the router routing to a ghost.
+    static let sportsTool = SportsTool().name
+    static let weatherTool = WeatherTool().name
+    static let calendarTool = CalendarTool().name
+    static let searchTool = SearchTool().name
+
+    /// League phrases from the sports vocabulary, longest first; common English words are left out
+    /// (see `Lexicon.commonWords`).
+    static let leaguePhrases: [SportsVocabulary.LeagueName] = SportsVocabulary.leagueNames
+        .filter { !Lexicon.commonWords.contains($0.phrase) }
+        .enumerated().sorted { ($0.element.phrase.count, $1.offset) > ($1.element.phrase.count, $0.offset) }
+        .map(\.element)
+
+    /// A way to say a team, as the router matches it.
+    struct TeamSpelling {
+        var spelling: String
+        var team: SportsVocabulary.Team
+        /// Needs a question about sports: a place ("georgia") or a common English word ("heat", or
+        /// "isles" for the Islanders).
+        var weak: Bool
+    }
+
+    /// Every team spelling from the sports vocabulary, longest first (the most specific phrase
+    /// wins: "miami heat" before "miami"); ties keep the vocabulary's order, pro leagues first.
+    static let teamSpellings: [TeamSpelling] = SportsVocabulary.teams.flatMap { team in
+        team.spellings.map { spelling in
+            let oneWord = !spelling.contains(" ")
+            let common = oneWord && (Lexicon.commonWords.contains(spelling) || Lexicon.commonWords.contains(team.name))
+            return TeamSpelling(spelling: spelling, team: team, weak: common || team.placeSpellings.contains(spelling))
+        }
+    }
+    .enumerated().sorted { ($0.element.spelling.count, $1.offset) > ($1.element.spelling.count, $0.offset) }
+    .map(\.element)
 
     // MARK: Days
 
@@ -165,9 +207,11 @@ struct Analysis {
     let words: [String]
     let text: String
     var intents: [Intent] = []
-    var leagueSlug: String?
-    var sportHint: String?
-    var team: Lexicon.Team?
+    /// The league the clause names ("nba", "premier league").
+    var league: League?
+    /// The league a sport word alone means ("football": NFL).
+    var sportHint: League?
+    var team: SportsVocabulary.Team?
     var day: Router.Day?
 
     init(tokens: [Router.Token], router: Router) {
@@ -201,22 +245,12 @@ struct Analysis {
 
     private mutating func detect() {
         day = Self.findDay(words)
-        for (phrase, slug) in Lexicon.leagues where has(phrase) {
-            leagueSlug = slug
-            break
-        }
-        sportHint = words.lazy.compactMap { Lexicon.sports[$0] }.first
-        let sportsy = leagueSlug != nil || sportHint != nil || hasAny(Lexicon.sportsContext)
-        if let name = Lexicon.strongPhrases.keys.sorted(by: { $0.count > $1.count }).first(where: has),
-            let canonical = Lexicon.strongPhrases[name]
-        {
-            team = Lexicon.teams.first { $0.name == canonical }
-        } else {
-            let candidates = Lexicon.teams.flatMap { team in team.spellings.map { (team, $0) } }
-                .sorted { $0.1.count > $1.1.count }
-            team = candidates.first { has($0.1) && (!$0.0.weak || sportsy) }?.0
-        }
-        let sports = leagueSlug != nil || team != nil || (sportHint != nil && hasAny(Lexicon.sportsContext))
+        league = Router.leaguePhrases.first { has($0.phrase) }?.league
+        sportHint = words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
+            .first
+        let sportsy = league != nil || sportHint != nil || hasAny(Lexicon.sportsContext)
+        team = Router.teamSpellings.first { has($0.spelling) && (!$0.weak || sportsy) }?.team
+        let sports = league != nil || team != nil || (sportHint != nil && hasAny(Lexicon.sportsContext))
         if sports { intents.append(.sports) }
 
         let strongWeather = has("weather") || has("forecast")
@@ -297,8 +331,9 @@ struct Analysis {
     }
 
     func sportsRoute(day: Router.Day?, past: Bool) -> Route {
-        let league = leagueSlug ?? team.map(chooseLeague) ?? sportHint ?? "nba"
-        var words = [league]
+        // A sports clause names a league, a team or a sport, so a league is always found.
+        let league = self.league ?? team.flatMap(chooseLeague) ?? sportHint
+        var words = league.map { [$0.word] } ?? []
         let standings = hasAny(["standings", "table", "rankings", "seed", "seeding", "seeds"])
         let news = hasAny(["news", "injury", "injuries", "trade", "trades", "rumors", "rumours", "headlines"])
         let schedule = hasAny(["schedule", "fixtures", "calendar"])
@@ -313,12 +348,12 @@ struct Analysis {
             words.append("schedule")
         }
         if let team { words += ["--team", team.name] }
-        if standings || news { return Route("sports", words) }
+        if standings || news { return Route(Router.sportsTool, words) }
         if next && team != nil && day == nil {
             words.append("--next")
-            return Route("sports", words)
+            return Route(Router.sportsTool, words)
         }
-        if schedule && day == nil { return Route("sports", words) }
+        if schedule && day == nil { return Route(Router.sportsTool, words) }
         switch day {
         case .today, .tonight: words += ["--date", "today"]
         case .tomorrow: words += ["--date", "tomorrow"]
@@ -336,19 +371,25 @@ struct Analysis {
                 words += ["--date", hour >= 20 ? "today" : "yesterday"]
             }
         }
-        return Route("sports", words)
+        return Route(Router.sportsTool, words)
     }
 
-    /// For a nickname several leagues share (Giants, Rangers), the league in season this month.
-    func chooseLeague(_ team: Lexicon.Team) -> String {
-        if team.leagues.count == 1 { return team.leagues[0] }
-        if let sportHint, team.leagues.contains(sportHint) { return sportHint }
+    /// For a nickname several leagues share (Giants, Rangers), the league of the sport named, else
+    /// the one in season this month.
+    func chooseLeague(_ team: SportsVocabulary.Team) -> League? {
+        if let sportHint {
+            if let league = team.leagues.first(where: { $0.sport == sportHint.sport }) { return league }
+            // A school plays every sport, though the recordings name it in only some leagues:
+            // "kentucky basketball" is college basketball.
+            if team.leagues.contains(where: { $0.style == .college }),
+                let league = League.all.first(where: { $0.sport == sportHint.sport && $0.style == .college })
+            {
+                return league
+            }
+        }
+        guard let first = team.leagues.first, team.leagues.count > 1 else { return team.leagues.first }
         let month = router.calendar.component(.month, from: router.now)
-        let seasons: [String: Set<Int>] = [
-            "nfl": [9, 10, 11, 12, 1, 2], "mlb": [3, 4, 5, 6, 7, 8, 9, 10], "nhl": [10, 11, 12, 1, 2, 3, 4, 5, 6],
-            "nba": [10, 11, 12, 1, 2, 3, 4, 5, 6],
-        ]
-        return team.leagues.first { seasons[$0]?.contains(month) ?? false } ?? team.leagues[0]
+        return team.leagues.first { SportsVocabulary.isInSeason($0, month: month) } ?? first
     }
 
     func weatherRoute(day: Router.Day?) -> Route {
@@ -377,7 +418,7 @@ struct Analysis {
         if let dayWord {
             if words.isEmpty { options = ["--day", dayWord] + options } else { words.append(dayWord) }
         }
-        return Route("weather", words + options)
+        return Route(Router.weatherTool, words + options)
     }
 
     /// The place a weather clause names: after "in/for/at/near", else right before the weather word.
@@ -415,23 +456,23 @@ struct Analysis {
     }
 
     func calendarRoute(day: Router.Day?) -> Route {
-        if hasAny(Lexicon.taskWords) || has("to do") { return Route("calendar", ["tasks"]) }
+        if hasAny(Lexicon.taskWords) || has("to do") { return Route(Router.calendarTool, ["tasks"]) }
         let numbers = ["one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
             "nine": 9, "ten": 10]
         if let index = find("next"), index + 1 < words.count {
             let following = words[index + 1]
-            if let count = Int(following) ?? numbers[following] { return Route("calendar", ["next", String(count)]) }
+            if let count = Int(following) ?? numbers[following] { return Route(Router.calendarTool, ["next", String(count)]) }
             if ["meeting", "appointment", "event", "call"].contains(following) {
-                return Route("calendar", ["next", "1"])
+                return Route(Router.calendarTool, ["next", "1"])
             }
         }
-        if let subject = searchSubject() { return Route("calendar", ["next", "5", "--search", subject]) }
+        if let subject = searchSubject() { return Route(Router.calendarTool, ["next", "5", "--search", subject]) }
         func range(_ from: Date, _ to: Date) -> Route {
-            Route("calendar", ["--from", router.iso(from), "--to", router.iso(to)])
+            Route(Router.calendarTool, ["--from", router.iso(from), "--to", router.iso(to)])
         }
         switch day {
-        case .tomorrow: return Route("calendar", ["tomorrow"])
-        case .thisWeek: return Route("calendar", ["week"])
+        case .tomorrow: return Route(Router.calendarTool, ["tomorrow"])
+        case .thisWeek: return Route(Router.calendarTool, ["week"])
         case .nextWeek:
             let start = router.resolve(weekday: 1, past: false)
             let monday = start == router.today ? router.offset(7) : start
@@ -446,8 +487,8 @@ struct Analysis {
             return range(date, date)
         case .date(let year, let month, let day):
             if let date = router.resolve(year: year, month: month, day: day) { return range(date, date) }
-            return Route("calendar", ["today"])
-        case .today, .tonight, nil: return Route("calendar", ["today"])
+            return Route(Router.calendarTool, ["today"])
+        case .today, .tonight, nil: return Route(Router.calendarTool, ["today"])
         }
     }
 
@@ -496,8 +537,8 @@ struct Analysis {
         }
         let query = tokens.map(\.original)
         if query.contains(where: { $0.hasPrefix("-") && Double($0) == nil }) {
-            return Route("search", options + ["--"] + query)
+            return Route(Router.searchTool, options + ["--"] + query)
         }
-        return Route("search", query + options)
+        return Route(Router.searchTool, query + options)
     }
 }

@@ -72,27 +72,49 @@ extension League {
         League(sport: "soccer", slug: "fifa.world", name: "FIFA World Cup", style: .soccer),
     ]
 
-    /// Friendly names people and models type, mapped to ESPN slugs.
-    public static let aliases: [String: String] = [
-        "ncaaf": "college-football", "cfb": "college-football", "college-football": "college-football",
-        "ncaab": "mens-college-basketball", "ncaam": "mens-college-basketball", "cbb": "mens-college-basketball",
-        "mens-college-basketball": "mens-college-basketball",
-        "ncaaw": "womens-college-basketball", "wcbb": "womens-college-basketball",
-        "epl": "eng.1", "premier-league": "eng.1", "premierleague": "eng.1", "pl": "eng.1",
-        "championship": "eng.2", "efl": "eng.2",
-        "laliga": "esp.1", "la-liga": "esp.1",
-        "bundesliga": "ger.1",
-        "seriea": "ita.1", "serie-a": "ita.1",
-        "ligue1": "fra.1", "ligue-1": "fra.1",
-        "eredivisie": "ned.1",
-        "primeira-liga": "por.1", "liga-portugal": "por.1",
-        "mls": "usa.1",
-        "nwsl": "usa.nwsl",
-        "ligamx": "mex.1", "liga-mx": "mex.1",
-        "ucl": "uefa.champions", "champions-league": "uefa.champions", "championsleague": "uefa.champions",
-        "uel": "uefa.europa", "europa-league": "uefa.europa", "europa": "uefa.europa",
-        "world-cup": "fifa.world", "worldcup": "fifa.world",
+    /// Each league's friendly names, the word people say most first ("epl" before "premier-league"):
+    /// that first word is `word`, the one routes and listings use.
+    static let aliasesBySlug: [(slug: String, aliases: [String])] = [
+        ("college-football", ["ncaaf", "cfb"]),
+        ("mens-college-basketball", ["ncaab", "ncaam", "cbb", "college-basketball", "march-madness"]),
+        ("womens-college-basketball", ["ncaaw", "wcbb"]),
+        ("eng.1", ["epl", "premier-league", "premierleague", "pl"]),
+        ("eng.2", ["efl", "championship"]),
+        ("esp.1", ["laliga", "la-liga"]),
+        ("ger.1", ["bundesliga"]),
+        ("ita.1", ["seriea", "serie-a"]),
+        ("fra.1", ["ligue1", "ligue-1"]),
+        ("ned.1", ["eredivisie"]),
+        ("por.1", ["primeira-liga", "liga-portugal"]),
+        ("usa.1", ["mls"]),
+        ("usa.nwsl", ["nwsl"]),
+        ("mex.1", ["ligamx", "liga-mx"]),
+        ("uefa.champions", ["ucl", "champions-league", "championsleague"]),
+        ("uefa.europa", ["uel", "europa-league", "europa"]),
+        ("fifa.world", ["worldcup", "world-cup"]),
     ]
+
+    /// Friendly names people and models type, mapped to ESPN slugs (slugs with a hyphen map to themselves).
+    public static let aliases: [String: String] = {
+        var aliases: [String: String] = [:]
+        for (slug, words) in aliasesBySlug {
+            if slug.contains("-") { aliases[slug] = slug }
+            for word in words { aliases[word] = slug }
+        }
+        return aliases
+    }()
+
+    /// The short word people and the CLI use for this league: `nba`, `epl`, `ncaaf`, `laliga`.
+    public var word: String {
+        Self.aliasesBySlug.first { $0.slug == slug }?.aliases.first ?? slug
+    }
+
+    /// Every word that names this league: its short word, the slug when it reads as a word, and
+    /// the other aliases.
+    public var aliasWords: [String] {
+        let aliases = Self.aliasesBySlug.first { $0.slug == slug }?.aliases ?? []
+        return aliases.isEmpty ? [slug] : aliases + (slug.contains(".") ? [] : [slug])
+    }
 
     /// Resolves what a user typed (`NBA`, `nba`, `basketball/nba`, `epl`, `soccer/eng.1`, `Premier League`)
     /// to a league, or nil.

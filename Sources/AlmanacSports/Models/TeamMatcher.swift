@@ -23,9 +23,24 @@ enum TeamMatcher {
         case none(suggestion: String?)
     }
 
-    static func match(_ word: String, in teams: [TeamEntry]) -> Match {
+    /// The team `word` names in `teams`. When no ESPN name fits, a spoken nickname from
+    /// `SportsVocabulary` ("cavs", "niners") stands in for the name it means in `league`.
+    static func match(_ word: String, in teams: [TeamEntry], league: League? = nil) -> Match {
         let needle = normalize(word)
         guard !needle.isEmpty else { return .none(suggestion: nil) }
+        if let found = lookup(needle, in: teams) { return found }
+        let leagues = league.map { [$0] } ?? League.all
+        let spoken = Set(leagues.flatMap { SportsVocabulary.names(for: word, in: $0) }.map(normalize))
+        let found = spoken.compactMap { lookup($0, in: teams) }
+        if found.count == 1, let only = found.first { return only }
+        let names = teams.flatMap { [$0.shortDisplayName, $0.displayName, $0.abbreviation] }
+        let guess = Suggest.closest(to: needle, in: names.map(normalize))
+        let suggestion = guess.flatMap { guess in names.first { normalize($0) == guess } }
+        return .none(suggestion: suggestion)
+    }
+
+    /// The ESPN-name passes, or nil when none finds a team.
+    private static func lookup(_ needle: String, in teams: [TeamEntry]) -> Match? {
         // Most specific first: abbreviation, full name, nickname, city, then words inside the full name.
         let passes: [(TeamEntry) -> Bool] = [
             { normalize($0.abbreviation) == needle },
@@ -40,10 +55,7 @@ enum TeamMatcher {
             if found.count == 1 { return .team(found[0]) }
             if found.count > 1 { return .ambiguous(found) }
         }
-        let names = teams.flatMap { [$0.shortDisplayName, $0.displayName, $0.abbreviation] }
-        let guess = Suggest.closest(to: needle, in: names.map(normalize))
-        let suggestion = guess.flatMap { guess in names.first { normalize($0) == guess } }
-        return .none(suggestion: suggestion)
+        return nil
     }
 
     /// Lowercased, accents folded, punctuation dropped, single spaces: "CF Montréal" → "cf montreal".
