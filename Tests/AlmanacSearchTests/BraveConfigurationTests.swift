@@ -44,7 +44,9 @@ struct BraveConfigurationTests {
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport)) == nil)
         let config = Settings(config: ["brave": .table(["api_key": .string("k")])])
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport, settings: config)) == nil)
-        #expect(tool.providers(in: without).map(\.name) == ["brave"])
+        // Without a key the chain is empty (tools list --providers still shows brave, unconfigured).
+        #expect(tool.providers(in: without).map(\.name) == [])
+        #expect(tool.providers(in: SearchTest.context(transport: transport)).map(\.name) == ["brave"])
     }
 
     @Test("isConfigured follows the key (the runtime uses it to offer the web-search fallback)")

@@ -35,11 +35,12 @@ extension Tool {
     /// Tools without configuration needs are always configured.
     public func unconfiguredReason(in context: ToolContext) -> String? { nil }
 
-    /// The configured descriptors in priority order, then web search when one is configured.
+    /// The chain that answers the tool's question: its configured main-role providers in priority
+    /// order, then web search when one is configured (`tools list --providers` shows every role).
     public func providers(in context: ToolContext) -> [ProviderInfo] {
         let registry = ProviderRegistry(providerDescriptors)
         var list = registry.descriptors(forTool: name)
-            .filter { $0.unconfiguredReason(context.settings) == nil }.map(\.info)
+            .filter { $0.role == .main && $0.unconfiguredReason(context.settings) == nil }.map(\.info)
         if usesWebSearchFallback, let searcher = context.environment.webSearch {
             list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
         }
