@@ -62,7 +62,6 @@ FEATURED = [
     ("pfl", "PFL", ["pfl"]),
     ("bellator", "Bellator", ["bellator"]),
     ("lfa", "LFA", ["lfa", "legacy-fighting-alliance"]),
-    ("cage-warriors", "Cage Warriors", ["cage-warriors"]),
     ("rizin", "RIZIN", ["rizin"]),
     ("ksw", "KSW", ["ksw"]),
     ("cfl", "CFL", ["cfl"]),

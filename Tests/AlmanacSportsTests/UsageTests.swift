@@ -32,7 +32,7 @@ struct UsageTests {
     func unknownLeague() async {
         let error = await usageError { _ = try await harness.run(["nbaa"]) }
         #expect(error?.message == "unknown league 'nbaa'")
-        #expect(error?.suggestion?.hasPrefix("did you mean 'nba', ") == true)
+        #expect(error?.suggestion?.hasPrefix("did you mean 'nba'? also close: 'wnba'") == true)
         #expect(error?.suggestion?.hasSuffix("list them with: tools list sports [SPORT]") == true)
         #expect(error?.exitStatus == 64)
     }

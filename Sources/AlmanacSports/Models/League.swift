@@ -139,8 +139,14 @@ extension League {
         let sport = catalogSports.first { key.hasPrefix($0 + "/") }
         return AlmanacError.usage(
             "unknown league '\(word)'",
-            suggestion: (guesses.isEmpty ? "" : "did you mean " + guesses.map { "'\($0)'" }.joined(separator: ", ") + "? ")
-                + "list them with: tools list sports \(sport ?? "[SPORT]")")
+            suggestion: didYouMean(guesses) + "list them with: tools list sports \(sport ?? "[SPORT]")")
+    }
+
+    /// "did you mean 'nba'? also close: 'wnba', 'nbl'; " (empty without guesses).
+    private static func didYouMean(_ guesses: [String]) -> String {
+        guard let first = guesses.first else { return "" }
+        let others = guesses.dropFirst().map { "'\($0)'" }
+        return "did you mean '\(first)'? " + (others.isEmpty ? "" : "also close: \(others.joined(separator: ", ")); ")
     }
 
     /// The spellings nearest `word` by edit distance (prefix matches first), at most `count`.

@@ -45,7 +45,6 @@ extension League {
         League(sport: "mma", slug: "pfl", name: "PFL", style: .pro),
         League(sport: "mma", slug: "bellator", name: "Bellator", style: .pro),
         League(sport: "mma", slug: "lfa", name: "LFA", style: .pro),
-        League(sport: "mma", slug: "cage-warriors", name: "Cage Warriors", style: .pro),
         League(sport: "mma", slug: "rizin", name: "RIZIN", style: .pro),
         League(sport: "mma", slug: "ksw", name: "KSW", style: .pro),
         League(sport: "football", slug: "cfl", name: "CFL", style: .pro),
@@ -148,6 +147,7 @@ extension League {
         League(sport: "mma", slug: "boxe", name: "Boxe", style: .pro),
         League(sport: "mma", slug: "brazilian-freestyle", name: "Brazilian Freestyle", style: .pro),
         League(sport: "mma", slug: "budo", name: "Budo", style: .pro),
+        League(sport: "mma", slug: "cage-warriors", name: "Cage Warriors", style: .pro),
         League(sport: "mma", slug: "dream", name: "Dream", style: .pro),
         League(sport: "mma", slug: "fng", name: "FNG", style: .pro),
         League(sport: "mma", slug: "ifc", name: "IFC", style: .pro),
@@ -365,7 +365,7 @@ extension League {
     ]
 
     /// How many leagues lead `catalog` as `League.all` (the named ones).
-    static let namedCount = 102
+    static let namedCount = 101
 
     /// Each named league's friendly names, the word people say most first ("epl" before
     /// "premier-league"): that first word is `word`, the one routes and listings use.
@@ -404,7 +404,6 @@ extension League {
         ("pfl", ["pfl"]),
         ("bellator", ["bellator"]),
         ("lfa", ["lfa", "legacy-fighting-alliance"]),
-        ("cage-warriors", ["cage-warriors"]),
         ("rizin", ["rizin"]),
         ("ksw", ["ksw"]),
         ("cfl", ["cfl"]),
