@@ -43,13 +43,7 @@ struct EventShapesTests {
 
     @Test("context and data match the goldens", arguments: cases)
     func replay(_ testCase: ReplayCase) async throws {
-        let harness = Harness(transport: try Fixtures.replay(), now: instant(testCase.now), zone: zone(testCase.zone))
-        let result = try await harness.run(testCase.words)
-        #expect(result.metadata.provider == "espn")
-        let context = try harness.render(result)
-        #expect(Golden.check(context + "\n", against: "sports/espn/\(testCase.golden).context.txt") == nil)
-        let data = try Envelope.dataJSON(result.payload)
-        #expect(Golden.check(data + "\n", against: "sports/espn/\(testCase.golden).data.json") == nil)
+        try await testCase.checkGoldens()
     }
 
     static func body(_ name: String) throws -> Data { try Fixtures.data("sports/espn/\(name).response.json") }
@@ -123,6 +117,39 @@ struct EventShapesTests {
         let lfa = try #require(League.named("lfa"))
         #expect(EventText.mainEventFirst(bouts, league: ufc).first == last)
         #expect(EventText.mainEventFirst(bouts, league: lfa).first == bouts.first)
+    }
+
+    @Test("racing: the next session's local start; golf: the round of the asked day while it is live")
+    func upcoming() throws {
+        let f1 = try #require(League.named("f1"))
+        let day = LocalDay.containing(instant("2026-05-23T12:00:00Z"), in: zone("Europe/Berlin"))
+        let sessions = [
+            RaceSession(name: "Qualifying", state: .in, start: instant("2026-05-23T20:00:00Z"), results: [
+                RaceResult(position: 1, name: "George Russell", team: nil)
+            ]),
+            RaceSession(name: "Race", state: .pre, start: instant("2026-05-24T20:00:00Z"), results: []),
+        ]
+        let event = SportEvent(id: "1", name: "Canadian Grand Prix", state: .in, sessions: sessions)
+        let payload = EventsPayload(
+            league: f1, day: day, events: SportEvents(leagueName: nil, events: [event]), next: false, player: nil)
+        let lines = payload.racingLines(event, rendering: Self.rendering(now: instant("2026-05-23T12:00:00Z")))
+        #expect(lines.contains("  Qualifying Sat 22:00 · LIVE:"))
+        #expect(lines.last == "  Next: Race Sun 24 May 2026 (tomorrow) 22:00")
+        let pga = try #require(League.named("pga"))
+        let golfDay = LocalDay.containing(instant("2026-04-04T18:00:00Z"), in: zone("America/New_York"))
+        let golf = SportEvent(
+            id: "2", name: "Valero Texas Open", state: .in, start: instant("2026-04-02T04:00:00Z"),
+            end: instant("2026-04-05T04:00:00Z"), round: 3, rounds: 4)
+        let golfPayload = EventsPayload(
+            league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil)
+        #expect(
+            golfPayload.eventLine(golf, rendering: Self.rendering(now: instant("2026-04-04T18:00:00Z")))
+                .hasPrefix("Valero Texas Open · in progress · Round 3 of 4, Sat 4 Apr 2026 (today)"))
+    }
+
+    static func rendering(now: Date) -> Rendering {
+        let metadata = ResultMetadata(tool: "sports", provider: "espn", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
+        return Rendering(metadata: metadata, now: now, timeZone: TimeText.utc, budget: .unlimited)
     }
 
     @Test("missing fields are null, never a crash", arguments: [
