@@ -156,6 +156,7 @@ struct EventShapesTests {
         #"{"events":[]}"#, #"{"events":[{"id":"1"}]}"#, #"{"events":[{"id":7,"competitions":[{}]}]}"#,
         #"{"events":[{"id":"1","competitions":[{"competitors":[{"athlete":{}},{"order":"x"}],"status":3}]}]}"#,
         #"{"events":[{"id":"1","groupings":[{"competitions":[{"competitors":[{"linescores":[{"value":"6"}]}]}]}]}]}"#,
+        #"{"events":[{"id":"1","date":"2026-04-02T04:00Z","competitions":[{"competitors":[{"team":{"displayName":"A / B"},"score":"-20"}]}]}]}"#,
         #"{"leagues":{},"events":[{"id":"1","status":{"type":{"state":"weird"}},"competitions":[{"competitors":[{"score":{"displayValue":5}}]}]}]}"#,
     ])
     func sparseBodies(_ body: String) throws {

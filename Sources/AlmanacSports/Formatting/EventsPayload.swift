@@ -179,6 +179,11 @@ public struct EventsPayload: ToolPayload {
                 lines.append("  \(session.name) \(when) · \(EventText.word(session.state))\(leader)")
                 continue
             }
+            guard !session.results.isEmpty else {
+                // IndyCar and NASCAR sessions list no drivers before qualifying.
+                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), no entry list yet")
+                continue
+            }
             lines.append("  \(session.name) \(when) · \(EventText.word(session.state)):")
             var results = Array(session.results.prefix(top))
             if let asked = askedIndex(session.results.map(\.name)), asked >= top { results.append(session.results[asked]) }

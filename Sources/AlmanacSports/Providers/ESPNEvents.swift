@@ -138,7 +138,11 @@ enum ESPNEventsDecoder {
 
     static func golfer(_ competitor: Loose, leaderboard: Bool) -> GolfPlayer? {
         let athlete = competitor["athlete"]
-        guard let name = athlete["displayName"].text ?? athlete["fullName"].text ?? athlete["shortName"].text else {
+        // Team events (a pairs event) list teams or rosters instead of athletes.
+        guard
+            let name = athlete["displayName"].text ?? athlete["fullName"].text ?? athlete["shortName"].text
+                ?? competitor["team"]["displayName"].text ?? competitor["roster"]["displayName"].text
+        else {
             return nil
         }
         // The scoreboard writes the score as a string; the leaderboard as {value, displayValue}.
@@ -409,7 +413,11 @@ extension ESPNProvider {
     /// When an event ends, as far as the body says: golf's `endDate` names the last day (its midnight
     /// Eastern), so the whole of that day counts.
     static func lastInstant(_ event: SportEvent, shape: League.Shape) -> Date {
-        let end = event.end.map { shape == .golf || shape == .tennis ? $0.addingTimeInterval(86_400 - 1) : $0 }
+        var end = event.end.map { shape == .golf || shape == .tennis ? $0.addingTimeInterval(86_400 - 1) : $0 }
+        if end == nil, shape == .golf, let start = event.start {
+            // No end date: a tournament lasts its rounds, one a day.
+            end = start.addingTimeInterval(TimeInterval(max(event.rounds ?? 4, 1)) * 86_400 - 1)
+        }
         let starts = [end, event.start] + event.sessions.map(\.start) + event.bouts.map(\.start) + event.matches.map(\.start)
         return starts.compactMap { $0 }.max() ?? .distantPast
     }
