@@ -273,7 +273,7 @@ struct EventJSON: Encodable {
         case .golf:
             try container.encode(event.round, forKey: .round)
             try container.encode(event.rounds, forKey: .rounds)
-            try container.encode(event.players, forKey: .players)
+            try container.encode(event.players.map(PlayerJSON.init), forKey: .players)
         case .tennis:
             try container.encode(event.matches.map(MatchJSON.init), forKey: .matches)
         case .racing:
@@ -281,6 +281,30 @@ struct EventJSON: Encodable {
         case .mma:
             try container.encode(EventText.mainEventFirst(event.bouts, league: league).map(BoutJSON.init), forKey: .bouts)
         case .team: break
+        }
+    }
+
+    /// Every key present, `null` when unknown (synthesized coding would drop nil keys).
+    struct PlayerJSON: Encodable {
+        var player: GolfPlayer
+        enum CodingKeys: String, CodingKey { case position, name, score, thru }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(player.position, forKey: .position)
+            try container.encode(player.name, forKey: .name)
+            try container.encode(player.score, forKey: .score)
+            try container.encode(player.thru, forKey: .thru)
+        }
+    }
+
+    struct ResultJSON: Encodable {
+        var result: RaceResult
+        enum CodingKeys: String, CodingKey { case position, name, team }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(result.position, forKey: .position)
+            try container.encode(result.name, forKey: .name)
+            try container.encode(result.team, forKey: .team)
         }
     }
 
@@ -308,7 +332,7 @@ struct EventJSON: Encodable {
             try container.encode(session.name, forKey: .name)
             try container.encode(session.state.rawValue, forKey: .state)
             try container.encode(session.start.map(TimeText.isoUTC), forKey: .start)
-            try container.encode(session.results, forKey: .results)
+            try container.encode(session.results.map(ResultJSON.init), forKey: .results)
         }
     }
 

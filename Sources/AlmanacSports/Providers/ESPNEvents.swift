@@ -194,11 +194,13 @@ enum ESPNEventsDecoder {
         }
         result.matches = matches
         // The tournament's status says final while matches are live: the matches decide.
+        let stated = result.state
         if matches.contains(where: { $0.state == .in }) {
             result.state = .in
         } else if matches.contains(where: { $0.state == .pre }) {
             result.state = matches.contains { $0.state == .post } ? .in : .pre
         }
+        if result.state != stated { result.status = nil }
         return result
     }
 
