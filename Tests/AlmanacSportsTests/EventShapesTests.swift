@@ -46,6 +46,18 @@ struct EventShapesTests {
         try await testCase.checkGoldens()
     }
 
+    @Test("ESPN keeps the provider contract on the event shapes", arguments: [
+        ("pga", "2026-04-05T16:00:00Z", "America/New_York"), ("f1", "2026-05-23T12:00:00Z", "Europe/London"),
+        ("atp", "2025-08-31T16:00:00Z", "America/New_York"), ("ufc", "2025-09-02T16:00:00Z", "America/New_York"),
+    ])
+    func contract(_ slug: String, _ at: String, _ zoneName: String) async throws {
+        let league = try #require(League.named(slug))
+        let query = SportsQuery(league: league, view: .scores, day: LocalDay.containing(instant(at), in: zone(zoneName)))
+        let violations = await ProviderContract.check(
+            ESPNProvider(), query: query, recorded: try Fixtures.replay(), now: instant(at))
+        #expect(violations.isEmpty, "\(violations)")
+    }
+
     static func body(_ name: String) throws -> Data { try Fixtures.data("sports/espn/\(name).response.json") }
 
     @Test("golf: the leaderboard endpoint gives positions, ties, CUT and WD in board order")

@@ -359,14 +359,19 @@ extension ESPNProvider {
         decoded.events = Self.pick(decoded.events, day: day, next: query.next, shape: league.shape)
         if league.shape == .golf {
             for index in decoded.events.indices {
-                decoded.events[index] = await leaderboard(for: decoded.events[index], league: league, base: base, environment: environment)
+                decoded.events[index] = try await leaderboard(for: decoded.events[index], league: league, base: base, environment: environment)
             }
         }
         return decoded
     }
 
-    /// The golf event with the leaderboard endpoint's positions, or as it was when that fails.
-    func leaderboard(for event: SportEvent, league: League, base: URL, environment: ProviderEnvironment) async -> SportEvent {
+    /// The golf event with the leaderboard endpoint's positions; as the scoreboard has it (positions null)
+    /// when the endpoint does not know the tour or event (404) or has no board for it. Any other failure
+    /// (timeout, a cut or malformed body) fails the attempt: a board without positions must not pass for
+    /// a complete answer when the cause is passing.
+    func leaderboard(for event: SportEvent, league: League, base: URL, environment: ProviderEnvironment) async throws
+        -> SportEvent
+    {
         let url = Self.url(
             base, "/apis/site/v2/sports/golf/leaderboard", query: "league=\(league.slug)&event=\(event.id)")
         do {
@@ -379,7 +384,7 @@ extension ESPNProvider {
             board.start = event.start ?? board.start
             board.end = event.end ?? board.end
             return board
-        } catch {
+        } catch let failure as ProviderFailure where failure.kind == .notFound {
             return event
         }
     }
