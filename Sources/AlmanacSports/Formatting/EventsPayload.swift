@@ -117,8 +117,10 @@ public struct EventsPayload: ToolPayload {
         guard !players.isEmpty else { return ["  no leaderboard yet"] }
         var shown = Array(players.prefix(top))
         if let asked = askedIndex(players.map(\.name)), asked >= top { shown.append(players[asked]) }
+        // "thru F" on every line of a finished tournament says nothing.
+        let showThru = event.state != .post
         var lines = shown.map { golfer in
-            "  " + [golfer.position ?? "–", golfer.name, golfer.score ?? "–", golfer.thru.map { "thru \($0)" }]
+            "  " + [golfer.position ?? "–", golfer.name, golfer.score ?? "–", showThru ? golfer.thru.map { "thru \($0)" } : nil]
                 .compactMap { $0 }.joined(separator: " ")
         }
         let more = players.count - shown.count
