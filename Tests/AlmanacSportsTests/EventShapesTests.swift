@@ -46,13 +46,16 @@ struct EventShapesTests {
         try await testCase.checkGoldens()
     }
 
-    @Test("ESPN keeps the provider contract on the event shapes", arguments: [
-        ("pga", "2026-04-05T16:00:00Z", "America/New_York"), ("f1", "2026-05-23T12:00:00Z", "Europe/London"),
-        ("atp", "2025-08-31T16:00:00Z", "America/New_York"), ("ufc", "2025-09-02T16:00:00Z", "America/New_York"),
-    ])
+    @Test(
+        "ESPN keeps the provider contract on the event shapes",
+        arguments: [
+            ("pga", "2026-04-05T16:00:00Z", "America/New_York"), ("f1", "2026-05-23T12:00:00Z", "Europe/London"),
+            ("atp", "2025-08-31T16:00:00Z", "America/New_York"), ("ufc", "2025-09-02T16:00:00Z", "America/New_York"),
+        ])
     func contract(_ slug: String, _ at: String, _ zoneName: String) async throws {
         let league = try #require(League.named(slug))
-        let query = SportsQuery(league: league, view: .scores, day: LocalDay.containing(instant(at), in: zone(zoneName)))
+        let query = SportsQuery(
+            league: league, view: .scores, day: LocalDay.containing(instant(at), in: zone(zoneName)))
         let violations = await ProviderContract.check(
             ESPNProvider(), query: query, recorded: try Fixtures.replay(), now: instant(at))
         #expect(violations.isEmpty, "\(violations)")
@@ -108,7 +111,8 @@ struct EventShapesTests {
     @Test("racing: sessions in order, results by finishing order")
     func racingSessions() throws {
         let events = try ESPNEventsDecoder.decode(
-            Self.body("racing-f1-scoreboard-canada-sprint-weekend-final-2026"), league: try #require(League.named("f1")))
+            Self.body("racing-f1-scoreboard-canada-sprint-weekend-final-2026"), league: try #require(League.named("f1"))
+        )
         let event = try #require(events.events.first)
         #expect(event.sessions.map(\.name) == ["Practice 1", "Sprint Qualifying", "Sprint", "Qualifying", "Race"])
         #expect(event.sessions.last?.results.first?.name == "Kimi Antonelli")
@@ -136,9 +140,11 @@ struct EventShapesTests {
         let f1 = try #require(League.named("f1"))
         let day = LocalDay.containing(instant("2026-05-23T12:00:00Z"), in: zone("Europe/Berlin"))
         let sessions = [
-            RaceSession(name: "Qualifying", state: .in, start: instant("2026-05-23T20:00:00Z"), results: [
-                RaceResult(position: 1, name: "George Russell", team: nil)
-            ]),
+            RaceSession(
+                name: "Qualifying", state: .in, start: instant("2026-05-23T20:00:00Z"),
+                results: [
+                    RaceResult(position: 1, name: "George Russell", team: nil)
+                ]),
             RaceSession(name: "Race", state: .pre, start: instant("2026-05-24T20:00:00Z"), results: []),
         ]
         let event = SportEvent(id: "1", name: "Canadian Grand Prix", state: .in, sessions: sessions)
@@ -160,17 +166,20 @@ struct EventShapesTests {
     }
 
     static func rendering(now: Date) -> Rendering {
-        let metadata = ResultMetadata(tool: "sports", provider: "espn", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
+        let metadata = ResultMetadata(
+            tool: "sports", provider: "espn", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
         return Rendering(metadata: metadata, now: now, timeZone: TimeText.utc, budget: .unlimited)
     }
 
-    @Test("missing fields are null, never a crash", arguments: [
-        #"{"events":[]}"#, #"{"events":[{"id":"1"}]}"#, #"{"events":[{"id":7,"competitions":[{}]}]}"#,
-        #"{"events":[{"id":"1","competitions":[{"competitors":[{"athlete":{}},{"order":"x"}],"status":3}]}]}"#,
-        #"{"events":[{"id":"1","groupings":[{"competitions":[{"competitors":[{"linescores":[{"value":"6"}]}]}]}]}]}"#,
-        #"{"events":[{"id":"1","date":"2026-04-02T04:00Z","competitions":[{"competitors":[{"team":{"displayName":"A / B"},"score":"-20"}]}]}]}"#,
-        #"{"leagues":{},"events":[{"id":"1","status":{"type":{"state":"weird"}},"competitions":[{"competitors":[{"score":{"displayValue":5}}]}]}]}"#,
-    ])
+    @Test(
+        "missing fields are null, never a crash",
+        arguments: [
+            #"{"events":[]}"#, #"{"events":[{"id":"1"}]}"#, #"{"events":[{"id":7,"competitions":[{}]}]}"#,
+            #"{"events":[{"id":"1","competitions":[{"competitors":[{"athlete":{}},{"order":"x"}],"status":3}]}]}"#,
+            #"{"events":[{"id":"1","groupings":[{"competitions":[{"competitors":[{"linescores":[{"value":"6"}]}]}]}]}]}"#,
+            #"{"events":[{"id":"1","date":"2026-04-02T04:00Z","competitions":[{"competitors":[{"team":{"displayName":"A / B"},"score":"-20"}]}]}]}"#,
+            #"{"leagues":{},"events":[{"id":"1","status":{"type":{"state":"weird"}},"competitions":[{"competitors":[{"score":{"displayValue":5}}]}]}]}"#,
+        ])
     func sparseBodies(_ body: String) throws {
         for slug in ["pga", "atp", "wta", "f1", "ufc"] {
             let league = try #require(League.named(slug))
@@ -246,17 +255,20 @@ struct LeagueCatalogTests {
         #expect(Set(League.catalog.map(\.path)).count == League.catalog.count)
     }
 
-    @Test("names people type", arguments: [
-        ("f1", "racing/f1"), ("formula 1", "racing/f1"), ("pga", "golf/pga"), ("golf", "golf/pga"),
-        ("lpga", "golf/lpga"), ("atp", "tennis/atp"), ("wta", "tennis/wta"), ("tennis", "tennis/atp"),
-        ("ufc", "mma/ufc"), ("epl", "soccer/eng.1"), ("mls", "soccer/usa.1"), ("bra.1", "soccer/bra.1"),
-        ("sco.1", "soccer/sco.1"), ("cfl", "football/cfl"), ("college-baseball", "baseball/college-baseball"),
-        ("college-softball", "baseball/college-softball"), ("womens-college-volleyball", "volleyball/womens-college-volleyball"),
-        ("mens-college-hockey", "hockey/mens-college-hockey"), ("nascar", "racing/nascar-premier"),
-        ("indycar", "racing/irl"), ("289234", "rugby/289234"), ("six nations", "rugby/180659"),
-        ("carabao cup", "soccer/eng.league_cup"), ("eng.league-cup", "soccer/eng.league_cup"),
-        ("Premier League", "soccer/eng.1"), ("/sports/soccer/bra.1", "soccer/bra.1"),
-    ])
+    @Test(
+        "names people type",
+        arguments: [
+            ("f1", "racing/f1"), ("formula 1", "racing/f1"), ("pga", "golf/pga"), ("golf", "golf/pga"),
+            ("lpga", "golf/lpga"), ("atp", "tennis/atp"), ("wta", "tennis/wta"), ("tennis", "tennis/atp"),
+            ("ufc", "mma/ufc"), ("epl", "soccer/eng.1"), ("mls", "soccer/usa.1"), ("bra.1", "soccer/bra.1"),
+            ("sco.1", "soccer/sco.1"), ("cfl", "football/cfl"), ("college-baseball", "baseball/college-baseball"),
+            ("college-softball", "baseball/college-softball"),
+            ("womens-college-volleyball", "volleyball/womens-college-volleyball"),
+            ("mens-college-hockey", "hockey/mens-college-hockey"), ("nascar", "racing/nascar-premier"),
+            ("indycar", "racing/irl"), ("289234", "rugby/289234"), ("six nations", "rugby/180659"),
+            ("carabao cup", "soccer/eng.league_cup"), ("eng.league-cup", "soccer/eng.league_cup"),
+            ("Premier League", "soccer/eng.1"), ("/sports/soccer/bra.1", "soccer/bra.1"),
+        ])
     func named(_ word: String, _ path: String) {
         #expect(League.named(word)?.path == path)
     }

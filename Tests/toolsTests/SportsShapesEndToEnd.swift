@@ -31,7 +31,9 @@ struct SportsShapesEndToEndTests {
         #expect(run.stdout.contains("  1 J.J. Spaun -17\n  T2 Matt Wallace -16\n"))
         let cricket = try ToolsBinary.run(["run", "sports", "cricket"], environment: environment)
         #expect(cricket.status == 64)
-        #expect(cricket.stderr.hasPrefix("error: cricket is not supported: ESPN lists no cricket leagues"), "\(cricket.stderr)")
+        #expect(
+            cricket.stderr.hasPrefix("error: cricket is not supported: ESPN lists no cricket leagues"),
+            "\(cricket.stderr)")
         let unknown = try ToolsBinary.run(["run", "sports", "bra1"], environment: environment)
         #expect(unknown.status == 64 && unknown.stderr.contains("did you mean 'bra.1'?"))
         #expect(unknown.stderr.contains("tools list sports"))

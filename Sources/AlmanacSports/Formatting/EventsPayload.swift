@@ -34,7 +34,9 @@ public struct EventsPayload: ToolPayload {
 
     func title(_ rendering: Rendering) -> String {
         var title = "\(league.name) · "
-        title += next ? "next from \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))"
+        title +=
+            next
+            ? "next from \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))"
             : TimeText.labelledDay(day.start, now: rendering.now, in: zone)
         if let player { title += " · \(player)" }
         return title + " · times \(TimeText.zoneAbbreviation(zone, at: day.start))"
@@ -78,7 +80,7 @@ public struct EventsPayload: ToolPayload {
         switch event.state {
         case .pre:
             if let start = EventText.firstStart(event) {
-                parts.append("starts \(TimeText.labelledDay(start, now: rendering.now, in: zone)) \(TimeText.clock(start, in: zone))")
+                parts.append("starts \(EventText.dayAndClock(start, now: rendering.now, zone: zone))")
             } else {
                 parts.append("scheduled")
             }
@@ -87,7 +89,8 @@ public struct EventsPayload: ToolPayload {
         }
         if league.shape == .golf, let rounds = event.rounds {
             if let index = roundOfDay(event), index <= rounds {
-                parts.append("Round \(index) of \(rounds), \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))")
+                parts.append(
+                    "Round \(index) of \(rounds), \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))")
             } else if let round = event.round {
                 parts.append("Round \(round) of \(rounds)")
             }
@@ -120,7 +123,11 @@ public struct EventsPayload: ToolPayload {
         // "thru F" on every line of a finished tournament says nothing.
         let showThru = event.state != .post
         var lines = shown.map { golfer in
-            "  " + [golfer.position ?? "–", golfer.name, golfer.score ?? "–", showThru ? golfer.thru.map { "thru \($0)" } : nil]
+            "  "
+                + [
+                    golfer.position ?? "–", golfer.name, golfer.score ?? "–",
+                    showThru ? golfer.thru.map { "thru \($0)" } : nil,
+                ]
                 .compactMap { $0 }.joined(separator: " ")
         }
         let more = players.count - shown.count
@@ -158,7 +165,8 @@ public struct EventsPayload: ToolPayload {
                     return "  \(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
                 }
                 let loser = match.players.first { $0 != winner } ?? ""
-                let note = match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
+                let note =
+                    match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
                 return "  \(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
             }
         }
@@ -173,9 +181,10 @@ public struct EventsPayload: ToolPayload {
         let onDay = event.sessions.filter { session in session.start.map(day.contains) ?? false }
         let shown = next || onDay.isEmpty ? event.sessions.filter { $0.state != .pre }.suffix(1) : onDay[...]
         for session in event.sessions {
-            let when = session.start.map {
-                "\(TimeText.weekday($0, in: zone)) \(TimeText.clock($0, in: zone))"
-            } ?? "time TBD"
+            let when =
+                session.start.map {
+                    "\(TimeText.weekday($0, in: zone)) \(TimeText.clock($0, in: zone))"
+                } ?? "time TBD"
             guard shown.contains(session) else {
                 let leader = session.state == .post ? session.results.first.map { " · won by \($0.name)" } ?? "" : ""
                 lines.append("  \(session.name) \(when) · \(EventText.word(session.state))\(leader)")
@@ -188,16 +197,20 @@ public struct EventsPayload: ToolPayload {
             }
             lines.append("  \(session.name) \(when) · \(EventText.word(session.state)):")
             var results = Array(session.results.prefix(top))
-            if let asked = askedIndex(session.results.map(\.name)), asked >= top { results.append(session.results[asked]) }
+            if let asked = askedIndex(session.results.map(\.name)), asked >= top {
+                results.append(session.results[asked])
+            }
             lines += results.map { result in
-                "    " + [result.position.map(String.init) ?? "–", result.name, result.team.map { "(\($0))" }]
+                "    "
+                    + [result.position.map(String.init) ?? "–", result.name, result.team.map { "(\($0))" }]
                     .compactMap { $0 }.joined(separator: " ")
             }
-            if session.results.count > results.count { lines.append("    … \(session.results.count - results.count) more") }
+            if session.results.count > results.count {
+                lines.append("    … \(session.results.count - results.count) more")
+            }
         }
         if let upcoming = event.sessions.first(where: { $0.state == .pre }), let start = upcoming.start {
-            lines.append(
-                "  Next: \(upcoming.name) \(TimeText.labelledDay(start, now: rendering.now, in: zone)) \(TimeText.clock(start, in: zone))")
+            lines.append("  Next: \(upcoming.name) \(EventText.dayAndClock(start, now: rendering.now, zone: zone))")
         }
         return lines
     }
@@ -211,8 +224,11 @@ public struct EventsPayload: ToolPayload {
         return bouts.enumerated().map { index, bout in
             let label = index == 0 && player == nil ? "Main event" : (bout.weightClass ?? "Bout")
             let weight = index == 0 && player == nil ? (bout.weightClass.map { " (\($0))" } ?? "") : ""
-            let names = zip(bout.fighters, bout.records + Array(repeating: nil, count: max(0, bout.fighters.count - bout.records.count)))
-                .map { name, record in record.map { "\(name) (\($0))" } ?? name }.joined(separator: " v ")
+            let names = zip(
+                bout.fighters,
+                bout.records + Array(repeating: nil, count: max(0, bout.fighters.count - bout.records.count))
+            )
+            .map { name, record in record.map { "\(name) (\($0))" } ?? name }.joined(separator: " v ")
             switch bout.state {
             case .pre:
                 let when = bout.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
@@ -220,8 +236,11 @@ public struct EventsPayload: ToolPayload {
             case .in:
                 return "  \(label)\(weight): \(names) · LIVE" + (bout.round.map { " round \($0)" } ?? "")
             case .post:
-                guard let winner = bout.winner else { return "  \(label)\(weight): \(names) · no winner (draw or no contest)" }
-                var how = [bout.method, bout.round.map { "round \($0)" }, bout.clock].compactMap { $0 }.joined(separator: ", ")
+                guard let winner = bout.winner else {
+                    return "  \(label)\(weight): \(names) · no winner (draw or no contest)"
+                }
+                var how = [bout.method, bout.round.map { "round \($0)" }, bout.clock].compactMap { $0 }.joined(
+                    separator: ", ")
                 if !how.isEmpty { how = " (\(how))" }
                 return "  \(label)\(weight): \(names) · \(winner) won\(how)"
             }
@@ -249,7 +268,8 @@ public struct EventsPayload: ToolPayload {
         try container.encode(day.zoneIdentifier, forKey: .timeZone)
         try container.encode(next, forKey: .next)
         try container.encode(player, forKey: .player)
-        try container.encode(events.events.map { EventJSON(event: $0, shape: league.shape, league: league) }, forKey: .events)
+        try container.encode(
+            events.events.map { EventJSON(event: $0, shape: league.shape, league: league) }, forKey: .events)
     }
 }
 
@@ -281,7 +301,8 @@ struct EventJSON: Encodable {
         case .racing:
             try container.encode(event.sessions.map(SessionJSON.init), forKey: .sessions)
         case .mma:
-            try container.encode(EventText.mainEventFirst(event.bouts, league: league).map(BoutJSON.init), forKey: .bouts)
+            try container.encode(
+                EventText.mainEventFirst(event.bouts, league: league).map(BoutJSON.init), forKey: .bouts)
         case .team: break
         }
     }
@@ -364,6 +385,11 @@ enum EventText {
         case .in: "LIVE"
         case .post: "final"
         }
+    }
+
+    /// "Sun 24 May 2026 (tomorrow) 22:00".
+    static func dayAndClock(_ date: Date, now: Date, zone: TimeZone) -> String {
+        "\(TimeText.labelledDay(date, now: now, in: zone)) \(TimeText.clock(date, in: zone))"
     }
 
     static func weight(_ state: Game.State) -> Int {

@@ -12,16 +12,20 @@ extension League {
             let guess = Suggest.closest(to: wanted, in: catalogSports)
             throw AlmanacError.usage(
                 "unknown sport '\(sport ?? "")'",
-                suggestion: (guess.map { "did you mean '\($0)'? " } ?? "") + "sports: " + catalogSports.joined(separator: ", "))
+                suggestion: (guess.map { "did you mean '\($0)'? " } ?? "") + "sports: "
+                    + catalogSports.joined(separator: ", "))
         }
         var lines: [String] = []
         for name in catalogSports where wanted == nil || wanted == name {
             let leagues = catalog.filter { $0.sport == name }
             if leagues.isEmpty {
-                lines.append("\(name): no leagues (ESPN lists none; cricket series ids change each season, so it is not supported)")
+                lines.append(
+                    "\(name): no leagues (ESPN lists none; cricket series ids change each season, so it is not supported)"
+                )
                 continue
             }
-            lines.append("\(name): \(leagues.count) league\(leagues.count == 1 ? "" : "s") · \(shapeWord(leagues[0].shape))")
+            lines.append(
+                "\(name): \(leagues.count) league\(leagues.count == 1 ? "" : "s") · \(shapeWord(leagues[0].shape))")
             for league in leagues {
                 let aliases = aliasWords.isEmpty ? [] : league.aliasWords.filter { $0 != league.slug }
                 var line = "  \(league.path)  \(league.name)"

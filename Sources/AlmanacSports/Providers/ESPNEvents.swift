@@ -154,7 +154,9 @@ enum ESPNEventsDecoder {
             value.allSatisfy(\.isLetter) && value.count >= 2 && value != "F" ? value.uppercased() : nil
         }
         let position: String? =
-            if let shown, shown != "-" { shown } else if let flag { flag } else if status["type"]["name"].text == "STATUS_CUT" {
+            if let shown, shown != "-" { shown } else if let flag {
+                flag
+            } else if status["type"]["name"].text == "STATUS_CUT" {
                 "CUT"
             } else { nil }
         let thru: String? =
@@ -229,7 +231,8 @@ enum ESPNEventsDecoder {
         let state = state(status)
         return TennisMatch(
             draw: draw, round: competition["round"]["displayName"].text, state: state,
-            status: status["type"]["shortDetail"].text, start: competition["date"].date ?? competition["startDate"].date,
+            status: status["type"]["shortDetail"].text,
+            start: competition["date"].date ?? competition["startDate"].date,
             players: names, winner: state == .post ? winnerIndex.map { names[$0] } : nil,
             score: sets(competitors, winnerFirst: state == .post ? winnerIndex : nil))
     }
@@ -266,14 +269,20 @@ enum ESPNEventsDecoder {
             let abbreviation = type["abbreviation"].text ?? type["text"].text
             let name = abbreviation.map { sessionNames[$0] ?? $0 } ?? "Session"
             let results = competition["competitors"].list
-                .enumerated().sorted { ($0.element["order"].int ?? Int.max, $0.offset) < ($1.element["order"].int ?? Int.max, $1.offset) }
+                .enumerated().sorted {
+                    ($0.element["order"].int ?? Int.max, $0.offset) < ($1.element["order"].int ?? Int.max, $1.offset)
+                }
                 .compactMap { entry -> RaceResult? in
                     let competitor = entry.element
                     let athlete = competitor["athlete"]
-                    guard let driver = athlete["displayName"].text ?? athlete["fullName"].text ?? competitor["team"]["displayName"].text
+                    guard
+                        let driver = athlete["displayName"].text ?? athlete["fullName"].text
+                            ?? competitor["team"]["displayName"].text
                     else { return nil }
                     let team = competitor["team"]["displayName"].text ?? competitor["vehicle"]["manufacturer"].text
-                    return RaceResult(position: competitor["order"].int, name: driver, team: athlete["displayName"].text == nil ? nil : team)
+                    return RaceResult(
+                        position: competitor["order"].int, name: driver,
+                        team: athlete["displayName"].text == nil ? nil : team)
                 }
             return RaceSession(
                 name: name, state: state(competition["status"]),
@@ -309,7 +318,9 @@ enum ESPNEventsDecoder {
     /// The method from ESPN's fight log ("Unofficial Winner Decision", "Unofficial Winner Kotko"), or a
     /// result status when present.
     static func method(_ competition: Loose) -> String? {
-        if let result = competition["status"]["result"]["displayName"].text ?? competition["status"]["result"]["name"].text {
+        if let result = competition["status"]["result"]["displayName"].text
+            ?? competition["status"]["result"]["name"].text
+        {
             return result
         }
         let prefix = "unofficial winner "
@@ -359,7 +370,8 @@ extension ESPNProvider {
         decoded.events = Self.pick(decoded.events, day: day, next: query.next, shape: league.shape)
         if league.shape == .golf {
             for index in decoded.events.indices {
-                decoded.events[index] = try await leaderboard(for: decoded.events[index], league: league, base: base, environment: environment)
+                decoded.events[index] = try await leaderboard(
+                    for: decoded.events[index], league: league, base: base, environment: environment)
             }
         }
         return decoded
@@ -396,7 +408,8 @@ extension ESPNProvider {
             ($0.element.start ?? .distantFuture, $0.offset) < ($1.element.start ?? .distantFuture, $1.offset)
         }.map(\.element)
         if next {
-            let upcoming = sorted.first { event in event.state != .post && lastInstant(event, shape: shape) >= day.start }
+            let upcoming = sorted.first { event in event.state != .post && lastInstant(event, shape: shape) >= day.start
+            }
             return upcoming.map { [$0] } ?? []
         }
         return sorted.compactMap { event in
@@ -425,7 +438,8 @@ extension ESPNProvider {
             // No end date: a tournament lasts its rounds, one a day.
             end = start.addingTimeInterval(TimeInterval(max(event.rounds ?? 4, 1)) * 86_400 - 1)
         }
-        let starts = [end, event.start] + event.sessions.map(\.start) + event.bouts.map(\.start) + event.matches.map(\.start)
+        let starts =
+            [end, event.start] + event.sessions.map(\.start) + event.bouts.map(\.start) + event.matches.map(\.start)
         return starts.compactMap { $0 }.max() ?? .distantPast
     }
 }
