@@ -27,7 +27,7 @@ extension League {
             lines.append(
                 "\(name): \(leagues.count) league\(leagues.count == 1 ? "" : "s") · \(shapeWord(leagues[0].shape))")
             for league in leagues {
-                let aliases = aliasWords.isEmpty ? [] : league.aliasWords.filter { $0 != league.slug }
+                let aliases = league.aliasWords.filter { $0 != league.slug }
                 var line = "  \(league.path)  \(league.name)"
                 if !aliases.isEmpty { line += "  (" + aliases.joined(separator: ", ") + ")" }
                 lines.append(line)
@@ -36,8 +36,6 @@ extension League {
         lines.append("Any sport/league path ESPN serves works too, e.g. tools run sports soccer/bra.1")
         return lines.joined(separator: "\n")
     }
-
-    private static var aliasWords: [String] { aliases.keys.sorted() }
 
     private static func shapeWord(_ shape: Shape) -> String {
         switch shape {
