@@ -206,6 +206,12 @@ struct SportsRequest: Sendable, Hashable {
                 throw AlmanacError.usage(
                     "\(league.name) has no teams to pick", suggestion: "use --player NAME (a golfer, player, driver or fighter)")
             }
+            if view == .standings {
+                // ESPN's golf, tennis, racing and MMA standings list athletes, not teams; no recording shows one.
+                throw AlmanacError.usage(
+                    "\(league.name) standings are not supported yet (only team sports have tables here)",
+                    suggestion: "ask for scores: tools run sports \(league.word)")
+            }
             if view == .schedule {
                 throw AlmanacError.usage(
                     "\(league.name) has no team schedules", suggestion: "ask for the next event: tools run sports \(league.word) --next")

@@ -224,6 +224,10 @@ struct EventShapesTests {
         #expect(error?.suggestion == "did you mean 'Nick Hardy'?")
         let team = await usageError { _ = try await harness.run(["pga", "--team", "hardy"]) }
         #expect(team?.suggestion?.contains("--player") == true)
+        let standings = await usageError { _ = try await harness.run(["f1", "standings"]) }
+        #expect(standings?.message == "Formula 1 standings are not supported yet (only team sports have tables here)")
+        let schedule = await usageError { _ = try await harness.run(["ufc", "schedule"]) }
+        #expect(schedule?.suggestion == "ask for the next event: tools run sports ufc --next")
         let player = await usageError { _ = try await harness.run(["nba", "--player", "james"]) }
         #expect(player?.suggestion == "for NBA use --team NAME")
     }
