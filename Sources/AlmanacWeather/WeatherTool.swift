@@ -17,7 +17,7 @@ public struct WeatherTool: Tool {
     /// `weather`.
     public let name = "weather"
     /// One line for listings.
-    public let summary = "Weather now, today and the next days for a place (Open-Meteo), in the place's local time"
+    public let summary = "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time"
 
     /// Creates the tool. Register it with `WeatherTool()`.
     public init() {}

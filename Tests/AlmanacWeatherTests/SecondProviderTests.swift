@@ -111,6 +111,16 @@ struct SecondProviderTests {
         #expect(forecast.daily.last?.min == -9.3)
     }
 
+    @Test("now is the last hourly step at or before the run's now (a stored answer served later)")
+    func nowStep() throws {
+        let body = try Fixtures.data("weather/met-norway/compact-oslo-snow.response.json")
+        let later = try MetNorwayDecoder.decode(body, now: try instant("2026-02-06T23:30:00Z"))
+        #expect(later.current?.time == (try instant("2026-02-06T23:00:00Z")))
+        #expect(later.current?.temperature == -5.9)
+        let earlier = try MetNorwayDecoder.decode(body, now: try instant("2026-02-06T20:00:00Z"))
+        #expect(earlier.current?.time == (try instant("2026-02-06T21:00:00Z")))
+    }
+
     @Test("complete answers (2020 London) decode; a day the series ends early in is dropped")
     func complete() throws {
         let forecast = try MetNorwayDecoder.decode(

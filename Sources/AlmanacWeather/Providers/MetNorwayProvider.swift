@@ -55,18 +55,20 @@ public struct MetNorwayProvider: DescribedProvider {
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "MET Norway")
-        return .forecast(try MetNorwayDecoder.decode(response.body, expected: query))
+        return .forecast(try MetNorwayDecoder.decode(response.body, expected: query, now: environment.now))
     }
 }
 
 /// Decodes Locationforecast 2.0 bodies (`compact` or `complete`) into a ``Forecast``.
 public enum MetNorwayDecoder {
     /// Decodes `body`, converting into `expected`'s units (metric when nil) and reading local days
-    /// in the geocoded place's zone (UTC when unknown).
+    /// in the geocoded place's zone (UTC when unknown). *Now* is the last hourly step at or before
+    /// `now` (the first step when there is none, or no `now`): the series starts at the hour it
+    /// was made, and a stored answer may be served a while later.
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not a forecast, or one
     ///   without a single readable step.
-    public static func decode(_ body: Data, expected: WeatherQuery? = nil) throws -> Forecast {
+    public static func decode(_ body: Data, expected: WeatherQuery? = nil, now: Date? = nil) throws -> Forecast {
         let dto = try UpstreamJSON.decode(Body.self, from: body, service: "MET Norway")
         let steps = dto.properties.timeseries.compactMap { step in
             TimeText.parseInstant(step.time).map { (time: $0, data: step.data) }
@@ -74,6 +76,7 @@ public enum MetNorwayDecoder {
         guard let first = steps.first else {
             throw ProviderFailure(.decoding, "MET Norway: unreadable response (no timeseries steps)")
         }
+        let step = now.flatMap { now in steps.last { $0.time <= now && $0.data.next1Hours != nil } } ?? first
         let units = Units(expected)
         let place = expected?.place
         // GeoJSON order: longitude, latitude, altitude (the point asked for, not a model cell).
@@ -85,24 +88,24 @@ public enum MetNorwayDecoder {
             longitude: place?.longitude ?? expected?.longitude ?? coordinates.first ?? 0,
             elevation: coordinates.count > 2 ? coordinates[2] : nil, timezone: place?.timezone)
         let current = CurrentConditions(
-            time: first.time, temperature: first.data.instant.details.airTemperature.map(units.temperature),
-            weatherCode: first.data.next1Hours?.summary?.symbolCode.flatMap(MetSymbol.wmoCode),
-            windSpeed: first.data.instant.details.windSpeed.map(units.wind),
-            windDirection: first.data.instant.details.windFromDirection,
-            windGusts: first.data.instant.details.windSpeedOfGust.map(units.wind),
-            humidity: first.data.instant.details.relativeHumidity,
-            precipitation: first.data.next1Hours?.details?.precipitationAmount.map(units.precipitation),
-            isDay: first.data.next1Hours?.summary?.symbolCode.flatMap(MetSymbol.isDay))
+            time: step.time, temperature: step.data.details?.airTemperature.map(units.temperature),
+            weatherCode: step.data.next1Hours?.summary?.symbolCode.flatMap(MetSymbol.wmoCode),
+            windSpeed: step.data.details?.windSpeed.map(units.wind),
+            windDirection: step.data.details?.windFromDirection,
+            windGusts: step.data.details?.windSpeedOfGust.map(units.wind),
+            humidity: step.data.details?.relativeHumidity,
+            precipitation: step.data.next1Hours?.details?.precipitationAmount.map(units.precipitation),
+            isDay: step.data.next1Hours?.summary?.symbolCode.flatMap(MetSymbol.isDay))
         // Hours are the steps with a one-hour period (the first ~2.5 days).
         let hourly = steps.filter { $0.data.next1Hours != nil }.map { step in
             HourlyForecast(
-                time: step.time, temperature: step.data.instant.details.airTemperature.map(units.temperature),
+                time: step.time, temperature: step.data.details?.airTemperature.map(units.temperature),
                 precipitationProbability: step.data.next1Hours?.details?.probabilityOfPrecipitation,
                 precipitation: step.data.next1Hours?.details?.precipitationAmount.map(units.precipitation),
                 weatherCode: step.data.next1Hours?.summary?.symbolCode.flatMap(MetSymbol.wmoCode),
-                windSpeed: step.data.instant.details.windSpeed.map(units.wind),
-                windDirection: step.data.instant.details.windFromDirection,
-                windGusts: step.data.instant.details.windSpeedOfGust.map(units.wind))
+                windSpeed: step.data.details?.windSpeed.map(units.wind),
+                windDirection: step.data.details?.windFromDirection,
+                windGusts: step.data.details?.windSpeedOfGust.map(units.wind))
         }
         let zone = location.zone(at: first.time)
         let daily = DayAggregator(zone: zone).days(steps.map { ($0.time, $0.data) }).map { day in
@@ -170,7 +173,7 @@ public enum MetNorwayDecoder {
     }
 
     struct StepData: Decodable {
-        struct Instant: Decodable { let details: InstantDetails }
+        struct Instant: Decodable { let details: InstantDetails? }
         struct InstantDetails: Decodable {
             let airTemperature: Double?
             let windSpeed: Double?
@@ -207,9 +210,12 @@ public enum MetNorwayDecoder {
             let summary: Summary?
             let details: Details?
         }
-        let instant: Instant
+        let instant: Instant?
         let next1Hours: Period?
         let next6Hours: Period?
+
+        /// The step's instant values (absent ones read as unknown, not as a broken body).
+        var details: InstantDetails? { instant?.details }
 
         enum CodingKeys: String, CodingKey {
             case instant
@@ -248,10 +254,10 @@ struct DayAggregator {
         for (index, step) in steps.enumerated() {
             let date = TimeText.isoDay(step.time, in: zone)
             if days.last?.date != date { days.append(Day(date: date)) }
-            let details = step.data.instant.details
-            days[days.count - 1].fold(temperature: details.airTemperature)
-            days[days.count - 1].wind = Self.larger(days[days.count - 1].wind, details.windSpeed)
-            days[days.count - 1].gusts = Self.larger(days[days.count - 1].gusts, details.windSpeedOfGust)
+            let details = step.data.details
+            days[days.count - 1].fold(temperature: details?.airTemperature)
+            days[days.count - 1].wind = Self.larger(days[days.count - 1].wind, details?.windSpeed)
+            days[days.count - 1].gusts = Self.larger(days[days.count - 1].gusts, details?.windSpeedOfGust)
             guard step.time >= coveredUntil else { continue }
             let next = index + 1 < steps.count ? steps[index + 1].time : nil
             let hourly = step.data.next1Hours != nil && (next.map { $0.timeIntervalSince(step.time) <= 3600 } ?? true)
