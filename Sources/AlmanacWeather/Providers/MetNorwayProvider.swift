@@ -24,7 +24,12 @@ public struct MetNorwayProvider: DescribedProvider {
         unconfiguredReason: { terms.unconfiguredReason($0, service: "MET Norway") },
         sampleCall: SampleCall(
             words: ["run", "weather", "--lat", "59.91", "--lon", "10.75"],
-            environment: ["ALMANAC_NOW": "2026-02-06T21:10:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]))
+            environment: ["ALMANAC_NOW": "2026-02-06T21:10:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]),
+        // The drift check's live request needs the same agent (a generic one gets 403).
+        liveRequestHeaders: { settings in
+            terms.unconfiguredReason(settings, service: "MET Norway") == nil
+                ? ["User-Agent": terms.userAgentValue(settings)] : nil
+        })
 
     /// What MET Norway's terms of service ask.
     static let terms = UpstreamTerms(

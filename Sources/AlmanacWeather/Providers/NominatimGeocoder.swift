@@ -14,18 +14,23 @@ public struct NominatimGeocoder: DescribedProvider {
         endpoints: [
             ProviderEndpoint(env: "ALMANAC_NOMINATIM_URL", defaultBase: "https://nominatim.openstreetmap.org")
         ],
-        terms: UpstreamTerms(
-            userAgent: .contactWhenSet(config: ["weather", "contact"]), minimumInterval: .seconds(1),
-            attribution: "Geocoding © OpenStreetMap contributors (ODbL)"),
+        terms: terms,
         probe: HealthProbe(path: "/status?format=json", essential: false),
         decoders: [
             UpstreamDecoder(name: "nominatim", seeds: ["Fixtures/weather/nominatim/*.response.json"]) {
                 _ = try? NominatimGeocoder.decode($0)
             }
-        ])
+        ],
+        liveRequestHeaders: { ["User-Agent": terms.userAgentValue($0)] })
     // No sample call for the fault matrix: a healthy run needs a recorded forecast at the place
     // Nominatim names, and no forecast is recorded for Ottawa (its only recording). The end-to-end
     // tests (WeatherFallbackEndToEnd) run the chain against loopback servers instead.
+
+    /// Nominatim's usage policy: an identifying agent (with the contact when one is set), at most
+    /// one request a second.
+    static let terms = UpstreamTerms(
+        userAgent: .contactWhenSet(config: ["weather", "contact"]), minimumInterval: .seconds(1),
+        attribution: "Geocoding © OpenStreetMap contributors (ODbL)")
 
     /// Creates the geocoder.
     public init() {}
