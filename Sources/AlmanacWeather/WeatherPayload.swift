@@ -3,8 +3,9 @@ import Foundation
 
 /// The weather tool's result: a forecast (or web fallback) plus how to show it.
 ///
-/// Every time is the place's local time, labelled with weekday and today/tomorrow; the context
-/// is a handful of lines (never the raw hourly series) and fits ``Rendering/budget``.
+/// Every time is the place's local time (UTC, said so, when no provider knew its zone), labelled
+/// with weekday and today/tomorrow; the context is a handful of lines (never the raw hourly
+/// series) and fits ``Rendering/budget``.
 public struct WeatherPayload: ToolPayload {
     /// What the providers returned.
     public let report: WeatherReport

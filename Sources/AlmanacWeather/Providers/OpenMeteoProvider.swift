@@ -204,12 +204,14 @@ public enum OpenMeteoDecoder {
             .compactMap { $0 }.lazy.compactMap { LocalTime.instant($0, calendar: fixed) }.first
         let calendar = TimeText.calendar(location.zone(at: first ?? Date()))
         func instant(_ text: String?) -> Date? { text.flatMap { LocalTime.instant($0, calendar: calendar) } }
-        let current = dto.current.flatMap { block in
-            instant(block.time).map { time in CurrentConditions(
+        // A current block whose time cannot be read cannot say when "now" was: left out.
+        let current = dto.current.flatMap { block -> CurrentConditions? in
+            guard let time = instant(block.time) else { return nil }
+            return CurrentConditions(
                 time: time, temperature: block.temperature, apparentTemperature: block.apparentTemperature,
                 weatherCode: block.weatherCode.flatMap(code), windSpeed: block.windSpeed,
                 windDirection: block.windDirection, windGusts: block.windGusts, humidity: block.humidity,
-                precipitation: block.precipitation, isDay: block.isDay.map { $0 != 0 }) }
+                precipitation: block.precipitation, isDay: block.isDay.map { $0 != 0 })
         }
         var hourly: [HourlyForecast] = []
         if let block = dto.hourly {
