@@ -120,4 +120,24 @@ struct WeatherFallbackEndToEndTests {
         #expect(try await down.requestCount() == 1)
         #expect(try await up.requestCount() == 2)
     }
+
+    @Test("Nominatim: at most one request a second across processes (the last request time in the SQLite state)")
+    func nominatimInterval() async throws {
+        let up = try FixtureServer()
+        defer { up.stop() }
+        let scratch = try Scratch()
+        // Only Nominatim can answer (the forecast fails: no listener), so each run makes one request.
+        let environment = scratch.environment([
+            "ALMANAC_GEOCODING_URL": "http://127.0.0.1:9", "ALMANAC_OPEN_METEO_URL": "http://127.0.0.1:9",
+            "ALMANAC_METNO_URL": "http://127.0.0.1:9", "ALMANAC_NOMINATIM_URL": up.baseURL,
+        ])
+        let started = Date()
+        for _ in 0..<2 {
+            _ = try ToolsBinary.run(["run", "weather", "Ottawa", "--no-cache"], environment: environment)
+        }
+        // The second process's request waits until a second after the first one's: the two runs
+        // cannot end sooner than that, however fast the machine (a slow one only adds time).
+        #expect(Date().timeIntervalSince(started) >= 1.0)
+        #expect(try await up.requestCount() == 2)
+    }
 }
