@@ -129,22 +129,22 @@ public struct WeatherPayload: ToolPayload {
         try json().encode(to: encoder)
     }
 
-    func json() -> OrderedJSON {
+    func json() -> JSONValue {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: now)
-            var members: [(String, OrderedJSON)] = [
+            var members: [(String, JSONValue)] = [
                 ("location", sheet.locationJSON()),
                 (
                     "units",
-                    .object([
+                    .members([
                         ("temperature", .string(forecast.units.temperature)),
                         ("windSpeed", .string(forecast.units.windSpeed)),
                         ("precipitation", .string(forecast.units.precipitation)),
                     ])
                 ),
                 ("view", .string(viewName)),
-                ("day", day.map(OrderedJSON.string) ?? .null),
+                ("day", day.map(JSONValue.string) ?? .null),
                 ("current", forecast.current.map(sheet.currentJSON) ?? .null),
             ]
             if let hours = sheet.hoursShown(self) {
@@ -152,12 +152,12 @@ public struct WeatherPayload: ToolPayload {
             }
             members.append(("daily", .array(sheet.daysShown(self).map(sheet.dayJSON))))
             members.append(("alternatives", .array(alternatives.map(Self.placeJSON))))
-            return .object(members)
+            return .members(members)
         case .web(let web):
-            return .object([
+            return .members([
                 (
                     "location",
-                    .object([
+                    .members([
                         ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
                         ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
                         ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
@@ -175,10 +175,10 @@ public struct WeatherPayload: ToolPayload {
                     "results",
                     .array(
                         web.hits.map { hit in
-                            .object([
+                            .members([
                                 ("title", .string(hit.title)), ("url", .string(hit.url)),
                                 ("snippet", .string(hit.snippet)),
-                                ("age", hit.age.map(OrderedJSON.string) ?? .null),
+                                ("age", hit.age.map(JSONValue.string) ?? .null),
                             ])
                         })
                 ),
@@ -194,8 +194,8 @@ public struct WeatherPayload: ToolPayload {
         }
     }
 
-    static func placeJSON(_ place: GeoPlace) -> OrderedJSON {
-        .object([
+    static func placeJSON(_ place: GeoPlace) -> JSONValue {
+        .members([
             ("name", .string(place.name)), ("admin1", .optional(place.admin1)), ("country", .optional(place.country)),
             ("countryCode", .optional(place.countryCode)), ("latitude", .number(place.latitude)),
             ("longitude", .number(place.longitude)),
@@ -453,9 +453,9 @@ struct Sheet {
 
     // MARK: JSON pieces
 
-    func locationJSON() -> OrderedJSON {
+    func locationJSON() -> JSONValue {
         let location = forecast.location
-        return .object([
+        return .members([
             ("name", .optional(location.name)), ("admin1", .optional(location.admin1)),
             ("country", .optional(location.country)), ("countryCode", .optional(location.countryCode)),
             ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
@@ -468,12 +468,12 @@ struct Sheet {
 
     /// `2026-08-09T14:50:00-04:00`: the place's reading with its offset (`+00:00` when the zone is
     /// unknown), so machines need no zone table.
-    func localISO(_ date: Date?) -> OrderedJSON {
+    func localISO(_ date: Date?) -> JSONValue {
         date.map { .string(LocalTime.iso($0, calendar: calendar)) } ?? .null
     }
 
-    func currentJSON(_ current: CurrentConditions) -> OrderedJSON {
-        .object([
+    func currentJSON(_ current: CurrentConditions) -> JSONValue {
+        .members([
             ("time", localISO(current.time)),
             ("temperature", .optional(current.temperature)),
             ("apparentTemperature", .optional(current.apparentTemperature)),
@@ -485,12 +485,12 @@ struct Sheet {
             ("windGusts", .optional(current.windGusts)),
             ("humidity", .optional(current.humidity)),
             ("precipitation", .optional(current.precipitation)),
-            ("isDay", current.isDay.map(OrderedJSON.bool) ?? .null),
+            ("isDay", current.isDay.map(JSONValue.bool) ?? .null),
         ])
     }
 
-    func hourJSON(_ hour: HourlyForecast) -> OrderedJSON {
-        .object([
+    func hourJSON(_ hour: HourlyForecast) -> JSONValue {
+        .members([
             ("time", localISO(hour.time)),
             ("temperature", .optional(hour.temperature)),
             ("apparentTemperature", .optional(hour.apparentTemperature)),
@@ -505,9 +505,9 @@ struct Sheet {
         ])
     }
 
-    func dayJSON(_ day: DailyForecast) -> OrderedJSON {
+    func dayJSON(_ day: DailyForecast) -> JSONValue {
         let weekday = TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }
-        return .object([
+        return .members([
             ("date", .string(day.date)),
             ("weekday", .optional(weekday)),
             ("min", .optional(day.min)),
@@ -524,50 +524,3 @@ struct Sheet {
     }
 }
 
-/// JSON with members in a fixed order (the documented order), nulls written out.
-enum OrderedJSON: Encodable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([OrderedJSON])
-    case object([(String, OrderedJSON)])
-
-    static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
-    static func optional(_ value: Double?) -> OrderedJSON { value.map(OrderedJSON.number) ?? .null }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .null:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .number(let value):
-            var container = encoder.singleValueContainer()
-            // Whole numbers as integers ("24", not "24.0"), like upstream.
-            if value.rounded() == value, abs(value) < 1e15 {
-                try container.encode(Int64(value))
-            } else {
-                try container.encode(value)
-            }
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .array(let values):
-            var container = encoder.unkeyedContainer()
-            for value in values { try container.encode(value) }
-        case .object(let members):
-            var container = encoder.container(keyedBy: Key.self)
-            for (name, value) in members { try container.encode(value, forKey: Key(stringValue: name)) }
-        }
-    }
-}
