@@ -123,6 +123,21 @@ struct OfficialFeedsTests {
         #expect(try NHLDecoder.decode(NHLStandingsWire.self, from: empty).standings(league: nhl).groups.isEmpty)
     }
 
+    @Test("MLB standings: the fields of a real 2019 answer (quoted, see Fixtures/sports/README.md) make a division table")
+    func mlbStandings() throws {
+        let mlb = try #require(League.named("mlb"))
+        let body = Data(
+            #"{"records":[{"standingsType":"regularSeason","division":{"id":200,"link":"/api/v1/divisions/200"},"teamRecords":[{"team":{"id":117,"name":"Houston Astros"},"divisionRank":"1","gamesBack":"-","wins":0,"losses":0},{"team":{"id":108,"name":"Los Angeles Angels"},"divisionRank":"2","gamesBack":"-","wins":0,"losses":0}]}]}"#
+                .utf8)
+        let standings = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: body).standings(league: mlb, season: 2019)
+        #expect(standings.season == "2019")
+        #expect(standings.groups.map(\.name) == ["American League West"])
+        let rows = try #require(standings.groups.first?.entries)
+        #expect(rows.map(\.abbreviation) == ["HOU", "LAA"] && rows.map(\.teamId) == ["18", "3"])
+        #expect(rows.first?.gamesBehind == "-" && rows.first?.record == "0-0" && rows.first?.position == 1)
+        #expect(throws: ProviderFailure.self) { _ = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: Data("{}".utf8)) }
+    }
+
     @Test("--team matches the feed's games by ESPN's abbreviations while ESPN is down")
     func teamFilter() async throws {
         let mlb = Harness(transport: try espnDown(), now: instant("2023-08-30T01:00:00Z"), zone: zone("America/New_York"))
