@@ -169,11 +169,12 @@ struct OfficialFeedsTests {
     func robust() throws {
         let mlb = try #require(League.named("mlb"))
         let sparse = Data(
-            #"{"dates":[{"games":[{"gamePk":1,"gameDate":"2023-08-29T22:40:00Z","teams":{"away":{"team":{"id":999}},"home":{"team":{"name":"Philadelphia Phillies"}}}},{"gamePk":2},{}]},{}]}"#
+            #"{"dates":[{"games":[{"gamePk":1,"gameDate":"2023-08-29T22:40:00Z","teams":{"away":{"team":{"id":999,"abbreviation":"XYZ"}},"home":{"team":{"name":"Philadelphia Phillies"}}}},{"gamePk":2},{}]},{}]}"#
                 .utf8)
         let games = try MLBStatsAPIDecoder.games(sparse, league: mlb)
         #expect(games.count == 1)
         #expect(games.first?.state == .pre && games.first?.away.id == "mlb:999" && games.first?.home.score == nil)
+        #expect(games.first?.away.abbreviation == "XYZ" && games.first?.home.abbreviation == "PHI")
         #expect(try MLBStatsAPIDecoder.games(Data(#"{"dates":[]}"#.utf8), league: mlb).isEmpty)
         for body in ["{}", "[]", "{\"dates\":7}", "", "{not json"] {
             #expect(throws: ProviderFailure.self) { _ = try MLBStatsAPIDecoder.games(Data(body.utf8), league: mlb) }

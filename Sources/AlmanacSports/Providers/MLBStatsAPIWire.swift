@@ -138,10 +138,14 @@ extension MLBGameWire {
             let record = wire.leagueRecord.flatMap { record in
                 record.wins.flatMap { wins in record.losses.map { "\(wins)-\($0)" } }
             }
-            return FeedTeams.side(
+            // Teams match ESPN's by name (the feed's own abbreviations differ: AZ, CWS); a team ESPN does
+            // not know keeps the feed's abbreviation when the body is hydrated with one.
+            var side = FeedTeams.side(
                 league, prefix: "mlb", feedId: wire.team?.id.map(String.init), abbreviation: nil,
                 displayName: wire.team?.name, nickname: wire.team?.teamName, score: keepsScore ? wire.score : nil,
                 record: record, winner: completed ? wire.isWinner : nil)
+            if side?.abbreviation.isEmpty == true, let own = wire.team?.abbreviation { side?.abbreviation = own }
+            return side
         }
         guard let home = side(homeWire), let away = side(awayWire) else { return nil }
         var game = Game(
