@@ -167,7 +167,7 @@ struct GameJSON: Encodable {
         try container.encode(Side(side: game.home), forKey: .home)
         try container.encode(Side(side: game.away), forKey: .away)
         try container.encode(game.note, forKey: .note)
-        // Only halted or live games from feeds that say where play stands carry these.
+        // Only halted (suspended, delayed) games carry these; absent keys keep every other game as before.
         try container.encodeIfPresent(game.period, forKey: .period)
         try container.encodeIfPresent(game.resumesAt.map(TimeText.isoUTC), forKey: .resumesAt)
     }
