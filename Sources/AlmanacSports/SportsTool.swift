@@ -11,7 +11,8 @@ import Foundation
 /// tools run sports nba news
 /// ```
 ///
-/// Providers, in order: ``ESPNProvider`` (`espn`), then, when a web search is configured, a web-search
+/// Providers, in order: ``ESPNProvider`` (`espn`); for MLB ``MLBStatsAPIProvider`` and for the NHL
+/// ``NHLProvider`` (scores and standings); then, when a web search is configured, a web-search
 /// fallback (priority 100) whose envelope `provider` is the searcher's name (`brave`).
 public struct SportsTool: Tool {
     /// `sports`.
@@ -45,7 +46,9 @@ public struct SportsTool: Tool {
     }
 
     /// The chain, in the order tried (web search comes last, when configured).
-    static let chain: [any DescribedProvider<SportsQuery, SportsData>] = [ESPNProvider()]
+    static let chain: [any DescribedProvider<SportsQuery, SportsData>] = [
+        ESPNProvider(), MLBStatsAPIProvider(), NHLProvider(),
+    ]
 
     /// Every sports provider.
     public var providerDescriptors: [ProviderDescriptor] { Self.chain.map(\.descriptor) }

@@ -17,13 +17,13 @@ struct WebFallbackTests {
         WebSearchHit(title: "Scoreboard", url: "https://example.org/sb", snippet: "Celtics 112, Wizards 98"),
     ]
 
-    @Test("lists espn, then the searcher at priority 100 only when one is configured")
+    @Test("lists espn and the official feeds, then the searcher at priority 100 only when one is configured")
     func providerList() {
         let without = Harness(transport: down, now: now, zone: zone("UTC"))
-        #expect(SportsTool().providers(in: without.context).map(\.name) == ["espn"])
+        #expect(SportsTool().providers(in: without.context).map(\.name) == ["espn", "mlb-statsapi", "nhl-api"])
         let with = Harness(transport: down, now: now, zone: zone("UTC"), webSearch: FakeSearcher(hits: hits))
         let listed = SportsTool().providers(in: with.context)
-        #expect(listed.map(\.name) == ["espn", "brave"])
+        #expect(listed.map(\.name) == ["espn", "mlb-statsapi", "nhl-api", "brave"])
         #expect(listed.last == ProviderInfo(name: "brave", priority: 100, note: "web search fallback"))
     }
 
