@@ -1,9 +1,15 @@
 import AlmanacCore
 import Foundation
 
-/// The search tool's provider: Brave Search API, web or news.
-struct BraveSearchProvider: DescribedProvider {
+/// The search tool's first provider: Brave Search API, web or news.
+struct BraveSearchProvider: SearchProvider {
     let client: BraveClient
+
+    /// Both of Brave's indexes.
+    let kinds: Set<SearchKind> = [.web, .news]
+
+    /// Brave bills per request: web answers are kept an hour, news ten minutes.
+    func cacheLifetime(_ kind: SearchKind) -> Duration { kind == .web ? .seconds(3600) : .seconds(600) }
 
     /// `brave`, first in the search chain when a key is set.
     static let descriptor = ProviderDescriptor(
@@ -31,43 +37,5 @@ struct BraveSearchProvider: DescribedProvider {
 
     func fetch(_ query: SearchQuery, in environment: ProviderEnvironment) async throws -> SearchResults {
         try await client.search(query, in: environment)
-    }
-}
-
-/// Brave web search as a fallback capability for other tools (sports, weather), through Core's
-/// ``WebSearching`` protocol so they need not depend on this module.
-///
-/// The runtime puts one into ``ProviderEnvironment/webSearch`` when ``isConfigured(_:)`` is true.
-/// Failures are ``ProviderFailure``s (key refused, rate limited with `retryAfter`, ...), safe to
-/// show; the key is never part of them.
-public struct BraveWebSearch: WebSearching {
-    let client: BraveClient
-
-    /// Creates the fallback over the same Brave client the search tool uses.
-    public init() {
-        self.init(client: BraveClient())
-    }
-
-    init(client: BraveClient) {
-        self.client = client
-    }
-
-    /// `brave`.
-    public var providerName: String { "brave" }
-
-    /// Whether a Brave key is configured (`BRAVE_API_KEY` or `[brave] api_key`); also true in
-    /// replay mode (`ALMANAC_REPLAY`), where no request leaves the machine.
-    public static func isConfigured(_ settings: Settings) -> Bool {
-        BraveClient.unconfiguredReason(settings) == nil
-    }
-
-    /// Web results for `query` (at most `count`, clamped to Brave's 1–20), as plain text.
-    public func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
-        -> [WebSearchHit]
-    {
-        let text = HTMLText.collapseWhitespace(query)
-        guard !text.isEmpty else { return [] }
-        let request = SearchQuery(text: text, kind: .web, count: min(max(count, 1), 20))
-        return try await client.search(request, in: environment).results.map(\.webSearchHit)
     }
 }
