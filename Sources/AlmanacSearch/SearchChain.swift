@@ -46,6 +46,22 @@ public enum SearchChain {
         + " to your own SearXNG instance"
 }
 
+extension UpstreamDecoder {
+    /// A search provider's fuzz target: `decode` fed the bytes as a 200 answer to a web and to a
+    /// news query; seeds are its recorded bodies under `Fixtures/search/<name>/`.
+    static func search(
+        _ name: String, decode: @escaping @Sendable (HTTPResponse, SearchQuery, Date) throws -> SearchResults
+    ) -> UpstreamDecoder {
+        UpstreamDecoder(name: name, seeds: ["Fixtures/search/\(name)/*.response.json"]) { data in
+            for kind in SearchKind.allCases {
+                _ = try? decode(
+                    HTTPResponse(status: 200, body: data), SearchQuery(text: "fuzz", kind: kind),
+                    Date(timeIntervalSince1970: 1_750_000_000))
+            }
+        }
+    }
+}
+
 /// One search provider as a ``WebSearching`` for other tools' fallbacks: a web search whose
 /// hits are the provider's results, plain text, at most `count` (Brave's 1-20).
 struct ChainWebSearch: WebSearching {

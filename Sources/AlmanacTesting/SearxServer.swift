@@ -34,6 +34,19 @@ public final class SearxServer: @unchecked Sendable {
         }
     }
 
+    /// The first `count` results of the recorded SearXNG answer
+    /// (`Fixtures/search/searxng/web-python.response.json`) as feed items: real results to feed
+    /// the real server.
+    public static func recordedItems(_ count: Int) throws -> [FeedItem] {
+        let data = try Fixtures.data("search/searxng/web-python.response.json")
+        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let results = object?["results"] as? [[String: Any]] ?? []
+        return results.prefix(count).compactMap { result in
+            guard let url = result["url"] as? String, let title = result["title"] as? String else { return nil }
+            return FeedItem(link: url, name: title, text: result["content"] as? String ?? "")
+        }
+    }
+
     /// `http://127.0.0.1:<port>`: what `ALMANAC_SEARXNG_URL` points at.
     public let baseURL: String
     private let process: Process

@@ -11,19 +11,8 @@ import Testing
 /// reporting, read by our provider over the live transport.
 @Suite("SearXNG against a real searx server", .serialized, .enabled(if: SearxServer.mayRun))
 struct SearxServerTests {
-    /// The first results of the recorded answer (`Fixtures/search/searxng/web-python.response.json`).
-    static func recordedItems(_ count: Int) throws -> [SearxServer.FeedItem] {
-        let data = try Fixtures.data("search/searxng/web-python.response.json")
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let results = try #require(object["results"] as? [[String: Any]])
-        return results.prefix(count).compactMap { result in
-            guard let url = result["url"] as? String, let title = result["title"] as? String else { return nil }
-            return SearxServer.FeedItem(link: url, name: title, text: result["content"] as? String ?? "")
-        }
-    }
-
     static func withServer(_ body: (SearxServer) async throws -> Void) async throws {
-        let server = try SearxServer(feeds: ["python": try recordedItems(5)])
+        let server = try SearxServer(feeds: ["python": try SearxServer.recordedItems(5)])
         defer { server.stop() }
         try await server.waitUntilReady()
         try await body(server)
@@ -38,7 +27,7 @@ struct SearxServerTests {
     func answers() async throws {
         try await Self.withServer { server in
             let result = try await SearchTest.run(["python"], context: Self.context(server))
-            let items = try Self.recordedItems(5)
+            let items = try SearxServer.recordedItems(5)
             let payload = try #require(result.payload as? SearchPayload)
             #expect(result.metadata.provider == "searxng")
             // searx merges and scores; with one engine the rank order is the feed's.

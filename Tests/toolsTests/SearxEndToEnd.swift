@@ -6,24 +6,13 @@ import Testing
 /// 1.1 on 127.0.0.1 (its engine fed with results copied from the recorded SearXNG answer).
 @Suite("tools with SearXNG, end to end", .serialized, .enabled(if: SearxServer.mayRun))
 struct SearxEndToEndTests {
-    /// The first results of the recorded SearXNG answer.
-    static func recordedItems(_ count: Int) throws -> [SearxServer.FeedItem] {
-        let data = try Fixtures.data("search/searxng/web-python.response.json")
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let results = try #require(object["results"] as? [[String: Any]])
-        return results.prefix(count).compactMap { result in
-            guard let url = result["url"] as? String, let title = result["title"] as? String else { return nil }
-            return SearxServer.FeedItem(link: url, name: title, text: result["content"] as? String ?? "")
-        }
-    }
-
     func envelope(_ output: CommandOutput) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "not JSON: \(output.stdout)")
     }
 
     @Test("search answers from searx (exit 0, provider searxng); sports with ESPN down falls back through it")
     func searchAndSportsFallback() async throws {
-        let items = try Self.recordedItems(5)
+        let items = try SearxServer.recordedItems(5)
         // The sports fallback searches "NBA scores 2024-12-15" (see SportsQuery.webSearchText).
         let server = try SearxServer(feeds: ["python": items, "NBA scores 2024-12-15": Array(items.prefix(3))])
         defer { server.stop() }

@@ -18,15 +18,7 @@ struct BraveSearchProvider: SearchProvider {
         secrets: [.environment("BRAVE_API_KEY"), .config(["brave", "api_key"]), .header("x-subscription-token")],
         // Reachability only: no key is sent, so no quota is spent and a 401/422 still proves the host answers.
         probe: HealthProbe(path: "/res/v1/web/search"),
-        decoders: [
-            UpstreamDecoder(name: "brave", seeds: ["Fixtures/search/brave/*.response.json"]) { data in
-                for kind in [SearchKind.web, .news] {
-                    _ = try? BraveClient.decode(
-                        HTTPResponse(status: 200, body: data), for: SearchQuery(text: "fuzz", kind: kind),
-                        now: Date(timeIntervalSince1970: 1_750_000_000))
-                }
-            }
-        ],
+        decoders: [.search("brave") { try BraveClient.decode($0, for: $1, now: $2) }],
         unconfiguredReason: { BraveClient.unconfiguredReason($0) },
         sampleCall: SampleCall(
             words: ["run", "search", "hello", "world", "--count", "20"],

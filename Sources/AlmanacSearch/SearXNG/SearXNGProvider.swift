@@ -28,15 +28,7 @@ struct SearXNGProvider: SearchProvider {
         endpoints: [ProviderEndpoint(env: "ALMANAC_SEARXNG_URL", config: ["searxng", "url"], defaultBase: nil)],
         // Both SearXNG and searx answer `/healthz` with "OK" and run no search for it.
         probe: HealthProbe(path: "/healthz"),
-        decoders: [
-            UpstreamDecoder(name: "searxng", seeds: ["Fixtures/search/searxng/*.response.json"]) { data in
-                for kind in [SearchKind.web, .news] {
-                    _ = try? SearXNGProvider.decode(
-                        HTTPResponse(status: 200, body: data), for: SearchQuery(text: "fuzz", kind: kind),
-                        now: Date(timeIntervalSince1970: 1_750_000_000))
-                }
-            }
-        ],
+        decoders: [.search("searxng") { try SearXNGProvider.decode($0, for: $1, now: $2) }],
         unconfiguredReason: { SearXNGProvider.unconfiguredReason($0) },
         sampleCall: SampleCall(words: ["run", "search", "python"]))
 
