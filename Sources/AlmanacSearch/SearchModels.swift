@@ -42,11 +42,13 @@ public struct SearchQuery: Sendable, Hashable {
     public var country: String?
     /// Optional language of the results (`en`, `de`, `pt-BR`).
     public var language: String?
+    /// Which page of results, from 1 (Brave `offset` = page - 1, SearXNG `pageno`).
+    public var page: Int
 
     /// Creates a query.
     public init(
         text: String, kind: SearchKind = .web, count: Int = 20, freshness: SearchFreshness? = nil,
-        country: String? = nil, language: String? = nil
+        country: String? = nil, language: String? = nil, page: Int = 1
     ) {
         self.text = text
         self.kind = kind
@@ -54,6 +56,7 @@ public struct SearchQuery: Sendable, Hashable {
         self.freshness = freshness
         self.country = country
         self.language = language
+        self.page = page
     }
 }
 

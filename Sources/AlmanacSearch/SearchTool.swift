@@ -16,6 +16,8 @@ public struct SearchTool: Tool {
     public static let defaultCount = 5
     /// Brave's maximum `count` for web search, and the most results shown.
     public static let maximumCount = 20
+    /// The last page `--page` may ask for (Brave's `offset` goes up to 9).
+    public static let maximumPage = 10
 
     let client: BraveClient
 
@@ -36,7 +38,7 @@ public struct SearchTool: Tool {
         "Web or news search results (Brave Search API or your SearXNG), fenced as untrusted text"
     }
 
-    /// `<query...> [--news] [--count N] [--freshness day|week|month] [--country XX] [--language LL]`.
+    /// `<query...> [--news] [--count N] [--freshness day|week|month] [--country XX] [--language LL] [--page N]`.
     public var schema: ToolSchema { Self.schema }
 
     static let schema = ToolSchema([
@@ -50,6 +52,7 @@ public struct SearchTool: Tool {
             help: "only results discovered in the past day, week or month"),
         ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
         ToolParameter("language", .string, help: "language of the results, e.g. en, de, pt-BR"),
+        ToolParameter("page", .integer, help: "which page of results, 1-10 (default 1)"),
     ])
 
     /// Every search provider (the chain's order).
@@ -78,7 +81,7 @@ public struct SearchTool: Tool {
 
         let upstream = SearchQuery(
             text: request.text, kind: request.kind, count: Self.maximumCount, freshness: request.freshness,
-            country: request.country, language: request.language)
+            country: request.country, language: request.language, page: request.page)
         let providers = configured.filter { $0.kinds.contains(request.kind) }
         guard !providers.isEmpty else {
             throw AlmanacError.configuration(
@@ -118,6 +121,7 @@ public struct SearchTool: Tool {
         var freshness: SearchFreshness?
         var country: String?
         var language: String? = nil
+        var page = 1
     }
 
     /// Checks every argument before any network call; errors name the value and what would be right.
@@ -159,6 +163,17 @@ public struct SearchTool: Tool {
             language = parts.count == 1 ? raw.lowercased() : "\(parts[0].lowercased())-\(parts[1])"
         }
 
+        var page = 1
+        if arguments.values["page"] != nil {
+            // Brave serves at most 10 pages (offset 0-9).
+            guard let value = arguments.integer("page"), (1...maximumPage).contains(value) else {
+                throw AlmanacError.usage(
+                    "page must be between 1 and \(maximumPage), got '\(arguments.string("page") ?? "")'",
+                    suggestion: "e.g. --page 2")
+            }
+            page = value
+        }
+
         var freshness: SearchFreshness?
         if let raw = arguments.string("freshness") {
             guard let value = SearchFreshness(rawValue: raw.lowercased()) else {
@@ -180,7 +195,7 @@ public struct SearchTool: Tool {
 
         return Request(
             text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
-            country: country, language: language)
+            country: country, language: language, page: page)
     }
 
     /// Same question, same key, whichever provider answers: kind, filters and the query with
@@ -189,6 +204,6 @@ public struct SearchTool: Tool {
         [
             "search", query.kind.rawValue, query.freshness?.rawValue ?? "any", query.country ?? "default",
             query.language?.lowercased() ?? "any", query.text.lowercased(),
-        ].joined(separator: "|")
+        ].joined(separator: "|") + (query.page > 1 ? "|page \(query.page)" : "")
     }
 }

@@ -110,11 +110,11 @@ public final class SearxServer: @unchecked Sendable {
         }
     }
 
-    /// Polls `/healthz` until searx answers (bounded: 150 tries, 100 ms apart; it starts in ~2 s).
+    /// Polls `/healthz` until searx answers (bounded: 300 tries, 100 ms apart; it starts in 2-5 s).
     public func waitUntilReady() async throws {
         let transport = CurlTransport()
         guard let url = URL(string: baseURL + "/healthz") else { return }
-        for _ in 0..<150 {
+        for _ in 0..<300 {
             if !process.isRunning {
                 throw FixtureServer.ServerError(message: "searx exited with status \(process.terminationStatus)")
             }

@@ -46,6 +46,8 @@ struct BraveClient: Sendable {
         var items = [URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "count", value: String(query.count))]
         if let freshness = query.freshness { items.append(URLQueryItem(name: "freshness", value: freshness.braveValue)) }
         if let country = query.country { items.append(URLQueryItem(name: "country", value: country)) }
+        // `offset` counts pages of `count` results (0-9); page 1 sends none, as before.
+        if query.page > 1 { items.append(URLQueryItem(name: "offset", value: String(query.page - 1))) }
         // Brave's `search_lang` takes lower-case codes ("en", "pt-br", "zh-hans").
         if let language = query.language { items.append(URLQueryItem(name: "search_lang", value: language.lowercased())) }
         components.queryItems = items

@@ -24,7 +24,7 @@ struct SearXNGProvider: SearchProvider {
     /// `searxng`, after Brave.
     static let descriptor = ProviderDescriptor(
         name: "searxng", tool: "search", priority: 10,
-        summary: "your SearXNG instance (web, news); needs ALMANAC_SEARXNG_URL",
+        summary: "your own SearXNG instance (web, news)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_SEARXNG_URL", config: ["searxng", "url"], defaultBase: nil)],
         // Both SearXNG and searx answer `/healthz` with "OK" and run no search for it.
         probe: HealthProbe(path: "/healthz"),
@@ -44,7 +44,7 @@ struct SearXNGProvider: SearchProvider {
         return try Self.decode(response, for: query, now: environment.now)
     }
 
-    /// `GET {base}/search?q=...&format=json&categories=general|news&pageno=1[&language=..][&time_range=..]`.
+    /// `GET {base}/search?q=...&format=json&categories=general|news&pageno=N[&language=..][&time_range=..]`.
     static func request(for query: SearchQuery, settings: Settings) throws -> HTTPRequest {
         let base = try descriptor.baseURL(settings)
         guard var components = URLComponents(url: base.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
@@ -54,7 +54,7 @@ struct SearXNGProvider: SearchProvider {
         var items = [
             URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "format", value: "json"),
             URLQueryItem(name: "categories", value: query.kind == .web ? "general" : "news"),
-            URLQueryItem(name: "pageno", value: "1"),
+            URLQueryItem(name: "pageno", value: String(query.page)),
         ]
         if let language = language(for: query) { items.append(URLQueryItem(name: "language", value: language)) }
         // SearXNG's time_range takes the same words as --freshness (day, week, month).
