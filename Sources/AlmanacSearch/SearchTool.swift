@@ -139,15 +139,7 @@ public struct SearchTool: Tool {
                 suggestion: "Brave accepts at most 400 characters and 50 words")
         }
 
-        var count = defaultCount
-        if arguments.values["count"] != nil {
-            guard let value = arguments.integer("count"), (1...maximumCount).contains(value) else {
-                throw AlmanacError.usage(
-                    "count must be between 1 and \(maximumCount), got '\(arguments.string("count") ?? "")'",
-                    suggestion: "e.g. --count \(defaultCount)")
-            }
-            count = value
-        }
+        let count = try bounded(arguments, "count", 1...maximumCount, default: defaultCount, example: defaultCount)
 
         var language: String?
         if let raw = arguments.string("language")?.trimmingCharacters(in: .whitespaces) {
@@ -163,16 +155,8 @@ public struct SearchTool: Tool {
             language = parts.count == 1 ? raw.lowercased() : "\(parts[0].lowercased())-\(parts[1])"
         }
 
-        var page = 1
-        if arguments.values["page"] != nil {
-            // Brave serves at most 10 pages (offset 0-9).
-            guard let value = arguments.integer("page"), (1...maximumPage).contains(value) else {
-                throw AlmanacError.usage(
-                    "page must be between 1 and \(maximumPage), got '\(arguments.string("page") ?? "")'",
-                    suggestion: "e.g. --page 2")
-            }
-            page = value
-        }
+        // Brave serves at most 10 pages (offset 0-9).
+        let page = try bounded(arguments, "page", 1...maximumPage, default: 1, example: 2)
 
         var freshness: SearchFreshness?
         if let raw = arguments.string("freshness") {
@@ -196,6 +180,19 @@ public struct SearchTool: Tool {
         return Request(
             text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
             country: country, language: language, page: page)
+    }
+
+    /// The integer option `name` within `range` (`fallback` when not given), else a usage error.
+    private static func bounded(
+        _ arguments: ToolArguments, _ name: String, _ range: ClosedRange<Int>, default fallback: Int, example: Int
+    ) throws -> Int {
+        guard arguments.values[name] != nil else { return fallback }
+        guard let value = arguments.integer(name), range.contains(value) else {
+            throw AlmanacError.usage(
+                "\(name) must be between \(range.lowerBound) and \(range.upperBound), got '\(arguments.string(name) ?? "")'",
+                suggestion: "e.g. --\(name) \(example)")
+        }
+        return value
     }
 
     /// Same question, same key, whichever provider answers: kind, filters and the query with
