@@ -12,8 +12,8 @@ import Foundation
 /// ```
 ///
 /// Providers, in order: ``ESPNProvider`` (`espn`); for MLB ``MLBStatsAPIProvider`` and for the NHL
-/// ``NHLProvider`` (scores and standings); then, when a web search is configured, a web-search
-/// fallback (priority 100) whose envelope `provider` is the searcher's name (`brave`).
+/// ``NHLProvider`` (scores and standings); then, when web search is configured, the shared web-search
+/// chain (priority 100 on; `provider` is the searcher that answered: `brave`, `searxng`).
 public struct SportsTool: Tool {
     /// `sports`.
     public let name = "sports"
@@ -67,7 +67,7 @@ public struct SportsTool: Tool {
             }
         let providers: [any Provider<SportsQuery, SportsData>] =
             Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
-            + [WebSearchFallback(searcher: context.environment.webSearch)]
+            + Self.webFallback(context.environment.webSearch)
         let query = request.query(team: team)
         let fetched = try await context.fetch(
             tool: name, key: request.cacheKey(team: team), query: query, providers: providers,

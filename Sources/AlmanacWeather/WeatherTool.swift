@@ -69,7 +69,9 @@ public struct WeatherTool: Tool {
     /// The forecast providers in the order they are tried.
     func forecastProviders(_ context: ToolContext) -> [any Provider<WeatherQuery, WeatherReport>] {
         Self.forecastChain.map { $0 as any Provider<WeatherQuery, WeatherReport> }
-            + [WebSearchWeatherProvider(searcher: context.environment.webSearch)]
+            + WebSearchFallback<WeatherQuery, WeatherReport>.chain(
+                context.environment.webSearch, question: { $0.searchText },
+                answer: { query, words, hits in .web(WebWeather(place: query.placeText, query: words, hits: hits)) })
     }
 
     /// Runs the tool: checks arguments, geocodes (cached a day), fetches the forecast (cached by

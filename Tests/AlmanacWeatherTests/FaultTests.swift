@@ -100,9 +100,6 @@ struct FaultTests {
     func noSearcher() async throws {
         let harness = Harness(now: Self.now, transport: Self.status(500))
         #expect(WeatherTool().providers(in: harness.context).map(\.name) == ["open-meteo"])
-        #expect(
-            WebSearchWeatherProvider(searcher: nil).supports(WeatherQuery(latitude: 1, longitude: 1, searchText: "x"))
-                == false)
         let withSearch = Harness(now: Self.now, transport: Self.status(500), webSearch: StubSearcher(hits: []))
         let listed = WeatherTool().providers(in: withSearch.context)
         #expect(listed.map(\.name) == ["open-meteo", "stub-search"])
