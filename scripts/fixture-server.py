@@ -12,6 +12,7 @@ Control endpoints (test-only):
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
                                          |401|404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY|redirect|redirect:https
     404, 403    the status with a small JSON body
+    500         the status for every path, recorded or not (an upstream that is down)
     401         the status with a Basic WWW-Authenticate challenge
     429         Retry-After: 30
     ctype       the recorded body labelled text/html (wrong content type, right bytes)
@@ -152,6 +153,9 @@ def make_handler(state):
                 self.send_body(503, b'{"error":"request budget exhausted"}')
                 return
             recorded = state.exchanges.get(key)
+            if recorded is None and fault == "500":
+                # An upstream that is down answers 500 for every path, recorded or not.
+                return self.send_body(500, b'{"error":"injected"}')
             if recorded is None:
                 self.send_body(404, json.dumps({"error": "unrecorded", "key": key}).encode())
                 return

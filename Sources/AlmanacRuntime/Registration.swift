@@ -19,8 +19,9 @@ extension Runtime {
     /// The providers of this runtime's tools.
     public var providers: ProviderRegistry { ProviderRegistry(registry.tools.flatMap(\.providerDescriptors)) }
 
-    /// The web searcher other tools fall back to, when a key is configured.
+    /// The web searcher other tools fall back to: the search tool's own chain (Brave when a key
+    /// is set, then SearXNG when configured), nil when neither is.
     static func webSearcher(_ settings: Settings) -> (any WebSearching)? {
-        BraveWebSearch.isConfigured(settings) ? BraveWebSearch() : nil
+        SearchChain.configuredWebSearch(settings)
     }
 }

@@ -4,20 +4,25 @@ import Foundation
 /// A search result ready to print: context (fenced, budgeted), JSON `data`, or text.
 ///
 /// JSON `data`: `{"query","kind":"web|news","freshness":null|"day|week|month","country":null|"DE",
-/// "results":[{"title","url","snippet","age","pageAge"}]}` — every key always present.
+/// "answers":[...],"infobox":null|"...","results":[{"title","url","snippet","age","pageAge","engines"}],
+/// "suggestions":[...]}` — every key always present (`engines` null for Brave; `suggestions`
+/// only filled when there are no results).
 struct SearchPayload: ToolPayload {
     let query: String
     let kind: SearchKind
     let freshness: SearchFreshness?
     let country: String?
     let results: [SearchHit]
+    var answers: [String] = []
+    var infobox: String? = nil
+    var suggestions: [String] = []
 
     enum CodingKeys: String, CodingKey {
-        case query, kind, freshness, country, results
+        case query, kind, freshness, country, answers, infobox, results, suggestions
     }
 
     enum HitKeys: String, CodingKey {
-        case title, url, snippet, age, pageAge
+        case title, url, snippet, age, pageAge, engines
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -26,6 +31,8 @@ struct SearchPayload: ToolPayload {
         try container.encode(kind, forKey: .kind)
         try container.encode(freshness, forKey: .freshness)
         try container.encode(country, forKey: .country)
+        try container.encode(answers, forKey: .answers)
+        try container.encode(infobox, forKey: .infobox)
         var list = container.nestedUnkeyedContainer(forKey: .results)
         for hit in results {
             var item = list.nestedContainer(keyedBy: HitKeys.self)
@@ -34,26 +41,36 @@ struct SearchPayload: ToolPayload {
             try item.encode(hit.snippet, forKey: .snippet)
             try item.encode(hit.age, forKey: .age)
             try item.encode(hit.pageAge, forKey: .pageAge)
+            try item.encode(hit.engines, forKey: .engines)
         }
+        try container.encode(suggestions, forKey: .suggestions)
     }
 
     // MARK: Context
 
     func context(_ rendering: Rendering) -> String {
         let header = rendering.header(title(rendering))
-        guard !results.isEmpty else {
+        // Answers and the fact line first, then the results; suggestions only when nothing else.
+        var blocks = answers.map { "answer: \(UntrustedText.clean($0, limit: 400))" }
+        if let infobox { blocks.append("facts: \(UntrustedText.clean(infobox, limit: 600))") }
+        blocks += results.enumerated().map { index, hit in block(index + 1, hit, rendering) }
+        if results.isEmpty, !suggestions.isEmpty {
+            blocks.append("suggested searches: " + suggestions.map { UntrustedText.clean($0, limit: 80) }.joined(separator: "; "))
+        }
+        guard !blocks.isEmpty else {
             return [header, "No \(kind.rawValue) results."].joined(separator: "\n") + "\n"
         }
-        let blocks = results.enumerated().map { index, hit in block(index + 1, hit, rendering) }
+        // Our own words stay outside the fence.
+        let top = results.isEmpty ? [header, "No \(kind.rawValue) results."] : [header]
         let nonce = UntrustedText.nonce(for: blocks)
         let notice = UntrustedText.notice(nonce)
-        let reserved = [header, notice, UntrustedText.open(nonce), UntrustedText.close(nonce)].joined(separator: "\n")
+        let reserved = (top + [notice, UntrustedText.open(nonce), UntrustedText.close(nonce)]).joined(separator: "\n")
         let omitted: (Int) -> String = { "… \($0) more result\($0 == 1 ? "" : "s") omitted" }
         let kept = rendering.budget.fit(blocks, reserved: reserved, omitted: omitted)
         // `fit` appends its footer as the last line; it belongs outside the fence.
         let truncated = kept != Array(blocks.prefix(kept.count))
         let fenced = truncated ? Array(kept.dropLast()) : kept
-        var lines = [header, notice, UntrustedText.open(nonce)] + fenced + [UntrustedText.close(nonce)]
+        var lines = top + [notice, UntrustedText.open(nonce)] + fenced + [UntrustedText.close(nonce)]
         if truncated, let footer = kept.last { lines.append(footer) }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -71,10 +88,16 @@ struct SearchPayload: ToolPayload {
     private func block(_ rank: Int, _ hit: SearchHit, _ rendering: Rendering) -> String {
         var first = "\(rank). \(UntrustedText.clean(hit.title, limit: 200))"
         if let date = dated(hit, rendering) { first += " (\(date))" }
-        var lines = [first, "   \(UntrustedText.clean(hit.url, limit: 300))"]
+        var lines = [first, "   \(UntrustedText.clean(hit.url, limit: 300))" + engines(hit)]
         let snippet = UntrustedText.clean(hit.snippet, limit: 400)
         if !snippet.isEmpty { lines.append("   \(snippet)") }
         return lines.joined(separator: "\n")
+    }
+
+    /// ` (bing, qwant)`: which engines of a metasearch found the hit (several agreeing is a signal).
+    private func engines(_ hit: SearchHit) -> String {
+        guard let engines = hit.engines, !engines.isEmpty else { return "" }
+        return " (\(UntrustedText.clean(engines.joined(separator: ", "), limit: 80)))"
     }
 
     /// "dated Fri 27 Dec 2024" (web) or "dated Tue 31 Dec 2024 (today) 12:09 EST" (news, where the
@@ -108,13 +131,18 @@ struct SearchPayload: ToolPayload {
 
     func text(_ rendering: Rendering) -> String {
         var lines = [rendering.header(title(rendering))]
+        for answer in answers { lines += ["", "Answer: \(UntrustedText.clean(answer, limit: 400))"] }
+        if let infobox { lines += ["", "Facts: \(UntrustedText.clean(infobox, limit: 600))"] }
         if results.isEmpty { lines.append("No \(kind.rawValue) results.") }
+        if results.isEmpty, !suggestions.isEmpty {
+            lines.append("Try: " + suggestions.map { UntrustedText.clean($0, limit: 80) }.joined(separator: "; "))
+        }
         for (index, hit) in results.enumerated() {
             lines.append("")
             let rank = String(index + 1)
             let pad = String(repeating: " ", count: max(0, 2 - rank.count))
             lines.append("\(pad)\(rank). \(UntrustedText.clean(hit.title, limit: 200))")
-            lines.append("    \(UntrustedText.clean(hit.url, limit: 300))")
+            lines.append("    \(UntrustedText.clean(hit.url, limit: 300))" + engines(hit))
             if let date = dated(hit, rendering) { lines.append("    \(date)") }
             let snippet = UntrustedText.clean(hit.snippet, limit: 400)
             if !snippet.isEmpty { lines.append("    \(snippet)") }

@@ -2,18 +2,22 @@ import AlmanacCore
 import Foundation
 import Logging
 
-/// `tools run search "<query>"`: Brave web (or `--news`) results as plain text, fenced as
-/// untrusted data in context output.
+/// `tools run search "<query>"`: web (or `--news`) results as plain text, fenced as untrusted data
+/// in context output, from the one search chain: Brave (when a key is set), then the user's
+/// SearXNG (when configured).
 ///
 /// One Brave request always asks for the maximum of 20 results (Brave bills per request, not per
 /// result) and `--count` only decides how many are shown, so `--count 3` and `--count 10` for the
-/// same query share one cached answer. Web answers stay fresh for an hour, news for ten minutes
-/// (`ALMANAC_CACHE_TTL=0` still forces a refetch).
+/// same query share one cached answer. How long an answer stays fresh depends on who gave it
+/// (Brave: web an hour, news ten minutes; SearXNG: 15 and 5 minutes); `ALMANAC_CACHE_TTL=0`
+/// still forces a refetch.
 public struct SearchTool: Tool {
     /// Results shown when `--count` is not given (small enough for a small model's context).
     public static let defaultCount = 5
     /// Brave's maximum `count` for web search, and the most results shown.
     public static let maximumCount = 20
+    /// The last page `--page` may ask for (Brave's `offset` goes up to 9).
+    public static let maximumPage = 10
 
     let client: BraveClient
 
@@ -30,9 +34,11 @@ public struct SearchTool: Tool {
     public var name: String { "search" }
 
     /// One line for `tools list`.
-    public var summary: String { "Web or news search results (Brave Search API), fenced as untrusted text" }
+    public var summary: String {
+        "Web or news search results (Brave Search API or your SearXNG), fenced as untrusted text"
+    }
 
-    /// `<query...> [--news] [--count N] [--freshness day|week|month] [--country XX]`.
+    /// `<query...> [--news] [--count N] [--freshness day|week|month] [--country XX] [--language LL] [--page N]`.
     public var schema: ToolSchema { Self.schema }
 
     static let schema = ToolSchema([
@@ -45,39 +51,64 @@ public struct SearchTool: Tool {
             "freshness", .choice(SearchFreshness.allCases.map(\.rawValue)),
             help: "only results discovered in the past day, week or month"),
         ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
+        ToolParameter("language", .string, help: "language of the results, e.g. en, de, pt-BR"),
+        ToolParameter("page", .integer, help: "which page of results, 1-10 (default 1)"),
     ])
 
-    /// Every search provider.
-    public var providerDescriptors: [ProviderDescriptor] { [BraveSearchProvider.descriptor] }
+    /// Every search provider (the chain's order).
+    public var providerDescriptors: [ProviderDescriptor] { SearchChain.descriptors }
 
-    /// Nil with a Brave key (or in replay mode), else how to set one.
-    public func unconfiguredReason(in context: ToolContext) -> String? {
-        BraveClient.unconfiguredReason(context.settings).map {
-            "\($0) (set BRAVE_API_KEY, or api_key under [brave] in config.toml)"
-        }
+    /// The chain with this tool's Brave client (tests inject one that does not sleep).
+    var chain: [any SearchProvider] {
+        [BraveSearchProvider(client: client), SearXNGProvider()]
     }
 
-    /// Validates the arguments, checks the key, then asks Brave through the coordinator.
+    /// Nil when Brave or SearXNG is configured, else how to configure either.
+    public func unconfiguredReason(in context: ToolContext) -> String? {
+        SearchChain.configured(context.settings).isEmpty ? "no search provider (\(SearchChain.unconfiguredHelp))" : nil
+    }
+
+    /// Validates the arguments, checks that a provider is configured, then asks the chain
+    /// through the coordinator.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         let request = try Self.request(from: arguments)
-        if BraveClient.unconfiguredReason(context.settings) != nil {
-            throw AlmanacError.configuration(
-                "search needs a Brave Search API key", suggestion: BraveClient.missingKeyHelp)
+        let configured = chain.filter { $0.descriptor.unconfiguredReason(context.settings) == nil }
+        guard !configured.isEmpty else {
+            throw AlmanacError.configuration("search needs a search provider", suggestion: SearchChain.unconfiguredHelp)
         }
-        // A bad ALMANAC_BRAVE_URL is a usage error, not a provider failure.
-        _ = try BraveSearchProvider.descriptor.baseURL(context.settings)
+        // A bad base URL is a usage error, not a provider failure.
+        for provider in configured { _ = try provider.descriptor.baseURL(context.settings) }
 
         let upstream = SearchQuery(
             text: request.text, kind: request.kind, count: Self.maximumCount, freshness: request.freshness,
-            country: request.country)
+            country: request.country, language: request.language, page: request.page)
+        let providers = configured.filter { $0.kinds.contains(request.kind) }
+        guard !providers.isEmpty else {
+            throw AlmanacError.configuration(
+                "no configured search provider has \(request.kind.rawValue) search", suggestion: SearchChain.unconfiguredHelp)
+        }
         let key = Self.cacheKey(upstream)
-        context.logger.debug("search: \(request.kind.rawValue) search via brave, cache key \(key)")
-        let fetched = try await context.fetch(
-            tool: name, key: key, query: upstream, providers: [BraveSearchProvider(client: client)],
-            ttl: ttl(for: request.kind, context: context))
+        context.logger.debug(
+            "search: \(request.kind.rawValue) search via \(providers.map(\.name).joined(separator: ", ")), cache key \(key)")
+        var lifetimes: [String: Duration] = [:]
+        for provider in providers { lifetimes[provider.name] = provider.cacheLifetime(request.kind) }
+        var fetched = try await context.fetch(
+            tool: name, key: key, query: upstream, providers: providers.map(\.asProvider),
+            ttl: lifetimes[providers[0].name], providerTTL: lifetimes)
+        // What went wrong on the way without failing the answer (unresponsive engines) goes into
+        // the answering attempt's detail.
+        if let notes = fetched.value.notes,
+            let index = fetched.metadata.attempts.lastIndex(where: {
+                $0.provider == fetched.metadata.provider && $0.outcome == .ok
+            })
+        {
+            fetched.metadata.attempts[index].detail = notes
+        }
+        let results = fetched.value
         let payload = SearchPayload(
             query: request.text, kind: request.kind, freshness: request.freshness, country: request.country,
-            results: Array(fetched.value.results.prefix(request.count)))
+            results: Array(results.results.prefix(request.count)), answers: results.answers, infobox: results.infobox,
+            suggestions: results.results.isEmpty ? results.suggestions : [])
         return ToolResult(metadata: fetched.metadata, payload: payload)
     }
 
@@ -89,6 +120,8 @@ public struct SearchTool: Tool {
         var count: Int
         var freshness: SearchFreshness?
         var country: String?
+        var language: String? = nil
+        var page = 1
     }
 
     /// Checks every argument before any network call; errors name the value and what would be right.
@@ -106,15 +139,24 @@ public struct SearchTool: Tool {
                 suggestion: "Brave accepts at most 400 characters and 50 words")
         }
 
-        var count = defaultCount
-        if arguments.values["count"] != nil {
-            guard let value = arguments.integer("count"), (1...maximumCount).contains(value) else {
+        let count = try bounded(arguments, "count", 1...maximumCount, default: defaultCount, example: defaultCount)
+
+        var language: String?
+        if let raw = arguments.string("language")?.trimmingCharacters(in: .whitespaces) {
+            // A language code, optionally with a region: en, de, pt-BR, zh-Hans.
+            let parts = raw.split(separator: "-", omittingEmptySubsequences: false)
+            let letters = { (part: Substring) in part.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic } }
+            guard (2...3).contains(parts[0].count), parts.count <= 2, parts.allSatisfy(letters),
+                parts.dropFirst().allSatisfy({ (2...4).contains($0.count) })
+            else {
                 throw AlmanacError.usage(
-                    "count must be between 1 and \(maximumCount), got '\(arguments.string("count") ?? "")'",
-                    suggestion: "e.g. --count \(defaultCount)")
+                    "language must be a language code, got '\(raw)'", suggestion: "e.g. --language en, de or pt-BR")
             }
-            count = value
+            language = parts.count == 1 ? raw.lowercased() : "\(parts[0].lowercased())-\(parts[1])"
         }
+
+        // Brave serves at most 10 pages (offset 0-9).
+        let page = try bounded(arguments, "page", 1...maximumPage, default: 1, example: 2)
 
         var freshness: SearchFreshness?
         if let raw = arguments.string("freshness") {
@@ -137,20 +179,28 @@ public struct SearchTool: Tool {
 
         return Request(
             text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
-            country: country)
+            country: country, language: language, page: page)
     }
 
-    /// Same question, same key: kind, filters and the query with case and spacing normalized.
-    /// `count` is not part of it (every request asks Brave for the maximum).
+    /// The integer option `name` within `range` (`fallback` when not given), else a usage error.
+    private static func bounded(
+        _ arguments: ToolArguments, _ name: String, _ range: ClosedRange<Int>, default fallback: Int, example: Int
+    ) throws -> Int {
+        guard arguments.values[name] != nil else { return fallback }
+        guard let value = arguments.integer(name), range.contains(value) else {
+            throw AlmanacError.usage(
+                "\(name) must be between \(range.lowerBound) and \(range.upperBound), got '\(arguments.string(name) ?? "")'",
+                suggestion: "e.g. --\(name) \(example)")
+        }
+        return value
+    }
+
+    /// Same question, same key, whichever provider answers: kind, filters and the query with
+    /// case and spacing normalized. `count` is not part of it (every request asks for the maximum).
     static func cacheKey(_ query: SearchQuery) -> String {
         [
-            "brave", query.kind.rawValue, query.freshness?.rawValue ?? "any", query.country ?? "default",
-            query.text.lowercased(),
-        ].joined(separator: "|")
-    }
-
-    private func ttl(for kind: SearchKind, context: ToolContext) -> Duration {
-        if context.coordinator.configuration.ttl == .zero { return .zero }
-        return kind == .web ? .seconds(3600) : .seconds(600)
+            "search", query.kind.rawValue, query.freshness?.rawValue ?? "any", query.country ?? "default",
+            query.language?.lowercased() ?? "any", query.text.lowercased(),
+        ].joined(separator: "|") + (query.page > 1 ? "|page \(query.page)" : "")
     }
 }

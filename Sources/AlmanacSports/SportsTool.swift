@@ -11,8 +11,9 @@ import Foundation
 /// tools run sports nba news
 /// ```
 ///
-/// Providers, in order: ``ESPNProvider`` (`espn`), then, when a web search is configured, a web-search
-/// fallback (priority 100) whose envelope `provider` is the searcher's name (`brave`).
+/// Providers, in order: ``ESPNProvider`` (`espn`); for MLB ``MLBStatsAPIProvider`` and for the NHL
+/// ``NHLProvider`` (scores and standings); then, when web search is configured, the shared web-search
+/// chain (priority 100 on; `provider` is the searcher that answered: `brave`, `searxng`).
 public struct SportsTool: Tool {
     /// `sports`.
     public let name = "sports"
@@ -48,7 +49,9 @@ public struct SportsTool: Tool {
     }
 
     /// The chain, in the order tried (web search comes last, when configured).
-    static let chain: [any DescribedProvider<SportsQuery, SportsData>] = [ESPNProvider()]
+    static let chain: [any DescribedProvider<SportsQuery, SportsData>] = [
+        ESPNProvider(), MLBStatsAPIProvider(), NHLProvider(),
+    ]
 
     /// Every sports provider.
     public var providerDescriptors: [ProviderDescriptor] { Self.chain.map(\.descriptor) }
@@ -67,7 +70,7 @@ public struct SportsTool: Tool {
             }
         let providers: [any Provider<SportsQuery, SportsData>] =
             Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
-            + [WebSearchFallback(searcher: context.environment.webSearch)]
+            + Self.webFallback(context.environment.webSearch)
         let query = request.query(team: team)
         let fetched = try await context.fetch(
             tool: name, key: request.cacheKey(team: team), query: query, providers: providers,

@@ -3,8 +3,9 @@ import Foundation
 
 /// The weather tool's result: a forecast (or web fallback) plus how to show it.
 ///
-/// Every time is the place's local time, labelled with weekday and today/tomorrow; the context
-/// is a handful of lines (never the raw hourly series) and fits ``Rendering/budget``.
+/// Every time is the place's local time (UTC, said so, when no provider knew its zone), labelled
+/// with weekday and today/tomorrow; the context is a handful of lines (never the raw hourly
+/// series) and fits ``Rendering/budget``.
 public struct WeatherPayload: ToolPayload {
     /// What the providers returned.
     public let report: WeatherReport
@@ -85,7 +86,14 @@ public struct WeatherPayload: ToolPayload {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
-            return ([rendering.header(sheet.title, zone: sheet.zone)] + sheet.textLines(self)).joined(separator: "\n")
+            var lines = [rendering.header(sheet.title, zone: sheet.zone)] + sheet.textLines(self)
+            // The provider's licence asks for attribution wherever people see the data.
+            if let attribution = WeatherTool.forecastChain.first(where: { $0.name == rendering.metadata.provider })?
+                .descriptor.terms.attribution
+            {
+                lines.append(attribution)
+            }
+            return lines.joined(separator: "\n")
         case .web(let web):
             return webContext(web, rendering)
         }
@@ -121,22 +129,22 @@ public struct WeatherPayload: ToolPayload {
         try json().encode(to: encoder)
     }
 
-    func json() -> OrderedJSON {
+    func json() -> JSONValue {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: now)
-            var members: [(String, OrderedJSON)] = [
+            var members: [(String, JSONValue)] = [
                 ("location", sheet.locationJSON()),
                 (
                     "units",
-                    .object([
+                    .members([
                         ("temperature", .string(forecast.units.temperature)),
                         ("windSpeed", .string(forecast.units.windSpeed)),
                         ("precipitation", .string(forecast.units.precipitation)),
                     ])
                 ),
                 ("view", .string(viewName)),
-                ("day", day.map(OrderedJSON.string) ?? .null),
+                ("day", day.map(JSONValue.string) ?? .null),
                 ("current", forecast.current.map(sheet.currentJSON) ?? .null),
             ]
             if let hours = sheet.hoursShown(self) {
@@ -144,12 +152,12 @@ public struct WeatherPayload: ToolPayload {
             }
             members.append(("daily", .array(sheet.daysShown(self).map(sheet.dayJSON))))
             members.append(("alternatives", .array(alternatives.map(Self.placeJSON))))
-            return .object(members)
+            return .members(members)
         case .web(let web):
-            return .object([
+            return .members([
                 (
                     "location",
-                    .object([
+                    .members([
                         ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
                         ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
                         ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
@@ -167,10 +175,10 @@ public struct WeatherPayload: ToolPayload {
                     "results",
                     .array(
                         web.hits.map { hit in
-                            .object([
+                            .members([
                                 ("title", .string(hit.title)), ("url", .string(hit.url)),
                                 ("snippet", .string(hit.snippet)),
-                                ("age", hit.age.map(OrderedJSON.string) ?? .null),
+                                ("age", hit.age.map(JSONValue.string) ?? .null),
                             ])
                         })
                 ),
@@ -186,8 +194,8 @@ public struct WeatherPayload: ToolPayload {
         }
     }
 
-    static func placeJSON(_ place: GeoPlace) -> OrderedJSON {
-        .object([
+    static func placeJSON(_ place: GeoPlace) -> JSONValue {
+        .members([
             ("name", .string(place.name)), ("admin1", .optional(place.admin1)), ("country", .optional(place.country)),
             ("countryCode", .optional(place.countryCode)), ("latitude", .number(place.latitude)),
             ("longitude", .number(place.longitude)),
@@ -215,13 +223,16 @@ struct Sheet {
     var units: WeatherUnits { forecast.units }
 
     /// "Frederick, Maryland, United States · local time Sun 9 Aug 2026 14:50 EDT". A forecast
-    /// requested in GMT/UTC (not by this tool, which asks for `timezone=auto`) says so instead of
-    /// calling GMT "local".
+    /// requested in GMT/UTC (not by this tool, which asks for `timezone=auto`), or for a place whose
+    /// zone no provider knew, says so instead of calling UTC "local".
     var title: String {
         let clock =
             "\(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))"
-        if ["GMT", "UTC"].contains(forecast.location.timezone) {
-            return "\(forecast.location.displayName) · times in \(forecast.location.timezone), not local · now \(clock)"
+        guard forecast.location.zoneKnown else {
+            return "\(forecast.location.displayName) · times in UTC (the place's time zone is unknown) · now \(clock)"
+        }
+        if let name = forecast.location.timezone, ["GMT", "UTC"].contains(name) {
+            return "\(forecast.location.displayName) · times in \(name), not local · now \(clock)"
         }
         return "\(forecast.location.displayName) · local time \(clock)"
     }
@@ -240,28 +251,34 @@ struct Sheet {
     }
 
     /// Hours from the start of the current hour on.
-    var upcomingHours: [(hour: HourlyForecast, date: Date)] {
+    var upcomingHours: [HourlyForecast] {
         let hourStart = calendar.dateInterval(of: .hour, for: now)?.start ?? now
-        return timedHours.filter { $0.date >= hourStart }
-    }
-
-    /// Every hour with its instant (hours whose time cannot be read are left out).
-    var timedHours: [(hour: HourlyForecast, date: Date)] {
-        forecast.hourly.compactMap { hour in LocalTime.instant(hour.time, calendar: calendar).map { (hour, $0) } }
+        return forecast.hourly.filter { $0.time >= hourStart }
     }
 
     /// The hours a view lists; nil for views without an hour list.
-    func hoursShown(_ payload: WeatherPayload) -> [(hour: HourlyForecast, date: Date)]? {
+    func hoursShown(_ payload: WeatherPayload) -> [HourlyForecast]? {
         switch payload.view {
         case .overview: return nil
         case .hourly: return Array(upcomingHours.prefix(24))
         case .day:
             guard let day = payload.day else { return [] }
-            let source = day == today ? upcomingHours : timedHours
-            let hours = source.filter { $0.hour.time.hasPrefix(day) }
-            return payload.everyHour
-                ? hours : hours.filter { Int($0.hour.time.suffix(5).prefix(2)).map { $0 % 3 == 0 } ?? false }
+            let source = day == today ? upcomingHours : forecast.hourly
+            let hours = source.filter { isoDay($0.time) == day }
+            return payload.everyHour ? hours : hours.filter { calendar.component(.hour, from: $0.time) % 3 == 0 }
         }
+    }
+
+    /// `2026-08-09` in the forecast's zone.
+    func isoDay(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// `14:50` in the forecast's zone.
+    func clock(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     // MARK: Lines
@@ -303,7 +320,7 @@ struct Sheet {
     func textLines(_ payload: WeatherPayload) -> [String] {
         var lines = [nowLine()]
         if let hours = hoursShown(payload) {
-            lines += hours.map { hourEntry($0.hour, previousCode: nil, label: dayLabel($0.hour.time)) }
+            lines += hours.map { hourEntry($0, previousCode: nil, label: dayLabel(isoDay($0.time))) }
         }
         lines += daysShown(payload).map { dayLine($0, detailed: true, sun: payload.sun) }
         if !payload.alternatives.isEmpty { lines.append(alternativesLine(payload.alternatives)) }
@@ -323,9 +340,8 @@ struct Sheet {
         if let precipitation = current.precipitation, precipitation > 0 {
             parts.append("precipitation \(Numbers.amount(precipitation)) \(units.precipitation)")
         }
-        let when =
-            current.time.hasPrefix(today)
-            ? LocalTime.clock(current.time) : current.time.replacingOccurrences(of: "T", with: " ")
+        let day = isoDay(current.time)
+        let when = day == today ? clock(current.time) : "\(day) \(clock(current.time))"
         return "Now (\(when)): " + (parts.isEmpty ? "no values in this response" : parts.joined(separator: ", "))
     }
 
@@ -364,14 +380,14 @@ struct Sheet {
     }
 
     /// Hour entries grouped `perLine` to a line; each line and each new day starts with the day label.
-    func hourLines(_ hours: [(hour: HourlyForecast, date: Date)], perLine: Int) -> [String] {
+    func hourLines(_ hours: [HourlyForecast], perLine: Int) -> [String] {
         var lines: [String] = []
         var previousCode: Int?
         var previousDay: String?
         for start in stride(from: 0, to: hours.count, by: perLine) {
             var entries: [String] = []
-            for (hour, _) in hours[start..<min(start + perLine, hours.count)] {
-                let date = String(hour.time.prefix(10))
+            for hour in hours[start..<min(start + perLine, hours.count)] {
+                let date = isoDay(hour.time)
                 let label = (entries.isEmpty || date != previousDay) ? dayLabel(date) : nil
                 entries.append(hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label))
                 previousCode = hour.weatherCode
@@ -384,7 +400,7 @@ struct Sheet {
 
     /// "21:00 32.6 °F overcast precip 5%" (the sky is named only when it changes).
     func hourEntry(_ hour: HourlyForecast, previousCode: Int?, label: String?) -> String {
-        var parts = [(label.map { "\($0) " } ?? "") + LocalTime.clock(hour.time)]
+        var parts = [(label.map { "\($0) " } ?? "") + clock(hour.time)]
         if let value = hour.temperature { parts.append(temperature(value)) }
         if let code = hour.weatherCode, code != previousCode { parts.append(WeatherCode.description(code)) }
         if let chance = hour.precipitationProbability { parts.append("precip \(Numbers.percent(chance))") }
@@ -416,12 +432,11 @@ struct Sheet {
 
     /// "06:21", or "Fri 24 Oct 19:21" when the moment falls on another day than `date` (sunrise in
     /// a GMT forecast for a place far east of Greenwich).
-    func moment(_ time: String, on date: String) -> String {
-        let day = String(time.prefix(10))
-        guard day != date, let other = TimeText.parseDay(day, in: zone) else { return LocalTime.clock(time) }
-        let parts = TimeText.calendar(zone).dateComponents([.day, .month], from: other)
+    func moment(_ time: Date, on date: String) -> String {
+        guard isoDay(time) != date else { return clock(time) }
+        let parts = calendar.dateComponents([.day, .month], from: time)
         return
-            "\(TimeText.weekday(other, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12]) \(LocalTime.clock(time))"
+            "\(TimeText.weekday(time, in: zone)) \(parts.day ?? 0) \(Self.months[((parts.month ?? 1) - 1) % 12]) \(clock(time))"
     }
 
     static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -438,26 +453,27 @@ struct Sheet {
 
     // MARK: JSON pieces
 
-    func locationJSON() -> OrderedJSON {
+    func locationJSON() -> JSONValue {
         let location = forecast.location
-        return .object([
+        return .members([
             ("name", .optional(location.name)), ("admin1", .optional(location.admin1)),
             ("country", .optional(location.country)), ("countryCode", .optional(location.countryCode)),
             ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
-            ("timezone", .string(location.timezone)), ("utcOffsetSeconds", .number(Double(location.utcOffsetSeconds))),
+            ("timezone", .optional(location.timezone)),
+            ("utcOffsetSeconds", location.utcOffsetSeconds.map { .number(Double($0)) } ?? .null),
             ("gridLatitude", .optional(location.gridLatitude)), ("gridLongitude", .optional(location.gridLongitude)),
             ("elevation", .optional(location.elevation)),
         ])
     }
 
-    func localISO(_ text: String?) -> OrderedJSON {
-        guard let text else { return .null }
-        return LocalTime.instant(text, calendar: calendar).map { .string(LocalTime.iso($0, calendar: calendar)) }
-            ?? .string(text)
+    /// `2026-08-09T14:50:00-04:00`: the place's reading with its offset (`+00:00` when the zone is
+    /// unknown), so machines need no zone table.
+    func localISO(_ date: Date?) -> JSONValue {
+        date.map { .string(LocalTime.iso($0, calendar: calendar)) } ?? .null
     }
 
-    func currentJSON(_ current: CurrentConditions) -> OrderedJSON {
-        .object([
+    func currentJSON(_ current: CurrentConditions) -> JSONValue {
+        .members([
             ("time", localISO(current.time)),
             ("temperature", .optional(current.temperature)),
             ("apparentTemperature", .optional(current.apparentTemperature)),
@@ -469,14 +485,13 @@ struct Sheet {
             ("windGusts", .optional(current.windGusts)),
             ("humidity", .optional(current.humidity)),
             ("precipitation", .optional(current.precipitation)),
-            ("isDay", current.isDay.map(OrderedJSON.bool) ?? .null),
+            ("isDay", current.isDay.map(JSONValue.bool) ?? .null),
         ])
     }
 
-    func hourJSON(_ entry: (hour: HourlyForecast, date: Date)) -> OrderedJSON {
-        let hour = entry.hour
-        return .object([
-            ("time", .string(LocalTime.iso(entry.date, calendar: calendar))),
+    func hourJSON(_ hour: HourlyForecast) -> JSONValue {
+        .members([
+            ("time", localISO(hour.time)),
             ("temperature", .optional(hour.temperature)),
             ("apparentTemperature", .optional(hour.apparentTemperature)),
             ("precipitationProbability", .optional(hour.precipitationProbability)),
@@ -490,9 +505,9 @@ struct Sheet {
         ])
     }
 
-    func dayJSON(_ day: DailyForecast) -> OrderedJSON {
+    func dayJSON(_ day: DailyForecast) -> JSONValue {
         let weekday = TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }
-        return .object([
+        return .members([
             ("date", .string(day.date)),
             ("weekday", .optional(weekday)),
             ("min", .optional(day.min)),
@@ -509,50 +524,3 @@ struct Sheet {
     }
 }
 
-/// JSON with members in a fixed order (the documented order), nulls written out.
-enum OrderedJSON: Encodable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([OrderedJSON])
-    case object([(String, OrderedJSON)])
-
-    static func optional(_ value: String?) -> OrderedJSON { value.map(OrderedJSON.string) ?? .null }
-    static func optional(_ value: Double?) -> OrderedJSON { value.map(OrderedJSON.number) ?? .null }
-
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .null:
-            var container = encoder.singleValueContainer()
-            try container.encodeNil()
-        case .bool(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .number(let value):
-            var container = encoder.singleValueContainer()
-            // Whole numbers as integers ("24", not "24.0"), like upstream.
-            if value.rounded() == value, abs(value) < 1e15 {
-                try container.encode(Int64(value))
-            } else {
-                try container.encode(value)
-            }
-        case .string(let value):
-            var container = encoder.singleValueContainer()
-            try container.encode(value)
-        case .array(let values):
-            var container = encoder.unkeyedContainer()
-            for value in values { try container.encode(value) }
-        case .object(let members):
-            var container = encoder.container(keyedBy: Key.self)
-            for (name, value) in members { try container.encode(value, forKey: Key(stringValue: name)) }
-        }
-    }
-}

@@ -45,10 +45,20 @@ public struct WeatherRequest: Sendable, Equatable {
     /// Days requested by default.
     public static let defaultDays = 7
 
-    /// Checks `arguments` against each other and the `[weather]` config table.
+    /// Checks `arguments` against each other and the `[weather]` config table, phase by phase:
+    /// the day, the place or coordinates, the view, the units.
     ///
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` naming what was wrong and what would be right.
     public init(_ arguments: ToolArguments, settings: Settings) throws {
+        let (placeText, dayWord) = try Self.placeAndDay(arguments)
+        target = try Self.target(arguments, placeText: placeText, settings: settings)
+        (view, everyHour) = try Self.view(arguments, dayWord: dayWord)
+        sun = arguments.flag("sun")
+        (units, wind) = try Self.units(arguments, settings: settings)
+    }
+
+    /// The place text and the day word (from `--day`, or a trailing word of the place).
+    static func placeAndDay(_ arguments: ToolArguments) throws -> (place: String, day: String?) {
         var placeText = PlaceText.collapse(arguments.string("place") ?? "")
         var dayWord = arguments.string("day").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         if dayWord == nil {
@@ -65,10 +75,12 @@ public struct WeatherRequest: Sendable, Equatable {
             throw AlmanacError.usage(
                 "weather: forecasts start today; past weather is not available", suggestion: "use today or a later day")
         }
+        return (placeText, dayWord)
+    }
 
-        let latitude = arguments.number("lat")
-        let longitude = arguments.number("lon")
-        switch (latitude, longitude) {
+    /// `--lat/--lon`, else the place (or the configured default place).
+    static func target(_ arguments: ToolArguments, placeText: String, settings: Settings) throws -> Target {
+        switch (arguments.number("lat"), arguments.number("lon")) {
         case (let latitude?, let longitude?):
             guard (-90...90).contains(latitude) else {
                 throw AlmanacError.usage(
@@ -86,8 +98,9 @@ public struct WeatherRequest: Sendable, Equatable {
                     suggestion:
                         "tools run weather '\(placeText)'  or  tools run weather --lat \(latitude) --lon \(longitude)")
             }
-            target = .coordinates(latitude: latitude, longitude: longitude)
+            return .coordinates(latitude: latitude, longitude: longitude)
         case (nil, nil):
+            var placeText = placeText
             if placeText.isEmpty, let configured = settings.config("weather", "place")?.stringValue {
                 placeText = PlaceText.collapse(configured)
             }
@@ -98,17 +111,20 @@ public struct WeatherRequest: Sendable, Equatable {
                     suggestion:
                         "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
             }
-            target = .place(place)
+            return .place(place)
         default:
             throw AlmanacError.usage(
                 "weather: --lat and --lon go together", suggestion: "e.g. --lat 38.72 --lon -9.14")
         }
+    }
 
+    /// The view from a day word, `--hourly` and `--days`, and whether a day shows every hour.
+    static func view(_ arguments: ToolArguments, dayWord: String?) throws -> (View, everyHour: Bool) {
         let days = arguments.integer("days")
         if let days, !(1...Self.maxDays).contains(days) {
             throw AlmanacError.usage(
                 "weather: --days must be 1 to \(Self.maxDays), got \(days)",
-                suggestion: "Open-Meteo forecasts at most \(Self.maxDays) days ahead, e.g. --days 3")
+                suggestion: "forecasts reach at most \(Self.maxDays) days ahead, e.g. --days 3")
         }
         let hourly = arguments.flag("hourly")
         if let dayWord {
@@ -116,22 +132,22 @@ public struct WeatherRequest: Sendable, Equatable {
                 throw AlmanacError.usage(
                     "weather: --days does not combine with a day ('\(dayWord)')", suggestion: "drop --days, or the day")
             }
-            view = .day(dayWord)
-            everyHour = hourly
-        } else if hourly {
+            return (.day(dayWord), hourly)
+        }
+        if hourly {
             if days != nil {
                 throw AlmanacError.usage(
                     "weather: --days does not combine with --hourly (the next 24 hours)", suggestion: "drop one of them"
                 )
             }
-            view = .hourly
-            everyHour = true
-        } else {
-            view = .overview(days: days ?? Self.defaultDays)
-            everyHour = false
+            return (.hourly, true)
         }
-        sun = arguments.flag("sun")
+        return (.overview(days: days ?? Self.defaultDays), false)
+    }
 
+    /// The unit system and wind unit: the arguments, else `[weather] units/wind`, else metric.
+    static func units(_ arguments: ToolArguments, settings: Settings) throws -> (UnitSystem, WindUnit) {
+        var units = UnitSystem.metric
         if let raw = arguments.string("units") ?? settings.config("weather", "units")?.stringValue {
             guard let system = UnitSystem(rawValue: raw.lowercased()) else {
                 throw AlmanacError.usage(
@@ -139,19 +155,16 @@ public struct WeatherRequest: Sendable, Equatable {
                     suggestion: "--units imperial, or [weather] units = \"imperial\" in config.toml")
             }
             units = system
-        } else {
-            units = .metric
         }
-        if let raw = arguments.string("wind") ?? settings.config("weather", "wind")?.stringValue {
-            guard let unit = WindUnit(rawValue: raw.lowercased()) else {
-                throw AlmanacError.usage(
-                    "weather: wind must be one of kmh, ms, mph, kn, got '\(raw)'",
-                    suggestion: "--wind ms, or [weather] wind = \"ms\" in config.toml")
-            }
-            wind = unit
-        } else {
-            wind = WindUnit.default(for: units)
+        guard let raw = arguments.string("wind") ?? settings.config("weather", "wind")?.stringValue else {
+            return (units, WindUnit.default(for: units))
         }
+        guard let unit = WindUnit(rawValue: raw.lowercased()) else {
+            throw AlmanacError.usage(
+                "weather: wind must be one of kmh, ms, mph, kn, got '\(raw)'",
+                suggestion: "--wind ms, or [weather] wind = \"ms\" in config.toml")
+        }
+        return (units, unit)
     }
 
     /// "Lisbon tomorrow" → ("Lisbon", "tomorrow"); "Paris, TX 2026-03-07" → ("Paris, TX", "2026-03-07").
@@ -189,7 +202,7 @@ public struct WeatherRequest: Sendable, Equatable {
             }
             if offset >= Self.maxDays {
                 throw AlmanacError.usage(
-                    "weather: \(word) is \(offset) days ahead; Open-Meteo forecasts \(Self.maxDays) days",
+                    "weather: \(word) is \(offset) days ahead; forecasts reach \(Self.maxDays) days",
                     suggestion: "ask for a day within the next \(Self.maxDays) days")
             }
             return min(Self.maxDays, max(Self.defaultDays, offset + 2))

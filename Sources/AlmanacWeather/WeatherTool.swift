@@ -3,9 +3,10 @@ import Foundation
 
 /// Weather for a place: now, today and the next days, or hour by hour, or one named day.
 ///
-/// Places are geocoded with Open-Meteo's geocoding API (cached for a day) and forecast with
-/// Open-Meteo's forecast API; when Open-Meteo cannot answer and a web searcher is configured,
-/// web search results stand in, fenced and labelled as such.
+/// Places are geocoded with Open-Meteo's geocoding API, else OpenStreetMap Nominatim (cached for a
+/// day), and forecast with Open-Meteo's forecast API, else MET Norway's Locationforecast; when no
+/// forecast provider can answer and a web searcher is configured, web search results stand in,
+/// fenced and labelled as such.
 ///
 /// ```
 /// tools run weather Lisbon
@@ -16,7 +17,7 @@ public struct WeatherTool: Tool {
     /// `weather`.
     public let name = "weather"
     /// One line for listings.
-    public let summary = "Weather now, today and the next days for a place (Open-Meteo), in the place's local time"
+    public let summary = "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time"
 
     /// Creates the tool. Register it with `WeatherTool()`.
     public init() {}
@@ -47,9 +48,15 @@ public struct WeatherTool: Tool {
     }
 
     /// The forecast chain, in the order tried (web search comes last, when configured).
-    static let forecastChain: [any DescribedProvider<WeatherQuery, WeatherReport>] = [OpenMeteoProvider()]
+    static let forecastChain: [any DescribedProvider<WeatherQuery, WeatherReport>] = [
+        OpenMeteoProvider(),
+        MetNorwayProvider(),
+    ]
     /// The geocoding chain, in the order tried.
-    static let geocodingChain: [any DescribedProvider<GeocodeQuery, GeocodeResult>] = [OpenMeteoGeocoder()]
+    static let geocodingChain: [any DescribedProvider<GeocodeQuery, GeocodeResult>] = [
+        OpenMeteoGeocoder(),
+        NominatimGeocoder(),
+    ]
 
     /// Every forecast and geocoding provider.
     public var providerDescriptors: [ProviderDescriptor] {
@@ -62,7 +69,9 @@ public struct WeatherTool: Tool {
     /// The forecast providers in the order they are tried.
     func forecastProviders(_ context: ToolContext) -> [any Provider<WeatherQuery, WeatherReport>] {
         Self.forecastChain.map { $0 as any Provider<WeatherQuery, WeatherReport> }
-            + [WebSearchWeatherProvider(searcher: context.environment.webSearch)]
+            + WebSearchFallback<WeatherQuery, WeatherReport>.chain(
+                context.environment.webSearch, question: { $0.searchText },
+                answer: { query, words, hits in .web(WebWeather(place: query.placeText, query: words, hits: hits)) })
     }
 
     /// Runs the tool: checks arguments, geocodes (cached a day), fetches the forecast (cached by

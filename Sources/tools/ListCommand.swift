@@ -71,10 +71,15 @@ extension Tools {
                 }
                 // Web search stands in for the tool's main answer, after its own providers.
                 guard role == .main, tool.usesWebSearchFallback else { continue }
-                if let searcher = context.environment.webSearch {
-                    lines.append("\(indent)\(members.count + 1). web search via \(searcher.providerName) [priority 100]")
+                if let chain = context.environment.webSearch {
+                    for (index, searcher) in chain.searchers.enumerated() {
+                        let priority = WebSearchFallbacks.firstPriority + index
+                        lines.append(
+                            "\(indent)\(members.count + index + 1). web search via \(searcher.providerName) [priority \(priority)]")
+                    }
                 } else {
-                    lines.append("\(indent)-. web search [unconfigured: no search provider configured]")
+                    lines.append(
+                        "\(indent)-. web search [unconfigured: no search provider: set BRAVE_API_KEY or ALMANAC_SEARXNG_URL]")
                 }
             }
             return lines

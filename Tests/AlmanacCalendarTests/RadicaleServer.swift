@@ -15,6 +15,8 @@ final class RadicaleServer: Sendable {
     let process: Process
     let folder: URL
     let base: URL
+    /// The user's password (the contract kit runs it with its sentinel secret).
+    let password: String
 
     /// Why the server cannot start here, or nil when the venv exists.
     static var unavailableReason: String? {
@@ -32,13 +34,14 @@ final class RadicaleServer: Sendable {
         return ci
     }
 
-    init() throws {
+    init(password: String = RadicaleServer.password) throws {
+        self.password = password
         if let reason = Self.unavailableReason { throw AlmanacError.internal(reason) }
         let root = Fixtures.packageRoot()
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("radicale-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let users = folder.appendingPathComponent("users")
-        try "\(Self.user):\(Self.password)\n".write(to: users, atomically: true, encoding: .utf8)
+        try "\(Self.user):\(password)\n".write(to: users, atomically: true, encoding: .utf8)
         let port = try Self.freePort()
         base = URL(string: "http://127.0.0.1:\(port)/")!
         process = Process()
@@ -97,7 +100,7 @@ final class RadicaleServer: Sendable {
 
     // MARK: Populating over CalDAV
 
-    var authorization: String { "Basic " + Data("\(Self.user):\(Self.password)".utf8).base64EncodedString() }
+    var authorization: String { "Basic " + Data("\(Self.user):\(password)".utf8).base64EncodedString() }
 
     @discardableResult
     func send(_ method: String, _ path: String, body: String? = nil, contentType: String = "text/calendar; charset=utf-8")

@@ -18,10 +18,10 @@ struct BraveConfigurationTests {
         } catch let error as AlmanacError {
             #expect(error.kind == .configuration)
             #expect(error.exitStatus == 64)
-            #expect(error.message == "search needs a Brave Search API key")
+            #expect(error.message == "search needs a search provider")
             #expect(
                 error.suggestion
-                    == "export BRAVE_API_KEY=<key>, or put api_key = \"<key>\" under [brave] in $XDG_CONFIG_HOME/almanac/config.toml (keys: https://api-dashboard.search.brave.com)"
+                    == "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys: https://api-dashboard.search.brave.com) for Brave Search, or ALMANAC_SEARXNG_URL (or url under [searxng]) to your own SearXNG instance"
             )
         }
         #expect(requests.count == 0)
@@ -30,7 +30,7 @@ struct BraveConfigurationTests {
     @Test("blank keys count as missing", arguments: ["", "   ", "\n"])
     func blankKey(_ key: String) {
         let settings = Settings(environment: ["BRAVE_API_KEY": key], config: ["brave": .table(["api_key": .string(key)])])
-        #expect(!BraveWebSearch.isConfigured(settings))
+        #expect(!SearchTest.braveConfigured(settings))
     }
 
     @Test("tools list: unconfiguredReason names both ways to set a key, nil once one is set")
@@ -40,7 +40,7 @@ struct BraveConfigurationTests {
         let without = SearchTest.context(transport: transport, settings: SearchTest.settings(key: nil))
         #expect(
             tool.unconfiguredReason(in: without)
-                == "no Brave Search API key (set BRAVE_API_KEY, or api_key under [brave] in config.toml)")
+                == "no search provider (\(SearchChain.unconfiguredHelp))")
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport)) == nil)
         let config = Settings(config: ["brave": .table(["api_key": .string("k")])])
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: transport, settings: config)) == nil)
@@ -51,15 +51,15 @@ struct BraveConfigurationTests {
 
     @Test("isConfigured follows the key (the runtime uses it to offer the web-search fallback)")
     func isConfigured() {
-        #expect(!BraveWebSearch.isConfigured(Settings()))
-        #expect(BraveWebSearch.isConfigured(SearchTest.settings()))
-        #expect(BraveWebSearch.isConfigured(Settings(config: ["brave": .table(["api_key": .string("k")])])))
+        #expect(!SearchTest.braveConfigured(Settings()))
+        #expect(SearchTest.braveConfigured(SearchTest.settings()))
+        #expect(SearchTest.braveConfigured(Settings(config: ["brave": .table(["api_key": .string("k")])])))
     }
 
     @Test("replay mode (ALMANAC_REPLAY) needs no key and sends no key header")
     func replayWithoutKey() async throws {
         let settings = Settings(environment: ["ALMANAC_REPLAY": "Fixtures"])
-        #expect(BraveWebSearch.isConfigured(settings))
+        #expect(SearchTest.braveConfigured(settings))
         let requests = Recorder<HTTPRequest>()
         let replay = try Fixtures.replay()
         let recording = StubTransport { request in

@@ -27,7 +27,7 @@ struct BraveFaultTests {
             message: "Brave: HTTP 403, the API key was refused; check BRAVE_API_KEY or [brave] api_key"),
         Fault(
             name: "422", response: SearchTest.response(422), kind: .http,
-            message: "Brave: HTTP 422, a search parameter was rejected (check --country)"),
+            message: "Brave: HTTP 422, a search parameter was rejected (check --country and --language)"),
         Fault(
             name: "429 long wait", response: SearchTest.response(429, headers: ["Retry-After": "30"]), kind: .rateLimited,
             message: "Brave: HTTP 429, rate limited for 30 s"),

@@ -5,14 +5,14 @@ import Testing
 
 @testable import AlmanacSearch
 
-/// `BraveWebSearch`, the fallback other tools reach through `ProviderEnvironment.webSearch`.
+/// Brave as a member of the search chain other tools reach through `ProviderEnvironment.webSearch`.
 @Suite("Brave as the web-search fallback")
 struct BraveWebSearchTests {
     @Test("replays the recorded web answer as plain WebSearchHits")
     func replay() async throws {
         let environment = testEnvironment(
             transport: try Fixtures.replay(), now: SearchTest.now, settings: SearchTest.settings())
-        let search: any WebSearching = BraveWebSearch()
+        let search: any WebSearching = SearchTest.braveWebSearch
         #expect(search.providerName == "brave")
         let hits = try await search.search("hello world", count: 20, in: environment)
         #expect(hits.count == 20)
@@ -35,7 +35,7 @@ struct BraveWebSearchTests {
         let environment = testEnvironment(
             transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
             now: SearchTest.now, settings: SearchTest.settings())
-        let hits = try await BraveWebSearch().search("lakers  score", count: requested, in: environment)
+        let hits = try await SearchTest.braveWebSearch.search("lakers  score", count: requested, in: environment)
         #expect(hits.count == returned)
         let items = URLComponents(url: try #require(requests.values.first?.url), resolvingAgainstBaseURL: false)?.queryItems
         #expect(items == [URLQueryItem(name: "q", value: "lakers score"), URLQueryItem(name: "count", value: sent)])
@@ -47,7 +47,7 @@ struct BraveWebSearchTests {
         let environment = testEnvironment(
             transport: sequenceStub([SearchTest.response(500)], requests: requests), now: SearchTest.now)
         await #expect(throws: ProviderFailure(.unconfigured, "Brave: no Brave Search API key (set BRAVE_API_KEY)")) {
-            _ = try await BraveWebSearch().search("hello", count: 3, in: environment)
+            _ = try await SearchTest.braveWebSearch.search("hello", count: 3, in: environment)
         }
         #expect(requests.count == 0)
     }
@@ -58,7 +58,7 @@ struct BraveWebSearchTests {
             transport: sequenceStub([SearchTest.response(429, headers: ["Retry-After": "60"])], requests: Recorder()),
             now: SearchTest.now, settings: SearchTest.settings())
         do {
-            _ = try await BraveWebSearch().search("hello", count: 3, in: environment)
+            _ = try await SearchTest.braveWebSearch.search("hello", count: 3, in: environment)
             Issue.record("expected a failure")
         } catch let failure as ProviderFailure {
             #expect(failure.kind == .rateLimited)

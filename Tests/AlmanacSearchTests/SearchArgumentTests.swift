@@ -120,9 +120,9 @@ struct SearchArgumentTests {
     func schema() {
         let tool = SearchTool()
         #expect(tool.name == "search")
-        #expect(tool.schema.parameters.map(\.name) == ["query", "news", "count", "freshness", "country"])
+        #expect(tool.schema.parameters.map(\.name) == ["query", "news", "count", "freshness", "country", "language", "page"])
         #expect(ToolArguments.usage(tool.schema, tool: "search")
-            == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>]")
+            == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>] [--language <language>] [--page <page>]")
         let json = tool.schema.jsonSchema.objectValue
         #expect(json?["required"] == .array(["query"]))
     }
@@ -134,7 +134,56 @@ struct SearchArgumentTests {
         let news = SearchTool.cacheKey(SearchQuery(text: "swift 6", kind: .news))
         let week = SearchTool.cacheKey(SearchQuery(text: "swift 6", kind: .web, freshness: .week, country: "DE"))
         #expect(a == b)
-        #expect(a == "brave|web|any|default|swift 6")
-        #expect(news != a && week == "brave|web|week|DE|swift 6")
+        // Provider-neutral: Brave's and SearXNG's answers to one question share the key.
+        #expect(a == "search|web|any|default|any|swift 6")
+        #expect(news != a && week == "search|web|week|DE|any|swift 6")
+        let german = SearchTool.cacheKey(SearchQuery(text: "swift 6", kind: .web, language: "de"))
+        #expect(german == "search|web|any|default|de|swift 6")
+        #expect(SearchTool.cacheKey(SearchQuery(text: "swift 6", page: 2)) == "search|web|any|default|any|swift 6|page 2")
+    }
+
+    @Test("--page N: Brave offset N-1 (none on page 1), SearXNG pageno N; outside 1-10 a usage error")
+    func page() async throws {
+        let arguments = try ToolArguments.parse(cli: ["hello", "--page", "3"], schema: SearchTool.schema, tool: "search")
+        let request = try SearchTool.request(from: arguments)
+        #expect(request.page == 3)
+        let query = SearchQuery(text: "hello", page: request.page)
+        let brave = try BraveClient.request(for: query, key: nil, settings: SearchTest.settings())
+        #expect(brave.url.query?.contains("offset=2") == true)
+        let first = try BraveClient.request(for: SearchQuery(text: "hello"), key: nil, settings: SearchTest.settings())
+        #expect(first.url.query?.contains("offset") == false)
+        let searxng = try SearXNGProvider.request(
+            for: query, settings: Settings(environment: ["ALMANAC_SEARXNG_URL": "https://searxng.example.org"]))
+        #expect(searxng.url.query?.contains("pageno=3") == true)
+        for bad in ["0", "11", "two"] {
+            #expect(throws: AlmanacError.self) {
+                _ = try SearchTool.request(
+                    from: try ToolArguments.parse(cli: ["hello", "--page", bad], schema: SearchTool.schema, tool: "search"))
+            }
+        }
+    }
+
+    @Test("--language takes a code with an optional region; Brave gets it as search_lang", arguments: [
+        ("de", "de"), ("EN", "en"), ("pt-BR", "pt-BR"), ("zh-Hans", "zh-Hans"),
+    ])
+    func language(_ given: String, _ expected: String) async throws {
+        let arguments = try ToolArguments.parse(cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
+        let request = try SearchTool.request(from: arguments)
+        #expect(request.language == expected)
+        let brave = try BraveClient.request(
+            for: SearchQuery(text: "hello", language: request.language), key: nil, settings: SearchTest.settings())
+        #expect(brave.url.query?.contains("search_lang=\(expected.lowercased())") == true)
+    }
+
+    @Test("a bad --language is a one-line usage error", arguments: ["english", "d", "de-", "de-DE-x", "1e"])
+    func badLanguage(_ given: String) throws {
+        let arguments = try ToolArguments.parse(cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
+        do {
+            _ = try SearchTool.request(from: arguments)
+            Issue.record("expected a usage error")
+        } catch let error as AlmanacError {
+            #expect(error.exitStatus == 64)
+            #expect(error.message == "language must be a language code, got '\(given)'")
+        }
     }
 }

@@ -15,6 +15,14 @@ enum SearchTest {
     static let now = Date(timeIntervalSince1970: 1_735_667_880)  // 2024-12-31T17:58:00Z
     static let zone = "America/New_York"
 
+    /// Brave as other tools' web fallbacks ask it.
+    static let braveWebSearch: any WebSearching = ChainWebSearch(provider: BraveSearchProvider(client: BraveClient()))
+
+    /// Whether Brave takes part in the chain with `settings`.
+    static func braveConfigured(_ settings: Settings) -> Bool {
+        BraveSearchProvider.descriptor.unconfiguredReason(settings) == nil
+    }
+
     static func settings(key: String? = SearchTest.key, environment extra: [String: String] = [:]) -> Settings {
         var environment = extra
         if let key { environment["BRAVE_API_KEY"] = key }

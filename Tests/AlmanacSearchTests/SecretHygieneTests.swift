@@ -78,7 +78,7 @@ struct SecretHygieneTests {
             transport: sequenceStub([SearchTest.response(401)], requests: Recorder()), now: SearchTest.now,
             settings: SearchTest.settings())
         do {
-            _ = try await BraveWebSearch().search("hello", count: 3, in: environment)
+            _ = try await SearchTest.braveWebSearch.search("hello", count: 3, in: environment)
             Issue.record("expected a failure")
         } catch let failure as ProviderFailure {
             #expect(failure.kind == .unauthorized)

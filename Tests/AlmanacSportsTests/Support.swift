@@ -18,14 +18,22 @@ func zone(_ identifier: String) -> TimeZone {
 
 /// A web searcher test double: answers every question with `hits` and remembers the questions.
 actor FakeSearcher: WebSearching {
-    nonisolated let providerName = "brave"
+    nonisolated let providerName: String
     let hits: [WebSearchHit]
+    let failure: ProviderFailure?
     private(set) var questions: [String] = []
+    private(set) var counts: [Int] = []
 
-    init(hits: [WebSearchHit]) { self.hits = hits }
+    init(hits: [WebSearchHit], name: String = "brave", failure: ProviderFailure? = nil) {
+        self.hits = hits
+        self.providerName = name
+        self.failure = failure
+    }
 
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {
         questions.append(query)
+        counts.append(count)
+        if let failure { throw failure }
         return Array(hits.prefix(count))
     }
 }

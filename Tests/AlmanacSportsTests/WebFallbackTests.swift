@@ -17,13 +17,13 @@ struct WebFallbackTests {
         WebSearchHit(title: "Scoreboard", url: "https://example.org/sb", snippet: "Celtics 112, Wizards 98"),
     ]
 
-    @Test("lists espn, then the searcher at priority 100 only when one is configured")
+    @Test("lists espn and the official feeds, then the searcher at priority 100 only when one is configured")
     func providerList() {
         let without = Harness(transport: down, now: now, zone: zone("UTC"))
-        #expect(SportsTool().providers(in: without.context).map(\.name) == ["espn"])
+        #expect(SportsTool().providers(in: without.context).map(\.name) == ["espn", "mlb-statsapi", "nhl-api"])
         let with = Harness(transport: down, now: now, zone: zone("UTC"), webSearch: FakeSearcher(hits: hits))
         let listed = SportsTool().providers(in: with.context)
-        #expect(listed.map(\.name) == ["espn", "brave"])
+        #expect(listed.map(\.name) == ["espn", "mlb-statsapi", "nhl-api", "brave"])
         #expect(listed.last == ProviderInfo(name: "brave", priority: 100, note: "web search fallback"))
     }
 
@@ -72,6 +72,24 @@ struct WebFallbackTests {
     ] as [(SportsView, String?, String)])
     func questions(_ view: SportsView, _ team: String?, _ expected: String) {
         let ref = team.map { TeamRef(id: nil, abbreviation: "ARS", displayName: $0, query: $0) }
-        #expect(WebSearchFallback.question(for: SportsQuery(league: League.named("epl")!, view: view, team: ref)) == expected)
+        #expect(SportsQuery(league: League.named("epl")!, view: view, team: ref).webSearchText == expected)
+    }
+
+    @Test("the shared chain: Brave failing, SearXNG answers; attempts name each searcher in order")
+    func chain() async throws {
+        let brave = FakeSearcher(hits: [], name: "brave", failure: ProviderFailure(.rateLimited, "Brave: HTTP 429, rate limited"))
+        let searxng = FakeSearcher(hits: hits, name: "searxng")
+        let chain = try #require(WebSearchChain([brave, searxng]))
+        let harness = Harness(transport: down, now: now, zone: zone("UTC"), webSearch: chain)
+        let listed = SportsTool().providers(in: harness.context)
+        // After every sports API, in chain order.
+        #expect(listed.suffix(2).map(\.name) == ["brave", "searxng"])
+        #expect(listed.suffix(2).map(\.priority) == [100, 101])
+        let result = try await harness.run(["nba", "--date", "2024-12-15"])
+        #expect(result.metadata.provider == "searxng")
+        #expect(result.metadata.attempts.suffix(2).map(\.provider) == ["brave", "searxng"])
+        #expect(result.metadata.attempts.map(\.outcome).suffix(2) == [.failed, .ok])
+        #expect(await searxng.questions == ["NBA scores 2024-12-15"])
+        #expect(await searxng.counts == [WebSearchFallbacks.hitCount])
     }
 }

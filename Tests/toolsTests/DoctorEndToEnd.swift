@@ -57,7 +57,8 @@ struct DoctorEndToEndTests {
         let scratch = try Scratch()
         let base = server.baseURL
         let environment = scratch.environment(
-            Self.everyEndpoint(at: base).merging([
+            // No search provider: neither a Brave key nor a SearXNG URL.
+            Self.everyEndpoint(at: base).filter { $0.key != "ALMANAC_SEARXNG_URL" }.merging([
                 "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2",
             ]) { $1 })
         let output = try ToolsBinary.run(["doctor"], environment: environment)
@@ -65,7 +66,7 @@ struct DoctorEndToEndTests {
         let lines = lines(output)
         #expect(lines.contains("fail  espn: unreachable at http://127.0.0.1:9: 127.0.0.1: could not connect"))
         #expect(lines.contains("warn  llm: unreachable at http://127.0.0.1:9: 127.0.0.1: could not connect"))
-        #expect(lines.contains { $0.hasPrefix("warn  search setup: no Brave Search API key") })
+        #expect(lines.contains { $0.hasPrefix("warn  search setup: no search provider (set BRAVE_API_KEY") })
         #expect(!lines.contains { $0.hasPrefix("ok    brave") || $0.hasPrefix("fail  brave") })
 
         // With ESPN back, the same missing key and LLM still pass.

@@ -10,10 +10,11 @@ struct FuzzRegressionTests {
         "open-meteo": ("Fixtures/weather/open-meteo", "forecast-", ".response.json"),
         "geocoding": ("Fixtures/weather/open-meteo", "geocoding-", ".response.json"),
         "brave": ("Fixtures/search/brave", "", ".response.json"),
+        "searxng": ("Fixtures/search/searxng", "", ".response.json"),
         "calendar": ("Fixtures/calendar/ics", "", ".ics"),
     ]
 
-    @Test("every reproducer and recorded body decodes or fails cleanly", arguments: ["espn", "open-meteo", "geocoding", "brave", "calendar"])
+    @Test("every reproducer and recorded body decodes or fails cleanly", arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar"])
     func replay(target: String) throws {
         let root = Fixtures.packageRoot()
         let fileManager = FileManager.default

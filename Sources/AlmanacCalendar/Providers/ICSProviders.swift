@@ -130,6 +130,12 @@ struct ICSFeedProvider: Provider {
         guard text.contains("BEGIN:VCALENDAR") else {
             throw ProviderFailure(.decoding, "\(host) did not return an iCalendar file")
         }
+        // A transfer cut short must not pass for the whole calendar (its stale copy is better):
+        // every iCalendar stream ends with END:VCALENDAR (names are case-insensitive).
+        guard text.suffix(64).uppercased().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("END:VCALENDAR")
+        else {
+            throw ProviderFailure(.decoding, "the feed from \(host) was cut short (no END:VCALENDAR)")
+        }
         let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? host : url.lastPathComponent
         return CalendarSnapshot(documents: [.init(name: name, collection: nil, text: text)], warnings: [])
     }

@@ -45,6 +45,9 @@ public struct CoordinatedRequest<Output: Sendable>: Sendable {
     public var providers: [ProviderCall<Output>]
     /// Overrides the configured freshness.
     public var ttl: Duration?
+    /// Freshness by the provider that answered, overriding ``ttl`` for its entries (a paid API's
+    /// answers kept longer than a self-hosted one's).
+    public var providerTTL: [String: Duration]
     /// Whether the result goes through the cache. When false (sources cheaper to read again than
     /// to cache, such as local files), nothing is read from or stored in it, no stale copy is
     /// served, and the value is handed back as the provider returned it (no JSON round trip).
@@ -52,13 +55,15 @@ public struct CoordinatedRequest<Output: Sendable>: Sendable {
 
     /// Creates a request.
     public init(
-        tool: String, key: String, providers: [ProviderCall<Output>], ttl: Duration? = nil, cached: Bool = true
+        tool: String, key: String, providers: [ProviderCall<Output>], ttl: Duration? = nil, cached: Bool = true,
+        providerTTL: [String: Duration] = [:]
     ) {
         self.tool = tool
         self.key = key
         self.providers = providers
         self.ttl = ttl
         self.cached = cached
+        self.providerTTL = providerTTL
     }
 
     var cacheKey: String { "\(tool):\(key)" }
@@ -152,7 +157,7 @@ public actor Coordinator {
         let key = request.cacheKey
         // A tool's own TTL (finished games, web results) replaces the default, but an explicit
         // ALMANAC_CACHE_TTL=0 means "always refetch" and wins over it.
-        let ttl = configuration.ttl == .zero ? .zero : (request.ttl ?? configuration.ttl)
+        var ttl = configuration.ttl == .zero ? .zero : (request.ttl ?? configuration.ttl)
         var cached: CacheEntry?
         do {
             cached = try await cache.entry(for: key)
@@ -160,6 +165,7 @@ public actor Coordinator {
             // A broken cache must not stop an answer; it is only an optimisation.
             logger.warning("cache read failed: \(error)")
         }
+        if let entry = cached, configuration.ttl != .zero, let own = request.providerTTL[entry.provider] { ttl = own }
         if options.readCache, let entry = cached, age(of: entry) < ttl, let value = decode(Output.self, entry) {
             let attempt = ProviderAttempt(provider: entry.provider, outcome: .cached, milliseconds: 0)
             return Fetched(value: value, metadata: metadata(entry, attempts: [attempt], stale: false))

@@ -183,6 +183,9 @@ public enum UserAgentPolicy: Sendable, Hashable {
     /// The User-Agent must carry a contact (an e-mail or URL) from this config path or the
     /// `ALMANAC_CONTACT` variable; the upstream refuses generic agents.
     case contactRequired(config: [String])
+    /// Almanac's agent, with the contact from this config path or `ALMANAC_CONTACT` when one is
+    /// set (the upstream asks for an identifying agent but serves without a contact).
+    case contactWhenSet(config: [String])
 }
 
 /// A cheap request that proves an upstream answers; no key is sent.

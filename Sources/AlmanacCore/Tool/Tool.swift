@@ -41,8 +41,13 @@ extension Tool {
         let registry = ProviderRegistry(providerDescriptors)
         var list = registry.descriptors(forTool: name)
             .filter { $0.role == .main && $0.unconfiguredReason(context.settings) == nil }.map(\.info)
-        if usesWebSearchFallback, let searcher = context.environment.webSearch {
-            list.append(ProviderInfo(name: searcher.providerName, priority: 100, note: "web search fallback"))
+        if usesWebSearchFallback, let chain = context.environment.webSearch {
+            for (index, searcher) in chain.searchers.enumerated() {
+                list.append(
+                    ProviderInfo(
+                        name: searcher.providerName, priority: WebSearchFallbacks.firstPriority + index,
+                        note: "web search fallback"))
+            }
         }
         return list
     }

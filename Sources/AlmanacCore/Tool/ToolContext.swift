@@ -40,9 +40,11 @@ public struct ToolContext: Sendable {
     ///   - ttl: Overrides the configured freshness for this kind of data.
     ///   - cached: False for sources cheaper to read again than to cache (local files): see
     ///     ``CoordinatedRequest/cached``.
+    ///   - providerTTL: Freshness by the provider that answered (``CoordinatedRequest/providerTTL``).
     public func fetch<Query: Sendable, Output: Codable & Sendable>(
         tool: String, key: String, query: Query,
-        providers: [any Provider<Query, Output>], ttl: Duration? = nil, cached: Bool = true
+        providers: [any Provider<Query, Output>], ttl: Duration? = nil, cached: Bool = true,
+        providerTTL: [String: Duration] = [:]
     ) async throws -> Fetched<Output> {
         let environment = self.environment
         let calls = providers.enumerated()
@@ -56,7 +58,8 @@ public struct ToolContext: Sendable {
                     staleCopy: { await provider.staleCopy(query, in: environment) })
             }
         return try await coordinator.fetch(
-            CoordinatedRequest(tool: tool, key: key, providers: calls, ttl: ttl, cached: cached),
+            CoordinatedRequest(
+                tool: tool, key: key, providers: calls, ttl: ttl, cached: cached, providerTTL: providerTTL),
             options: fetchOptions
         )
     }

@@ -22,8 +22,125 @@ public struct WebSearchHit: Sendable, Codable, Hashable {
 
 /// Web search as a capability other tools can fall back to without depending on the search module.
 public protocol WebSearching: Sendable {
-    /// The provider's name for provenance (`brave`).
+    /// The provider's name for provenance (`brave`, `searxng`).
     var providerName: String { get }
     /// Runs a web search for `query`, returning at most `count` hits.
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit]
+    /// The single searchers behind this one, in the order they are tried (default: itself).
+    var searchers: [any WebSearching] { get }
+}
+
+extension WebSearching {
+    /// A single searcher is its own chain.
+    public var searchers: [any WebSearching] { [self] }
+}
+
+/// The configured web searchers in the order tried (the search tool's own chain: Brave, then
+/// SearXNG): one chain that every tool's web fallback shares.
+public struct WebSearchChain: WebSearching {
+    /// The members, in the order tried.
+    public let members: [any WebSearching]
+
+    /// Creates a chain; nil when `members` is empty (no web search configured).
+    public init?(_ members: [any WebSearching]) {
+        guard !members.isEmpty else { return nil }
+        self.members = members.flatMap(\.searchers)
+    }
+
+    /// The members' names joined (`brave+searxng`); a fallback names the one that answered.
+    public var providerName: String { members.map(\.providerName).joined(separator: "+") }
+
+    /// The members.
+    public var searchers: [any WebSearching] { members }
+
+    /// The first member's hits that are not empty; the last failure when every member failed.
+    public func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {
+        var lastFailure: (any Error)?
+        for member in members {
+            do {
+                let hits = try await member.search(query, count: count, in: environment)
+                if !hits.isEmpty { return hits }
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                lastFailure = error
+            }
+        }
+        if let lastFailure { throw lastFailure }
+        return []
+    }
+}
+
+/// How many hits a web fallback shows, in every tool: enough to cross-check, few enough for a
+/// small model's context.
+public enum WebSearchFallbacks {
+    /// Hits asked for and shown.
+    public static let hitCount = 5
+    /// The priority of the first searcher; each later one is one more (after every tool's own API).
+    public static let firstPriority = 100
+}
+
+/// Web search standing in for a tool's own upstream, last in its chain: one per configured
+/// searcher, named after it (`brave`, `searxng`), so the envelope's `provider` and `attempts`
+/// say which search answered or failed.
+///
+/// A tool says how its query becomes search words and how the hits become its output:
+///
+/// ```swift
+/// WebSearchFallback.chain(context.environment.webSearch,
+///     question: { $0.searchText },
+///     answer: { query, words, hits in .web(WebWeather(place: query.placeText, query: words, hits: hits)) })
+/// ```
+public struct WebSearchFallback<Query: Sendable, Output: Sendable>: Provider {
+    /// The searcher asked.
+    public let searcher: any WebSearching
+    /// Lower is tried first.
+    public let priority: Int
+    /// The search words for a query; nil or empty: this query cannot be searched (skipped).
+    let question: @Sendable (Query) -> String?
+    /// The tool's output from the query, the words searched and the hits (never empty).
+    let answer: @Sendable (Query, String, [WebSearchHit]) -> Output
+
+    /// Creates the fallback over one searcher.
+    public init(
+        searcher: any WebSearching, priority: Int = WebSearchFallbacks.firstPriority,
+        question: @escaping @Sendable (Query) -> String?,
+        answer: @escaping @Sendable (Query, String, [WebSearchHit]) -> Output
+    ) {
+        self.searcher = searcher
+        self.priority = priority
+        self.question = question
+        self.answer = answer
+    }
+
+    /// One fallback per searcher of `chain` (none when it is nil), priorities 100, 101, ...
+    public static func chain(
+        _ chain: (any WebSearching)?, question: @escaping @Sendable (Query) -> String?,
+        answer: @escaping @Sendable (Query, String, [WebSearchHit]) -> Output
+    ) -> [WebSearchFallback] {
+        (chain?.searchers ?? []).enumerated().map { index, searcher in
+            WebSearchFallback(
+                searcher: searcher, priority: WebSearchFallbacks.firstPriority + index, question: question, answer: answer)
+        }
+    }
+
+    /// The searcher's name (`brave`, `searxng`).
+    public var name: String { searcher.providerName }
+
+    /// Only queries that give search words.
+    public func supports(_ query: Query) -> Bool { !(words(query) ?? "").isEmpty }
+
+    /// Searches; no hits is a `notFound` failure, so the chain goes on.
+    public func fetch(_ query: Query, in environment: ProviderEnvironment) async throws -> Output {
+        guard let text = words(query), !text.isEmpty else {
+            throw ProviderFailure(.notFound, "\(name): nothing to search for")
+        }
+        let hits = try await searcher.search(text, count: WebSearchFallbacks.hitCount, in: environment)
+        guard !hits.isEmpty else { throw ProviderFailure(.notFound, "\(name): no web results for '\(text)'") }
+        return answer(query, text, Array(hits.prefix(WebSearchFallbacks.hitCount)))
+    }
+
+    private func words(_ query: Query) -> String? {
+        question(query)?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }

@@ -1,8 +1,8 @@
 import AlmanacCore
 import Foundation
 
-/// Speaks the Brave Search API (web and news) through the HTTP seam. Shared by the search
-/// tool's provider and by ``BraveWebSearch`` (the web-search fallback for other tools).
+/// Speaks the Brave Search API (web and news) through the HTTP seam, for the search chain's
+/// first provider (which other tools' web fallbacks ask too).
 ///
 /// The subscription token travels only in the `X-Subscription-Token` request header; it is
 /// never put in URLs, messages, cached values or logs.
@@ -34,9 +34,6 @@ struct BraveClient: Sendable {
     }
 
     static let missingKeyMessage = "no Brave Search API key"
-    static let missingKeyHelp =
-        "export BRAVE_API_KEY=<key>, or put api_key = \"<key>\" under [brave] in $XDG_CONFIG_HOME/almanac/config.toml"
-        + " (keys: https://api-dashboard.search.brave.com)"
 
     /// The request for `query` (without the key header when `key` is nil).
     static func request(for query: SearchQuery, key: String?, settings: Settings) throws -> HTTPRequest {
@@ -49,6 +46,10 @@ struct BraveClient: Sendable {
         var items = [URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "count", value: String(query.count))]
         if let freshness = query.freshness { items.append(URLQueryItem(name: "freshness", value: freshness.braveValue)) }
         if let country = query.country { items.append(URLQueryItem(name: "country", value: country)) }
+        // `offset` counts pages of `count` results (0-9); page 1 sends none, as before.
+        if query.page > 1 { items.append(URLQueryItem(name: "offset", value: String(query.page - 1))) }
+        // Brave's `search_lang` takes lower-case codes ("en", "pt-br", "zh-hans").
+        if let language = query.language { items.append(URLQueryItem(name: "search_lang", value: language.lowercased())) }
         components.queryItems = items
         guard let url = components.url else {
             throw AlmanacError.internal("search: could not build the Brave request URL")
@@ -94,7 +95,7 @@ struct BraveClient: Sendable {
                 .unauthorized,
                 "\(service): HTTP \(response.status), the API key was refused; check BRAVE_API_KEY or [brave] api_key")
         case 422:
-            throw ProviderFailure(.http, "\(service): HTTP 422, a search parameter was rejected (check --country)")
+            throw ProviderFailure(.http, "\(service): HTTP 422, a search parameter was rejected (check --country and --language)")
         case 429:
             let resume = BraveRateLimit.resume(from: response, now: now)
             let when = resume.map { " for \(max(1, Int($0.timeIntervalSince(now).rounded(.up)))) s" } ?? ""

@@ -71,6 +71,7 @@ enum GameText {
     static func line(_ game: Game, style: League.Style, zone: TimeZone, showZone: Bool = true) -> String {
         let scores = game.state != .pre
         var text = "\(state(game, zone: zone, showZone: showZone)): \(matchup(game, style: style, scores: scores))"
+        text += GamePeriod.halted(game, zone: zone)
         text += result(game, style: style)
         if let note = game.note { text += " · \(note)" }
         return text
@@ -151,7 +152,7 @@ struct GameJSON: Encodable {
     var game: Game
 
     enum CodingKeys: String, CodingKey {
-        case id, state, status, statusName, completed, start, timeValid, home, away, note
+        case id, state, status, statusName, completed, start, timeValid, home, away, note, period, resumesAt
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -166,6 +167,9 @@ struct GameJSON: Encodable {
         try container.encode(Side(side: game.home), forKey: .home)
         try container.encode(Side(side: game.away), forKey: .away)
         try container.encode(game.note, forKey: .note)
+        // Only halted (suspended, delayed) games carry these; absent keys keep every other game as before.
+        try container.encodeIfPresent(game.period, forKey: .period)
+        try container.encodeIfPresent(game.resumesAt.map(TimeText.isoUTC), forKey: .resumesAt)
     }
 }
 

@@ -67,11 +67,15 @@ public struct Game: Sendable, Hashable, Codable {
     public var away: Side
     /// Upstream note: "NBA Finals - Game 1", "Inclement Weather - Makeup date June 5".
     public var note: String?
+    /// Where play stands or stopped ("top 7th", "2nd period"), when upstream says; shown for halted games.
+    public var period: String?
+    /// When a suspended game resumes, when upstream says.
+    public var resumesAt: Date?
 
     /// Creates a game.
     public init(
         id: String, start: Date, timeValid: Bool = true, state: State, statusName: String, status: String,
-        completed: Bool, home: Side, away: Side, note: String? = nil
+        completed: Bool, home: Side, away: Side, note: String? = nil, period: String? = nil, resumesAt: Date? = nil
     ) {
         self.id = id
         self.start = start
@@ -83,6 +87,8 @@ public struct Game: Sendable, Hashable, Codable {
         self.home = home
         self.away = away
         self.note = note
+        self.period = period
+        self.resumesAt = resumesAt
     }
 
     /// Whether either side is the team `key` (an ESPN id or abbreviation, case-insensitive).

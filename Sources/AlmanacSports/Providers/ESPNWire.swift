@@ -29,6 +29,7 @@ struct CompetitionWire: Decodable {
 
 struct StatusWire: Decodable {
     var type: StatusTypeWire?
+    var period: Int?
 }
 
 struct StatusTypeWire: Decodable {
@@ -210,13 +211,17 @@ extension EventWire {
             completed: completed, home: home, away: away,
             note: competition.notes?.lazy.compactMap(\.headline).first { !$0.isEmpty }.map { UntrustedText.clean($0, limit: 80) })
         // Upstream sends "0" before the start and for games called off: that is no score, not nil-nil.
-        if state == .pre || (state == .post && !completed) {
+        // A suspended game is not called off: it stopped at a score and resumes from it.
+        if state == .pre || (state == .post && !completed && !GamePeriod.isSuspended(game.statusName)) {
             game.home.score = nil
             game.away.score = nil
         }
         if !(state == .post && completed) {
             game.home.winner = nil
             game.away.winner = nil
+        }
+        if state != .pre, GamePeriod.isHalted(game) {
+            game.period = GamePeriod.fromESPN(type?.detail, type?.shortDetail, number: (status ?? competition.status)?.period)
         }
         return game
     }

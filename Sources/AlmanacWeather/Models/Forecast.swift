@@ -1,7 +1,7 @@
 import AlmanacCore
 import Foundation
 
-/// What the weather providers return: an Open-Meteo forecast, or web search hits as a last resort.
+/// What the weather providers return: a forecast, or web search hits as a last resort.
 public enum WeatherReport: Sendable, Codable, Equatable {
     /// A decoded forecast.
     case forecast(Forecast)
@@ -9,12 +9,14 @@ public enum WeatherReport: Sendable, Codable, Equatable {
     case web(WebWeather)
 }
 
-/// A forecast for one place, API-agnostic. Times are the place's local wall-clock times as
-/// upstream wrote them (`2026-03-05T21:00`, `2026-03-05`), read in ``WeatherLocation/zone``.
+/// A forecast for one place, whatever the provider. Times are instants; days are the place's
+/// calendar days (`2026-03-05`) in ``WeatherLocation/zone(at:)``: its own zone when known, else
+/// UTC (and the context says so). Numbers are in the units the query asked for (each provider
+/// converts); sky conditions are WMO weather codes (each provider maps its own words into them).
 public struct Forecast: Sendable, Codable, Equatable {
     /// Where the forecast is for.
     public var location: WeatherLocation
-    /// The units of every number below (from upstream's `*_units` blocks).
+    /// The units of every number below (the ones asked for; labels as upstream spelled them).
     public var units: WeatherUnits
     /// Current conditions, when the response had a `current` block.
     public var current: CurrentConditions?
@@ -56,16 +58,17 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
     public var gridLongitude: Double?
     /// Elevation in metres, when given.
     public var elevation: Double?
-    /// The forecast's time zone (`America/New_York`, or `GMT`).
-    public var timezone: String
-    /// Upstream's `utc_offset_seconds` at the time of the request.
-    public var utcOffsetSeconds: Int
+    /// The place's time zone (`America/New_York`, or `GMT` when upstream was asked for GMT); nil
+    /// when no provider knew it (times are then shown in UTC).
+    public var timezone: String?
+    /// The zone's offset from UTC as upstream reported it at the time of the request, when it did.
+    public var utcOffsetSeconds: Int?
 
     /// Creates a location.
     public init(
         name: String? = nil, admin1: String? = nil, country: String? = nil, countryCode: String? = nil,
         latitude: Double, longitude: Double, gridLatitude: Double? = nil, gridLongitude: Double? = nil,
-        elevation: Double? = nil, timezone: String, utcOffsetSeconds: Int
+        elevation: Double? = nil, timezone: String? = nil, utcOffsetSeconds: Int? = nil
     ) {
         self.name = name
         self.admin1 = admin1
@@ -80,13 +83,19 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
         self.utcOffsetSeconds = utcOffsetSeconds
     }
 
+    /// Whether the place's zone is known (else every time is shown in UTC).
+    public var zoneKnown: Bool { timezone != nil || utcOffsetSeconds != nil }
+
     /// The zone local times are read in: the named zone when it agrees with upstream's
-    /// `utc_offset_seconds` now, else a fixed offset (upstream's numbers win over our tzdata).
+    /// `utc_offset_seconds` at `date` (or upstream gave none), else a fixed offset (upstream's
+    /// numbers win over our tzdata); UTC when no zone is known.
     public func zone(at date: Date) -> TimeZone {
-        if let named = TimeZone(identifier: timezone), named.secondsFromGMT(for: date) == utcOffsetSeconds {
+        if let named = timezone.flatMap(TimeZone.init(identifier:)),
+            utcOffsetSeconds.map({ named.secondsFromGMT(for: date) == $0 }) ?? true
+        {
             return named
         }
-        return TimeZone(secondsFromGMT: utcOffsetSeconds) ?? TimeText.utc
+        return utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? TimeText.utc
     }
 
     /// "Frederick, Maryland, United States", or "39.41°N 77.41°W" without a name.
@@ -106,7 +115,7 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
     }
 }
 
-/// Unit labels as upstream reported them (normalized spelling: `mp/h` → `mph`).
+/// Unit labels of a forecast's numbers (normalized spelling: `mp/h` → `mph`).
 public struct WeatherUnits: Sendable, Codable, Equatable {
     /// `°C` or `°F`.
     public var temperature: String
@@ -123,10 +132,10 @@ public struct WeatherUnits: Sendable, Codable, Equatable {
     }
 }
 
-/// Conditions now (upstream's `current` block; any value may be absent).
+/// Conditions now (any value may be absent).
 public struct CurrentConditions: Sendable, Codable, Equatable {
-    /// Local time of the observation/model step (`2026-03-05T21:00`).
-    public var time: String
+    /// When the observation/model step is for.
+    public var time: Date
     /// Air temperature at 2 m.
     public var temperature: Double?
     /// "Feels like".
@@ -148,7 +157,7 @@ public struct CurrentConditions: Sendable, Codable, Equatable {
 
     /// Creates current conditions.
     public init(
-        time: String, temperature: Double? = nil, apparentTemperature: Double? = nil, weatherCode: Int? = nil,
+        time: Date, temperature: Double? = nil, apparentTemperature: Double? = nil, weatherCode: Int? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, windGusts: Double? = nil, humidity: Double? = nil,
         precipitation: Double? = nil, isDay: Bool? = nil
     ) {
@@ -167,8 +176,8 @@ public struct CurrentConditions: Sendable, Codable, Equatable {
 
 /// One hour (values may be null upstream).
 public struct HourlyForecast: Sendable, Codable, Equatable {
-    /// Local start of the hour (`2026-03-05T21:00`).
-    public var time: String
+    /// Start of the hour.
+    public var time: Date
     /// Temperature.
     public var temperature: Double?
     /// Feels like.
@@ -188,7 +197,7 @@ public struct HourlyForecast: Sendable, Codable, Equatable {
 
     /// Creates an hour.
     public init(
-        time: String, temperature: Double? = nil, apparentTemperature: Double? = nil,
+        time: Date, temperature: Double? = nil, apparentTemperature: Double? = nil,
         precipitationProbability: Double? = nil, precipitation: Double? = nil, weatherCode: Int? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, windGusts: Double? = nil
     ) {
@@ -206,7 +215,8 @@ public struct HourlyForecast: Sendable, Codable, Equatable {
 
 /// One local day (values may be null upstream).
 public struct DailyForecast: Sendable, Codable, Equatable {
-    /// `2026-03-05`.
+    /// The place's calendar day, `2026-03-05` (a day is not an instant: it is read in the
+    /// forecast's zone).
     public var date: String
     /// Minimum temperature.
     public var min: Double?
@@ -222,16 +232,16 @@ public struct DailyForecast: Sendable, Codable, Equatable {
     public var windSpeedMax: Double?
     /// Maximum gusts.
     public var windGustsMax: Double?
-    /// Local sunrise (`2026-03-05T06:41`).
-    public var sunrise: String?
-    /// Local sunset.
-    public var sunset: String?
+    /// Sunrise.
+    public var sunrise: Date?
+    /// Sunset.
+    public var sunset: Date?
 
     /// Creates a day.
     public init(
         date: String, min: Double? = nil, max: Double? = nil, precipitationProbability: Double? = nil,
         precipitationSum: Double? = nil, weatherCode: Int? = nil, windSpeedMax: Double? = nil,
-        windGustsMax: Double? = nil, sunrise: String? = nil, sunset: String? = nil
+        windGustsMax: Double? = nil, sunrise: Date? = nil, sunset: Date? = nil
     ) {
         self.date = date
         self.min = min
@@ -246,7 +256,7 @@ public struct DailyForecast: Sendable, Codable, Equatable {
     }
 }
 
-/// Web search hits standing in for a forecast when Open-Meteo cannot answer.
+/// Web search hits standing in for a forecast when no forecast provider can answer.
 public struct WebWeather: Sendable, Codable, Equatable {
     /// The place as the user gave it.
     public var place: String

@@ -1,7 +1,8 @@
 import AlmanacCore
 import Foundation
 
-/// WMO weather interpretation codes (as used by Open-Meteo's `weather_code`) in plain words.
+/// WMO weather interpretation codes (WMO 4677, as Open-Meteo's `weather_code` uses them) in plain
+/// words: the shared sky vocabulary every forecast provider maps its own into.
 public enum WeatherCode {
     /// "light rain" for 61; "weather code N" for codes outside the WMO table.
     public static func description(_ code: Int) -> String {
@@ -22,6 +23,8 @@ public enum WeatherCode {
         case 65: "heavy rain"
         case 66: "light freezing rain"
         case 67: "heavy freezing rain"
+        case 68: "light sleet"
+        case 69: "sleet"
         case 71: "light snow"
         case 73: "moderate snow"
         case 75: "heavy snow"
@@ -29,6 +32,8 @@ public enum WeatherCode {
         case 80: "light rain showers"
         case 81: "moderate rain showers"
         case 82: "violent rain showers"
+        case 83: "light sleet showers"
+        case 84: "sleet showers"
         case 85: "light snow showers"
         case 86: "heavy snow showers"
         case 95: "thunderstorm"
@@ -81,12 +86,6 @@ enum LocalTime {
         return String(
             format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
             parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0, sign, abs(offset) / 3600, (abs(offset) % 3600) / 60)
-    }
-
-    /// The `HH:mm` part of a local string without re-reading it through a zone.
-    static func clock(_ text: String) -> String {
-        guard let time = text.split(separator: "T", maxSplits: 1).last, text.contains("T") else { return text }
-        return String(time.prefix(5))
     }
 }
 

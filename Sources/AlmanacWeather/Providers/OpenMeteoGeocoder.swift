@@ -63,8 +63,7 @@ public struct GeoPlace: Sendable, Codable, Equatable {
     /// "Frederick, Maryland, United States".
     public var displayName: String {
         WeatherLocation(
-            name: name, admin1: admin1, country: country, latitude: latitude, longitude: longitude, timezone: "",
-            utcOffsetSeconds: 0
+            name: name, admin1: admin1, country: country, latitude: latitude, longitude: longitude
         ).displayName
     }
 }

@@ -91,8 +91,9 @@ enum Coordinate {
 
 /// Open-Meteo's forecast API (`/v1/forecast`): current conditions, hourly and daily values.
 ///
-/// Always sends `timezone=auto`, so daily values are the place's own local days and every time
-/// comes back as the place's wall-clock time (with `utc_offset_seconds`).
+/// Always sends `timezone=auto`, so daily values are the place's own local days; the times come
+/// back as the place's wall-clock strings (with `utc_offset_seconds`), which the decoder turns
+/// into instants.
 public struct OpenMeteoProvider: DescribedProvider {
     /// `open-meteo`, tried first for forecasts.
     public static let descriptor = ProviderDescriptor(
@@ -107,7 +108,8 @@ public struct OpenMeteoProvider: DescribedProvider {
         ],
         sampleCall: SampleCall(
             words: ["run", "weather", "--lat", "39.41", "--lon", "-77.41"],
-            environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
+            // A contact, so MET Norway behind it is tried (and fails on its own) like in real use.
+            environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]))
 
     /// Creates the provider.
     public init() {}
@@ -195,16 +197,27 @@ public enum OpenMeteoDecoder {
             latitude: expected?.latitude ?? dto.latitude, longitude: expected?.longitude ?? dto.longitude,
             gridLatitude: dto.latitude, gridLongitude: dto.longitude, elevation: dto.elevation,
             timezone: dto.timezone, utcOffsetSeconds: dto.utcOffsetSeconds)
-        let current = dto.current.map { block in
-            CurrentConditions(
-                time: block.time, temperature: block.temperature, apparentTemperature: block.apparentTemperature,
+        // Upstream writes wall-clock strings in the place's zone; read them in the named zone when
+        // it agrees with upstream's offset at the first of them, else in that fixed offset.
+        let fixed = TimeText.calendar(TimeZone(secondsFromGMT: dto.utcOffsetSeconds) ?? TimeText.utc)
+        let first = [dto.current?.time, dto.hourly?.time.first, dto.daily?.time.first.map { $0 + "T12:00" }]
+            .compactMap { $0 }.lazy.compactMap { LocalTime.instant($0, calendar: fixed) }.first
+        let calendar = TimeText.calendar(location.zone(at: first ?? Date()))
+        func instant(_ text: String?) -> Date? { text.flatMap { LocalTime.instant($0, calendar: calendar) } }
+        // A current block whose time cannot be read cannot say when "now" was: left out.
+        let current = dto.current.flatMap { block -> CurrentConditions? in
+            guard let time = instant(block.time) else { return nil }
+            return CurrentConditions(
+                time: time, temperature: block.temperature, apparentTemperature: block.apparentTemperature,
                 weatherCode: block.weatherCode.flatMap(code), windSpeed: block.windSpeed,
                 windDirection: block.windDirection, windGusts: block.windGusts, humidity: block.humidity,
                 precipitation: block.precipitation, isDay: block.isDay.map { $0 != 0 })
         }
         var hourly: [HourlyForecast] = []
         if let block = dto.hourly {
-            for (index, time) in block.time.enumerated() {
+            for (index, text) in block.time.enumerated() {
+                // An hour whose time cannot be read cannot be placed: left out.
+                guard let time = instant(text) else { continue }
                 hourly.append(
                     HourlyForecast(
                         time: time, temperature: value(block.temperature, index),
@@ -226,7 +239,7 @@ public enum OpenMeteoDecoder {
                         precipitationSum: value(block.precipitationSum, index),
                         weatherCode: value(block.weatherCode, index).flatMap(code),
                         windSpeedMax: value(block.windSpeedMax, index), windGustsMax: value(block.windGustsMax, index),
-                        sunrise: value(block.sunrise, index), sunset: value(block.sunset, index)))
+                        sunrise: instant(value(block.sunrise, index)), sunset: instant(value(block.sunset, index))))
             }
         }
         return Forecast(location: location, units: units, current: current, hourly: hourly, daily: daily)
