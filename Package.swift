@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar", "AlmanacSports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -19,7 +19,7 @@ public struct SportsTool: Tool {
     public let name = "sports"
     /// One line for `tools list`.
     public let summary =
-        "Scores, schedules, standings and news: NBA, WNBA, NFL, MLB, NHL, college, soccer (ESPN), in your time zone"
+        "Scores, schedules, standings and news for every league ESPN serves (team sports, golf, tennis, racing, MMA), in your time zone"
 
     /// Creates the tool.
     public init() {}
@@ -29,7 +29,7 @@ public struct SportsTool: Tool {
         ToolSchema([
             ToolParameter(
                 "league", .string,
-                help: "league: nba, wnba, nfl, mlb, nhl, ncaaf, ncaab, ncaaw, epl, laliga, bundesliga, seriea, ligue1, mls, ucl, or an ESPN slug like eng.1",
+                help: "league: nba, nfl, mlb, nhl, ncaaf, epl, mls, pga, lpga, atp, wta, f1, nascar, ufc, ... (tools list sports), or an ESPN sport/league path like soccer/bra.1",
                 placement: .positional, required: true),
             ToolParameter(
                 "view", .choice(SportsView.allCases.map(\.rawValue)),
@@ -40,7 +40,10 @@ public struct SportsTool: Tool {
             ToolParameter(
                 "date", .string, help: "today (default), yesterday, tomorrow, a weekday, or YYYY-MM-DD",
                 aliases: ["-d"]),
-            ToolParameter("next", .boolean, help: "the team's next game (with --team)"),
+            ToolParameter(
+                "player", .string, help: "golf, tennis, racing, MMA: a golfer, player, driver or fighter (scheffler, sinner)",
+                aliases: ["-p"]),
+            ToolParameter("next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
             ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
         ])
     }
@@ -88,8 +91,31 @@ public struct SportsTool: Tool {
             payload = NewsPayload(league: league, items: items, limit: request.limit ?? 5)
         case .web(let answer):
             payload = WebFallbackPayload(league: league, view: query.view, answer: answer)
+        case .events(let events):
+            let player = try request.playerWord.map { try Self.resolvePlayer($0, in: events, league: league) }
+            payload = EventsPayload(
+                league: league, day: request.day, events: events, next: request.next, player: player, limit: request.limit)
         }
         return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    /// The golfer, player, driver or fighter `word` names in the fetched events, or a usage error.
+    static func resolvePlayer(_ word: String, in events: SportEvents, league: League) throws -> String {
+        let names = events.events.flatMap(\.people)
+        let role = ["golf": "golfer", "tennis": "player", "racing": "driver", "mma": "fighter"][league.sport] ?? "player"
+        guard !names.isEmpty else {
+            throw AlmanacError.usage(
+                "no \(role) '\(word)': no \(league.name) event on that day", suggestion: "ask without --player, or with --next")
+        }
+        switch PlayerMatcher.match(word, in: names) {
+        case .player(let name): return name
+        case .ambiguous(let names):
+            throw AlmanacError.usage("\(role) '\(word)' is ambiguous", suggestion: "one of: " + names.joined(separator: ", "))
+        case .none(let suggestion):
+            throw AlmanacError.usage(
+                "no \(role) '\(word)' in \(events.events.map(\.name).joined(separator: ", "))",
+                suggestion: suggestion.map { "did you mean '\($0)'?" } ?? "use a name from the \(league.name) field")
+        }
     }
 
     /// Resolves a team word to an ESPN id and abbreviation.
@@ -146,6 +172,7 @@ struct SportsRequest: Sendable, Hashable {
     var day: LocalDay
     var dayGiven: Bool
     var teamWord: String?
+    var playerWord: String?
     var next: Bool
     var limit: Int?
 
@@ -173,13 +200,36 @@ struct SportsRequest: Sendable, Hashable {
         if teamWord?.isEmpty == true {
             throw AlmanacError.usage("--team needs a name", suggestion: "e.g. --team lakers, --team LAL")
         }
+        playerWord = arguments.string("player")?.trimmingCharacters(in: .whitespaces)
+        if playerWord?.isEmpty == true {
+            throw AlmanacError.usage("--player needs a name", suggestion: "e.g. --player scheffler")
+        }
+        if league.shape != .team {
+            if teamWord != nil {
+                throw AlmanacError.usage(
+                    "\(league.name) has no teams to pick", suggestion: "use --player NAME (a golfer, player, driver or fighter)")
+            }
+            if view == .standings {
+                // ESPN's golf, tennis, racing and MMA standings list athletes, not teams; no recording shows one.
+                throw AlmanacError.usage(
+                    "\(league.name) standings are not supported yet (only team sports have tables here)",
+                    suggestion: "ask for scores: tools run sports \(league.word)")
+            }
+            if view == .schedule {
+                throw AlmanacError.usage(
+                    "\(league.name) has no team schedules", suggestion: "ask for the next event: tools run sports \(league.word) --next")
+            }
+        } else if playerWord != nil {
+            throw AlmanacError.usage(
+                "--player is for golf, tennis, racing and MMA", suggestion: "for \(league.name) use --team NAME")
+        }
         if let limit = arguments.integer("limit") {
             guard limit > 0 else {
                 throw AlmanacError.usage("--limit must be at least 1, got \(limit)", suggestion: "e.g. --limit 5")
             }
             self.limit = min(limit, 100)
         }
-        if next && teamWord == nil {
+        if next && teamWord == nil && league.shape == .team {
             throw AlmanacError.usage(
                 "--next needs --team", suggestion: "e.g. tools run sports \(league.slug) --team <name> --next")
         }
@@ -195,11 +245,11 @@ struct SportsRequest: Sendable, Hashable {
     /// The question providers answer (team games come from the team schedule).
     func query(team: TeamRef?) -> SportsQuery {
         switch view {
-        case .scores where next, .schedule:
+        case .scores where next && league.shape == .team, .schedule:
             // The day (today unless --date) picks the season; the provider moves on to the next season
             // when this one has nothing left to play.
             return SportsQuery(league: league, view: .schedule, team: team, season: league.season(containing: day.start))
-        case .scores: return SportsQuery(league: league, view: .scores, day: day)
+        case .scores: return SportsQuery(league: league, view: .scores, day: day, next: next)
         case .standings: return SportsQuery(league: league, view: .standings)
         case .news: return SportsQuery(league: league, view: .news)
         }
@@ -209,7 +259,7 @@ struct SportsRequest: Sendable, Hashable {
     func cacheKey(team: TeamRef?) -> String {
         let query = query(team: team)
         switch query.view {
-        case .scores: return "scores:\(league.path):\(day.isoDate):\(day.zoneIdentifier)"
+        case .scores: return "scores:\(league.path):\(day.isoDate):\(day.zoneIdentifier)" + (query.next ? ":next" : "")
         case .standings: return "standings:\(league.path)"
         case .news: return "news:\(league.path)"
         case .schedule:

@@ -1,12 +1,20 @@
 import AlmanacCore
 import AlmanacRuntime
+import AlmanacSports
 import ArgumentParser
 import Foundation
 
 extension Tools {
-    /// `tools list [--providers]`.
+    /// `tools list [--providers]`, `tools list sports [SPORT]`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the tools (and their providers in fallback order).")
+        static let configuration = CommandConfiguration(
+            abstract: "List the tools (and their providers in fallback order), or a tool's choices: `tools list sports [SPORT]`.")
+
+        @Argument(help: "`sports` lists every league ESPN serves.")
+        var tool: String?
+
+        @Argument(help: "With `sports`: only this sport's leagues (golf, tennis, soccer, ...).")
+        var sport: String?
 
         @Flag(help: "Show each tool's providers in the order they are tried.")
         var providers = false
@@ -16,6 +24,14 @@ extension Tools {
 
         func run() async throws {
             do {
+                if let tool {
+                    guard tool.lowercased() == "sports" else {
+                        throw AlmanacError.usage(
+                            "nothing to list for '\(tool)'", suggestion: "tools list, or tools list sports [SPORT]")
+                    }
+                    printLine(try League.listing(sport: sport))
+                    return
+                }
                 let runtime = try Runtime.make()
                 if json {
                     printLine(ProviderListing.json(runtime.providers, settings: runtime.settings))

@@ -14,6 +14,17 @@ struct ReplayCase: CustomTestStringConvertible, Sendable {
     let zone: String
 
     var testDescription: String { "\(golden): sports \(words.joined(separator: " ")) @ \(now) \(zone)" }
+
+    /// Runs the case through the real tool on the recorded exchanges and compares context and `data` with the goldens.
+    func checkGoldens() async throws {
+        let harness = Harness(transport: try Fixtures.replay(), now: instant(now), zone: AlmanacSportsTests.zone(zone))
+        let result = try await harness.run(words)
+        #expect(result.metadata.provider == "espn")
+        let context = try harness.render(result)
+        #expect(Golden.check(context + "\n", against: "sports/espn/\(golden).context.txt") == nil)
+        let data = try Envelope.dataJSON(result.payload)
+        #expect(Golden.check(data + "\n", against: "sports/espn/\(golden).data.json") == nil)
+    }
 }
 
 @Suite("Sports replay: recorded ESPN responses through the real tool")
@@ -91,13 +102,7 @@ struct ReplayTests {
 
     @Test("context and data match the goldens", arguments: cases)
     func replay(_ testCase: ReplayCase) async throws {
-        let harness = Harness(transport: try Fixtures.replay(), now: instant(testCase.now), zone: zone(testCase.zone))
-        let result = try await harness.run(testCase.words)
-        #expect(result.metadata.provider == "espn")
-        let context = try harness.render(result)
-        #expect(Golden.check(context + "\n", against: "sports/espn/\(testCase.golden).context.txt") == nil)
-        let data = try Envelope.dataJSON(result.payload)
-        #expect(Golden.check(data + "\n", against: "sports/espn/\(testCase.golden).data.json") == nil)
+        try await testCase.checkGoldens()
     }
 
     @Test(

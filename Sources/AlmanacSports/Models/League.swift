@@ -44,55 +44,9 @@ public struct League: Sendable, Hashable, Codable {
 }
 
 extension League {
-    /// Every league the tool knows, in the order `tools run sports` lists them.
-    public static let all: [League] = [
-        League(sport: "basketball", slug: "nba", name: "NBA", style: .pro),
-        League(sport: "basketball", slug: "wnba", name: "WNBA", style: .pro),
-        League(sport: "football", slug: "nfl", name: "NFL", style: .pro),
-        League(sport: "baseball", slug: "mlb", name: "MLB", style: .pro),
-        League(sport: "hockey", slug: "nhl", name: "NHL", style: .pro),
-        League(sport: "football", slug: "college-football", name: "College Football", style: .college),
-        League(sport: "basketball", slug: "mens-college-basketball", name: "Men's College Basketball", style: .college),
-        League(
-            sport: "basketball", slug: "womens-college-basketball", name: "Women's College Basketball",
-            style: .college),
-        League(sport: "soccer", slug: "eng.1", name: "Premier League", style: .soccer),
-        League(sport: "soccer", slug: "eng.2", name: "EFL Championship", style: .soccer),
-        League(sport: "soccer", slug: "esp.1", name: "LaLiga", style: .soccer),
-        League(sport: "soccer", slug: "ger.1", name: "Bundesliga", style: .soccer),
-        League(sport: "soccer", slug: "ita.1", name: "Serie A", style: .soccer),
-        League(sport: "soccer", slug: "fra.1", name: "Ligue 1", style: .soccer),
-        League(sport: "soccer", slug: "ned.1", name: "Eredivisie", style: .soccer),
-        League(sport: "soccer", slug: "por.1", name: "Primeira Liga", style: .soccer),
-        League(sport: "soccer", slug: "usa.1", name: "MLS", style: .soccer),
-        League(sport: "soccer", slug: "usa.nwsl", name: "NWSL", style: .soccer),
-        League(sport: "soccer", slug: "mex.1", name: "Liga MX", style: .soccer),
-        League(sport: "soccer", slug: "uefa.champions", name: "Champions League", style: .soccer),
-        League(sport: "soccer", slug: "uefa.europa", name: "Europa League", style: .soccer),
-        League(sport: "soccer", slug: "fifa.world", name: "FIFA World Cup", style: .soccer),
-    ]
-
-    /// Each league's friendly names, the word people say most first ("epl" before "premier-league"):
-    /// that first word is `word`, the one routes and listings use.
-    static let aliasesBySlug: [(slug: String, aliases: [String])] = [
-        ("college-football", ["ncaaf", "cfb"]),
-        ("mens-college-basketball", ["ncaab", "ncaam", "cbb", "college-basketball", "march-madness"]),
-        ("womens-college-basketball", ["ncaaw", "wcbb"]),
-        ("eng.1", ["epl", "premier-league", "premierleague", "pl"]),
-        ("eng.2", ["efl", "championship"]),
-        ("esp.1", ["laliga", "la-liga"]),
-        ("ger.1", ["bundesliga"]),
-        ("ita.1", ["seriea", "serie-a"]),
-        ("fra.1", ["ligue1", "ligue-1"]),
-        ("ned.1", ["eredivisie"]),
-        ("por.1", ["primeira-liga", "liga-portugal"]),
-        ("usa.1", ["mls"]),
-        ("usa.nwsl", ["nwsl"]),
-        ("mex.1", ["ligamx", "liga-mx"]),
-        ("uefa.champions", ["ucl", "champions-league", "championsleague"]),
-        ("uefa.europa", ["uel", "europa-league", "europa"]),
-        ("fifa.world", ["worldcup", "world-cup"]),
-    ]
+    /// The named leagues (those with a display name and aliases in the catalog table), in the order
+    /// `tools run sports` lists them; the LLM router knows these by name. `catalog` holds every league.
+    public static let all: [League] = Array(catalog.prefix(namedCount))
 
     /// Friendly names people and models type, mapped to ESPN slugs (slugs with a hyphen map to themselves).
     public static let aliases: [String: String] = {
@@ -116,36 +70,129 @@ extension League {
         return aliases.isEmpty ? [slug] : aliases + (slug.contains(".") ? [] : [slug])
     }
 
-    /// Resolves what a user typed (`NBA`, `nba`, `basketball/nba`, `epl`, `soccer/eng.1`, `Premier League`)
-    /// to a league, or nil.
+    /// Resolves what a user typed (`NBA`, `nba`, `basketball/nba`, `epl`, `soccer/eng.1`, `Premier League`,
+    /// `golf`, `soccer/bra.1`) to a league, or nil. A `sport/league` path ESPN's list lacks still names a
+    /// league, so any league ESPN serves works; a sport alone names its first named league (`golf` is the PGA
+    /// Tour) unless the sport has many peers (soccer, rugby).
     public static func named(_ word: String) -> League? {
         var key = word.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-        key = key.replacingOccurrences(of: " ", with: "-").replacingOccurrences(of: "_", with: "-")
+        key = key.replacingOccurrences(of: " ", with: "-")
         // "basketball/nba" and "/sports/basketball/nba" both name the slug after the last slash.
         var sport: String?
         if let slash = key.lastIndex(of: "/") {
             let prefix = key[..<slash].split(separator: "/").last.map(String.init)
-            sport = prefix
+            sport = prefix == "sports" ? nil : prefix
             key = String(key[key.index(after: slash)...])
         }
-        let slug = aliases[key] ?? key
-        guard let league = all.first(where: { $0.slug == slug }) else {
-            return all.first { $0.name.lowercased().replacingOccurrences(of: " ", with: "-") == key }
+        // Slugs keep underscores ("eng.league_cup"); people type hyphens or spaces for them too.
+        let slug = aliases[key] ?? aliases[key.replacingOccurrences(of: "_", with: "-")] ?? key
+        let found =
+            catalog.first { $0.slug == slug }
+            ?? catalog.first { $0.slug == slug.replacingOccurrences(of: "-", with: "_") }
+            ?? catalog.first { spoken($0.name) == spoken(key) }
+        if let found {
+            if let sport, sport != found.sport { return nil }
+            return found
         }
-        if let sport, sport != "sports", sport != league.sport { return nil }
-        return league
+        if let sport {
+            // Any sport/league path ESPN serves, even one its list lacks (a new cup, a rugby id).
+            guard catalogSports.contains(sport), sport != "cricket", isSlug(slug) else { return nil }
+            return League(sport: sport, slug: slug, name: slug.uppercased(), style: style(sport: sport, slug: slug))
+        }
+        if catalogSports.contains(key), !["soccer", "rugby", "cricket"].contains(key) {
+            return all.first { $0.sport == key } ?? catalog.first { $0.sport == key }
+        }
+        return nil
+    }
+
+    /// Lowercased, hyphens and periods as spaces: "Men's College Basketball" → "mens college basketball".
+    private static func spoken(_ text: String) -> String {
+        text.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            .replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "’", with: "")
+            .replacingOccurrences(of: "-", with: " ").replacingOccurrences(of: ".", with: " ")
+    }
+
+    /// ESPN slugs: lowercase letters, digits, `.`, `_`, `-`.
+    private static func isSlug(_ text: String) -> Bool {
+        !text.isEmpty && text.count <= 60
+            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
+    }
+
+    /// The generator's rule for a league outside the catalog: college by name, soccer style for football codes.
+    static func style(sport: String, slug: String) -> Style {
+        if slug.contains("college") || slug.contains("ncaa") { return .college }
+        return ["soccer", "rugby", "rugby-league"].contains(sport) ? .soccer : .pro
     }
 
     /// Every accepted spelling (slugs, then aliases), for suggestions.
-    static var spellings: [String] { all.map(\.slug) + aliases.keys.sorted() }
+    static var spellings: [String] { catalog.map(\.slug) + aliases.keys.sorted() }
 
-    /// The usage error for a word that names no league: a did-you-mean and the list.
+    /// The usage error for a word that names no league: the closest names and how to list them.
     static func unknown(_ word: String) -> AlmanacError {
-        let guess = Suggest.closest(to: word.lowercased(), in: spellings)
-        let list = all.map(\.slug).joined(separator: ", ")
+        let key = word.lowercased().trimmingCharacters(in: .whitespaces)
+        if key == "cricket" || key.hasPrefix("cricket/") {
+            return AlmanacError.usage(
+                "cricket is not supported: ESPN lists no cricket leagues and its series ids change each season",
+                suggestion: "try a web search instead (tools run search \"cricket scores\")")
+        }
+        let guesses = closestNames(to: key, count: 3)
+        let sport = catalogSports.first { key.hasPrefix($0 + "/") }
         return AlmanacError.usage(
             "unknown league '\(word)'",
-            suggestion: (guess.map { "did you mean '\($0)'? " } ?? "")
-                + "leagues: \(list) (aliases: epl, laliga, bundesliga, seriea, ligue1, mls, ucl, ncaaf, ncaab)")
+            suggestion: didYouMean(guesses) + "list them with: tools list sports \(sport ?? "[SPORT]")")
+    }
+
+    /// "did you mean 'nba'? also close: 'wnba', 'nbl'; " (empty without guesses).
+    private static func didYouMean(_ guesses: [String]) -> String {
+        guard let first = guesses.first else { return "" }
+        let others = guesses.dropFirst().map { "'\($0)'" }
+        return "did you mean '\(first)'? " + (others.isEmpty ? "" : "also close: \(others.joined(separator: ", ")); ")
+    }
+
+    /// The spellings nearest `word` by edit distance (prefix matches first), at most `count`.
+    static func closestNames(to word: String, count: Int) -> [String] {
+        let needle = word.split(separator: "/").last.map(String.init) ?? word
+        var picked: [String] = []
+        var candidates = spellings
+        while picked.count < count, let best = Suggest.closest(to: needle, in: candidates) {
+            picked.append(best)
+            candidates.removeAll { $0 == best }
+        }
+        return picked
+    }
+
+    /// The `groups` a college scoreboard needs for the whole day (without it ESPN answers a featured
+    /// subset): 80 is FBS football, 50 Division I basketball. Nil elsewhere.
+    var scoreboardGroups: String? {
+        switch path {
+        case "football/college-football": "80"
+        case "basketball/mens-college-basketball", "basketball/womens-college-basketball": "50"
+        default: nil
+        }
+    }
+
+    /// How the tool draws this league's scoreboard.
+    public var shape: Shape {
+        switch sport {
+        case "golf": .golf
+        case "tennis": .tennis
+        case "racing": .racing
+        case "mma": .mma
+        default: .team
+        }
+    }
+
+    /// A sport's scoreboard shape: team games, or tournaments, draws, race weekends and fight cards.
+    public enum Shape: String, Sendable, Codable, CaseIterable {
+        /// Two sides and a score (every team sport, rugby, soccer).
+        case team
+        /// A leaderboard of golfers.
+        case golf
+        /// Draws of matches.
+        case tennis
+        /// Sessions with finishing orders.
+        case racing
+        /// A card of bouts.
+        case mma
     }
 }

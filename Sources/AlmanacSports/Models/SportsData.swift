@@ -25,6 +25,8 @@ public enum SportsData: Sendable, Hashable, Codable {
     case schedule(TeamSchedule)
     /// Web search hits (fallback when ESPN failed).
     case web(WebAnswer)
+    /// Golf tournaments, tennis draws, race weekends or fight cards.
+    case events(SportEvents)
 }
 
 /// League tables: one group per conference, division or single table.

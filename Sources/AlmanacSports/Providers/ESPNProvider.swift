@@ -13,14 +13,20 @@ public struct SportsQuery: Sendable, Hashable {
     public var team: TeamRef?
     /// For schedules: the first season to ask for.
     public var season: Int?
+    /// For golf, tennis, racing and MMA scores: the next event from `day` on instead of `day`'s.
+    public var next: Bool
 
     /// Creates a query.
-    public init(league: League, view: SportsView, day: LocalDay? = nil, team: TeamRef? = nil, season: Int? = nil) {
+    public init(
+        league: League, view: SportsView, day: LocalDay? = nil, team: TeamRef? = nil, season: Int? = nil,
+        next: Bool = false
+    ) {
         self.league = league
         self.view = view
         self.day = day
         self.team = team
         self.season = season
+        self.next = next
     }
 }
 
@@ -39,6 +45,13 @@ public struct ESPNProvider: DescribedProvider {
         decoders: [
             UpstreamDecoder(name: "espn", seeds: ["Fixtures/sports/espn/*.response.json"]) { data in
                 for league in League.all.prefix(3) { _ = try? ESPNScoreboard.decode(data, league: league) }
+            },
+            // Golf, tennis, racing and MMA bodies (and the golf leaderboard endpoint), read as loose JSON.
+            UpstreamDecoder(name: "espn-events", seeds: ["Fixtures/sports/espn/*.response.json"]) { data in
+                for slug in ["pga", "atp", "wta", "f1", "ufc"] {
+                    if let league = League.named(slug) { _ = try? ESPNEventsDecoder.decode(data, league: league) }
+                }
+                _ = try? ESPNEventsDecoder.leaderboardEvent(data, id: "0")
             }
         ],
         sampleCall: SampleCall(words: ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]))
@@ -55,6 +68,9 @@ public struct ESPNProvider: DescribedProvider {
         switch query.view {
         case .scores:
             guard let day = query.day else { throw ProviderFailure(.notFound, "ESPN: no day to look up") }
+            if league.shape != .team {
+                return .events(try await events(query, day: day, base: base, environment: environment))
+            }
             return .games(try await games(league: league, day: day, base: base, environment: environment))
         case .standings:
             let url = Self.url(base, "/apis/v2/sports/\(league.path)/standings")
@@ -74,7 +90,8 @@ public struct ESPNProvider: DescribedProvider {
         let dates = day.easternDates
         let pages = try await withThrowingTaskGroup(of: (Int, [Game]).self) { group in
             for (index, date) in dates.enumerated() {
-                let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)")
+                let groups = league.scoreboardGroups.map { "&groups=\($0)" } ?? ""
+                let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)\(groups)")
                 group.addTask {
                     let response = try await environment.transport.fetch(
                         HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)

@@ -1,0 +1,411 @@
+import AlmanacCore
+import Foundation
+
+/// Golf tournaments, tennis draws, race weekends and fight cards on one local day (or the next one):
+/// `tools run sports pga`, `atp`, `f1`, `ufc`.
+public struct EventsPayload: ToolPayload {
+    /// The league.
+    public var league: League
+    /// The viewer's day.
+    public var day: LocalDay
+    /// What the provider found.
+    public var events: SportEvents
+    /// `--next`: the next event rather than the day's.
+    public var next: Bool
+    /// The person asked about (`--player`), as matched.
+    public var player: String?
+    /// At most this many lines per list (golfers, matches, results, bouts), when set.
+    public var limit: Int?
+
+    /// Creates the payload.
+    public init(league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil) {
+        self.league = league
+        self.day = day
+        self.events = events
+        self.next = next
+        self.player = player
+        self.limit = limit
+    }
+
+    var zone: TimeZone { day.zone }
+
+    /// Top of a leaderboard or session shown in context (plus the asked player).
+    var top: Int { limit ?? 10 }
+
+    func title(_ rendering: Rendering) -> String {
+        var title = "\(league.name) · "
+        title +=
+            next
+            ? "next from \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))"
+            : TimeText.labelledDay(day.start, now: rendering.now, in: zone)
+        if let player { title += " · \(player)" }
+        return title + " · times \(TimeText.zoneAbbreviation(zone, at: day.start))"
+    }
+
+    /// Header, then per event: a line with its state, then its shape's lines.
+    public func context(_ rendering: Rendering) -> String {
+        let header = rendering.header(title(rendering), zone: zone)
+        guard !events.events.isEmpty else { return header + "\n" + emptyLine(rendering) }
+        var lines: [String] = []
+        for event in events.events {
+            lines.append(eventLine(event, rendering: rendering))
+            switch league.shape {
+            case .golf: lines += golfLines(event)
+            case .tennis: lines += tennisLines(event)
+            case .racing: lines += racingLines(event, rendering: rendering)
+            case .mma: lines += mmaLines(event)
+            case .team: break
+            }
+        }
+        let kept = rendering.budget.fit(lines, reserved: header) { "… \($0) more lines omitted" }
+        return ([header] + kept).joined(separator: "\n")
+    }
+
+    /// The same lines for people.
+    public func text(_ rendering: Rendering) -> String { context(rendering) }
+
+    func emptyLine(_ rendering: Rendering) -> String {
+        let when = TimeText.labelledDay(day.start, now: rendering.now, in: zone)
+        if next {
+            return "No \(league.name) event found in the \(ESPNProvider.nextWindowDays) days from \(when)."
+        }
+        return "No \(league.name) event on \(when). Ask with --next for the next one."
+    }
+
+    // MARK: Event line
+
+    /// "Valero Texas Open · Final · Round 4 of 4 was Sun 5 Apr 2026 (today)".
+    func eventLine(_ event: SportEvent, rendering: Rendering) -> String {
+        var parts = [event.name]
+        switch event.state {
+        case .pre:
+            if let start = EventText.firstStart(event) {
+                parts.append("starts \(EventText.dayAndClock(start, now: rendering.now, zone: zone))")
+            } else {
+                parts.append("scheduled")
+            }
+        case .in: parts.append("in progress")
+        case .post: parts.append(event.status.map { $0 == "Complete" ? "Final" : $0 } ?? "Final")
+        }
+        if league.shape == .golf, let rounds = event.rounds {
+            if let index = roundOfDay(event), index <= rounds {
+                parts.append(
+                    "Round \(index) of \(rounds), \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))")
+            } else if let round = event.round {
+                parts.append("Round \(round) of \(rounds)")
+            }
+        }
+        if let start = event.start, let end = event.end, league.shape != .mma,
+            TimeText.isoDay(start, in: LocalDay.eastern) != TimeText.isoDay(end, in: LocalDay.eastern)
+        {
+            parts.append("\(TimeText.day(start, in: LocalDay.eastern)) to \(TimeText.day(end, in: LocalDay.eastern))")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Which day of the tournament the asked day is (1 on its first day), by Eastern calendar dates.
+    func roundOfDay(_ event: SportEvent) -> Int? {
+        guard let start = event.start else { return nil }
+        let calendar = TimeText.calendar(LocalDay.eastern)
+        let first = calendar.startOfDay(for: start)
+        let asked = calendar.startOfDay(for: day.start.addingTimeInterval(12 * 3600))
+        guard let days = calendar.dateComponents([.day], from: first, to: asked).day, days >= 0 else { return nil }
+        return days + 1
+    }
+
+    // MARK: Golf
+
+    func golfLines(_ event: SportEvent) -> [String] {
+        let players = event.players
+        guard !players.isEmpty else { return ["  no leaderboard yet"] }
+        var shown = Array(players.prefix(top))
+        if let asked = askedIndex(players.map(\.name)), asked >= top { shown.append(players[asked]) }
+        // "thru F" on every line of a finished tournament says nothing.
+        let showThru = event.state != .post
+        var lines = shown.map { golfer in
+            "  "
+                + [
+                    golfer.position ?? "–", golfer.name, golfer.score ?? "–",
+                    showThru ? golfer.thru.map { "thru \($0)" } : nil,
+                ]
+                .compactMap { $0 }.joined(separator: " ")
+        }
+        let more = players.count - shown.count
+        if more > 0 {
+            let cut = players.filter { $0.position == "CUT" }.count
+            lines.append("  … \(more) more" + (cut > 0 ? " (\(cut) missed the cut)" : ""))
+        }
+        return lines
+    }
+
+    // MARK: Tennis
+
+    func tennisLines(_ event: SportEvent) -> [String] {
+        var matches = event.matches
+        if let player { matches = matches.filter { PlayerMatcher.mentions($0.people, player) } }
+        guard !matches.isEmpty else {
+            return ["  no matches on this day" + (player.map { " for \($0)" } ?? "")]
+        }
+        // Live first, then upcoming by start, then finished: what matters most survives a tight budget.
+        let ordered = matches.enumerated().sorted { left, right in
+            (EventText.weight(left.element.state), left.element.start ?? .distantFuture, left.offset)
+                < (EventText.weight(right.element.state), right.element.start ?? .distantFuture, right.offset)
+        }.map(\.element)
+        var lines = ordered.prefix(limit ?? 40).map { match -> String in
+            let what = [match.draw, match.round].compactMap { $0 }.joined(separator: " ")
+            let names = match.players.joined(separator: " v ")
+            switch match.state {
+            case .pre:
+                let when = match.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
+                return "  \(when) \(what): \(names)"
+            case .in:
+                return "  LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+            case .post:
+                guard let winner = match.winner else {
+                    return "  \(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+                }
+                let loser = match.players.first { $0 != winner } ?? ""
+                let note =
+                    match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
+                return "  \(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
+            }
+        }
+        if ordered.count > (limit ?? 40) { lines.append("  … \(ordered.count - (limit ?? 40)) more matches") }
+        return lines
+    }
+
+    // MARK: Racing
+
+    func racingLines(_ event: SportEvent, rendering: Rendering) -> [String] {
+        var lines: [String] = []
+        let onDay = event.sessions.filter { session in session.start.map(day.contains) ?? false }
+        let shown = next || onDay.isEmpty ? event.sessions.filter { $0.state != .pre }.suffix(1) : onDay[...]
+        for session in event.sessions {
+            let when =
+                session.start.map {
+                    "\(TimeText.weekday($0, in: zone)) \(TimeText.clock($0, in: zone))"
+                } ?? "time TBD"
+            guard shown.contains(session) else {
+                let leader = session.state == .post ? session.results.first.map { " · won by \($0.name)" } ?? "" : ""
+                lines.append("  \(session.name) \(when) · \(EventText.word(session.state))\(leader)")
+                continue
+            }
+            guard !session.results.isEmpty else {
+                // IndyCar and NASCAR sessions list no drivers before qualifying.
+                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), no entry list yet")
+                continue
+            }
+            lines.append("  \(session.name) \(when) · \(EventText.word(session.state)):")
+            var results = Array(session.results.prefix(top))
+            if let asked = askedIndex(session.results.map(\.name)), asked >= top {
+                results.append(session.results[asked])
+            }
+            lines += results.map { result in
+                "    "
+                    + [result.position.map(String.init) ?? "–", result.name, result.team.map { "(\($0))" }]
+                    .compactMap { $0 }.joined(separator: " ")
+            }
+            if session.results.count > results.count {
+                lines.append("    … \(session.results.count - results.count) more")
+            }
+        }
+        if let upcoming = event.sessions.first(where: { $0.state == .pre }), let start = upcoming.start {
+            lines.append("  Next: \(upcoming.name) \(EventText.dayAndClock(start, now: rendering.now, zone: zone))")
+        }
+        return lines
+    }
+
+    // MARK: MMA
+
+    func mmaLines(_ event: SportEvent) -> [String] {
+        guard !event.bouts.isEmpty else { return ["  no bouts announced"] }
+        var bouts = EventText.mainEventFirst(event.bouts, league: league)
+        if let player { bouts = bouts.filter { PlayerMatcher.mentions($0.fighters, player) } }
+        return bouts.enumerated().map { index, bout in
+            let label = index == 0 && player == nil ? "Main event" : (bout.weightClass ?? "Bout")
+            let weight = index == 0 && player == nil ? (bout.weightClass.map { " (\($0))" } ?? "") : ""
+            let names = zip(
+                bout.fighters,
+                bout.records + Array(repeating: nil, count: max(0, bout.fighters.count - bout.records.count))
+            )
+            .map { name, record in record.map { "\(name) (\($0))" } ?? name }.joined(separator: " v ")
+            switch bout.state {
+            case .pre:
+                let when = bout.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
+                return "  \(label)\(weight): \(names) · \(when)"
+            case .in:
+                return "  \(label)\(weight): \(names) · LIVE" + (bout.round.map { " round \($0)" } ?? "")
+            case .post:
+                guard let winner = bout.winner else {
+                    return "  \(label)\(weight): \(names) · no winner (draw or no contest)"
+                }
+                var how = [bout.method, bout.round.map { "round \($0)" }, bout.clock].compactMap { $0 }.joined(
+                    separator: ", ")
+                if !how.isEmpty { how = " (\(how))" }
+                return "  \(label)\(weight): \(names) · \(winner) won\(how)"
+            }
+        }
+    }
+
+    func askedIndex(_ names: [String]) -> Int? {
+        guard let player else { return nil }
+        return names.firstIndex { PlayerMatcher.mentions([$0], player) }
+    }
+
+    // MARK: JSON
+
+    enum CodingKeys: String, CodingKey {
+        case view, shape, date, timeZone, next, player, upstreamLeagueName, events
+    }
+
+    /// `{"league","leagueName","sport","view":"scores","shape","date","timeZone","next","player","events":[...]}`.
+    public func encode(to encoder: any Encoder) throws {
+        try LeagueJSON(league).encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(SportsView.scores.rawValue, forKey: .view)
+        try container.encode(league.shape.rawValue, forKey: .shape)
+        try container.encode(day.isoDate, forKey: .date)
+        try container.encode(day.zoneIdentifier, forKey: .timeZone)
+        try container.encode(next, forKey: .next)
+        try container.encode(player, forKey: .player)
+        try container.encode(
+            events.events.map { EventJSON(event: $0, shape: league.shape, league: league) }, forKey: .events)
+    }
+}
+
+/// One event in JSON, with only its shape's list.
+struct EventJSON: Encodable {
+    var event: SportEvent
+    var shape: League.Shape
+    var league: League
+
+    enum CodingKeys: String, CodingKey {
+        case id, name, state, status, start, end, round, rounds, players, matches, sessions, bouts
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event.id, forKey: .id)
+        try container.encode(event.name, forKey: .name)
+        try container.encode(event.state.rawValue, forKey: .state)
+        try container.encode(event.status, forKey: .status)
+        try container.encode(event.start.map(TimeText.isoUTC), forKey: .start)
+        try container.encode(event.end.map(TimeText.isoUTC), forKey: .end)
+        switch shape {
+        case .golf:
+            try container.encode(event.round, forKey: .round)
+            try container.encode(event.rounds, forKey: .rounds)
+            try container.encode(event.players.map(PlayerJSON.init), forKey: .players)
+        case .tennis:
+            try container.encode(event.matches.map(MatchJSON.init), forKey: .matches)
+        case .racing:
+            try container.encode(event.sessions.map(SessionJSON.init), forKey: .sessions)
+        case .mma:
+            try container.encode(
+                EventText.mainEventFirst(event.bouts, league: league).map(BoutJSON.init), forKey: .bouts)
+        case .team: break
+        }
+    }
+
+    /// Every key present, `null` when unknown (synthesized coding would drop nil keys).
+    struct PlayerJSON: Encodable {
+        var player: GolfPlayer
+        enum CodingKeys: String, CodingKey { case position, name, score, thru }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(player.position, forKey: .position)
+            try container.encode(player.name, forKey: .name)
+            try container.encode(player.score, forKey: .score)
+            try container.encode(player.thru, forKey: .thru)
+        }
+    }
+
+    struct ResultJSON: Encodable {
+        var result: RaceResult
+        enum CodingKeys: String, CodingKey { case position, name, team }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(result.position, forKey: .position)
+            try container.encode(result.name, forKey: .name)
+            try container.encode(result.team, forKey: .team)
+        }
+    }
+
+    struct MatchJSON: Encodable {
+        var match: TennisMatch
+        enum CodingKeys: String, CodingKey { case draw, round, state, status, start, players, winner, score }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(match.draw, forKey: .draw)
+            try container.encode(match.round, forKey: .round)
+            try container.encode(match.state.rawValue, forKey: .state)
+            try container.encode(match.status, forKey: .status)
+            try container.encode(match.start.map(TimeText.isoUTC), forKey: .start)
+            try container.encode(match.players, forKey: .players)
+            try container.encode(match.winner, forKey: .winner)
+            try container.encode(match.score, forKey: .score)
+        }
+    }
+
+    struct SessionJSON: Encodable {
+        var session: RaceSession
+        enum CodingKeys: String, CodingKey { case name, state, start, results }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(session.name, forKey: .name)
+            try container.encode(session.state.rawValue, forKey: .state)
+            try container.encode(session.start.map(TimeText.isoUTC), forKey: .start)
+            try container.encode(session.results.map(ResultJSON.init), forKey: .results)
+        }
+    }
+
+    struct BoutJSON: Encodable {
+        var bout: Bout
+        enum CodingKeys: String, CodingKey { case weightClass, state, start, fighters, winner, method, round, clock }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(bout.weightClass, forKey: .weightClass)
+            try container.encode(bout.state.rawValue, forKey: .state)
+            try container.encode(bout.start.map(TimeText.isoUTC), forKey: .start)
+            try container.encode(bout.fighters, forKey: .fighters)
+            try container.encode(bout.winner, forKey: .winner)
+            try container.encode(bout.method, forKey: .method)
+            try container.encode(bout.round, forKey: .round)
+            try container.encode(bout.clock, forKey: .clock)
+        }
+    }
+}
+
+/// Small helpers the event lines share.
+enum EventText {
+    /// "live", "final", "scheduled".
+    static func word(_ state: Game.State) -> String {
+        switch state {
+        case .pre: "scheduled"
+        case .in: "LIVE"
+        case .post: "final"
+        }
+    }
+
+    /// "Sun 24 May 2026 (tomorrow) 22:00".
+    static func dayAndClock(_ date: Date, now: Date, zone: TimeZone) -> String {
+        "\(TimeText.labelledDay(date, now: now, in: zone)) \(TimeText.clock(date, in: zone))"
+    }
+
+    static func weight(_ state: Game.State) -> Int {
+        switch state {
+        case .in: 0
+        case .pre: 1
+        case .post: 2
+        }
+    }
+
+    /// The event's first start: its date or its first session, match or bout.
+    static func firstStart(_ event: SportEvent) -> Date? { ESPNProvider.firstInstant(event) }
+
+    /// The main event first: UFC and PFL (and most cards) list it last; LFA lists it first.
+    static func mainEventFirst(_ bouts: [Bout], league: League) -> [Bout] {
+        let listsFirst: Set<String> = ["lfa"]
+        return listsFirst.contains(league.slug) ? bouts : bouts.reversed()
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+
+/// Tournaments, draws, race weekends and fight cards: the scoreboards of sports without two teams
+/// (`League.Shape` golf, tennis, racing, MMA), API-agnostic. One event type carries every shape; only
+/// the list of its shape is filled (`players` for golf, `matches` for tennis, `sessions` for racing,
+/// `bouts` for MMA).
+public struct SportEvents: Sendable, Hashable, Codable {
+    /// The league as upstream names it ("PGA TOUR"), when it says.
+    public var leagueName: String?
+    /// Events overlapping the asked day (or, for `--next`, the next one), in start order.
+    public var events: [SportEvent]
+
+    /// Creates a list.
+    public init(leagueName: String?, events: [SportEvent]) {
+        self.leagueName = leagueName
+        self.events = events
+    }
+}
+
+/// One tournament, draw, race weekend or card.
+public struct SportEvent: Sendable, Hashable, Codable {
+    /// Upstream event id.
+    public var id: String
+    /// "Valero Texas Open", "US Open", "Lenovo Canadian Grand Prix", "UFC Fight Night: Ulberg vs. Reyes".
+    public var name: String
+    /// Pre, in, post (the event's own; tennis uses each match's).
+    public var state: Game.State
+    /// Upstream short detail: "Final", "Round 3 - Play Complete".
+    public var status: String?
+    /// First day (UTC), when known.
+    public var start: Date?
+    /// Last day (UTC), when upstream says.
+    public var end: Date?
+    /// Golf: the round being (or last) played.
+    public var round: Int?
+    /// Golf: rounds in the tournament.
+    public var rounds: Int?
+    /// Golf: the leaderboard, in order.
+    public var players: [GolfPlayer]
+    /// Tennis: matches (already cut to the asked tour's draws).
+    public var matches: [TennisMatch]
+    /// Racing: sessions in running order.
+    public var sessions: [RaceSession]
+    /// MMA: bouts in upstream order.
+    public var bouts: [Bout]
+
+    /// Creates an event.
+    public init(
+        id: String, name: String, state: Game.State, status: String? = nil, start: Date? = nil, end: Date? = nil,
+        round: Int? = nil, rounds: Int? = nil, players: [GolfPlayer] = [], matches: [TennisMatch] = [],
+        sessions: [RaceSession] = [], bouts: [Bout] = []
+    ) {
+        self.id = id
+        self.name = name
+        self.state = state
+        self.status = status
+        self.start = start
+        self.end = end
+        self.round = round
+        self.rounds = rounds
+        self.players = players
+        self.matches = matches
+        self.sessions = sessions
+        self.bouts = bouts
+    }
+
+    /// Every name of a person in the event (golfers, tennis players, drivers, fighters), for `--player`.
+    var people: [String] {
+        players.map(\.name) + matches.flatMap(\.people) + sessions.flatMap { $0.results.map(\.name) }
+            + bouts.flatMap(\.fighters)
+    }
+}
+
+/// One golfer's line on a leaderboard.
+public struct GolfPlayer: Sendable, Hashable, Codable {
+    /// "1", "T5", "CUT", "WD" (nil when upstream gives no position: a scoreboard without a leaderboard).
+    public var position: String?
+    /// "Scottie Scheffler".
+    public var name: String
+    /// To par as upstream writes it: "-10", "E", "+3".
+    public var score: String?
+    /// Holes played in the current round ("F" when finished, "12"), or the tee time's text.
+    public var thru: String?
+
+    /// Creates a line.
+    public init(position: String?, name: String, score: String?, thru: String?) {
+        self.position = position
+        self.name = name
+        self.score = score
+        self.thru = thru
+    }
+}
+
+/// One tennis match.
+public struct TennisMatch: Sendable, Hashable, Codable {
+    /// "Men's Singles", "Mixed Doubles".
+    public var draw: String?
+    /// "Quarterfinal", "2nd Round".
+    public var round: String?
+    /// The match's own state (the tournament's says final while matches are live).
+    public var state: Game.State
+    /// Upstream short detail: "Final", "3rd", "Retired".
+    public var status: String?
+    /// Scheduled start (UTC).
+    public var start: Date?
+    /// Display names; a doubles pair as "A / B".
+    public var players: [String]
+    /// The winner's name, nil until there is one.
+    public var winner: String?
+    /// Sets, winner's games first once decided, else in `players` order: "6-4 3-6 7-6".
+    public var score: String?
+
+    /// Creates a match.
+    public init(
+        draw: String?, round: String?, state: Game.State, status: String?, start: Date?, players: [String],
+        winner: String?, score: String?
+    ) {
+        self.draw = draw
+        self.round = round
+        self.state = state
+        self.status = status
+        self.start = start
+        self.players = players
+        self.winner = winner
+        self.score = score
+    }
+
+    /// The players, and each member of a doubles pair.
+    var people: [String] { players + players.flatMap { $0.components(separatedBy: " / ") } }
+}
+
+/// One session of a race weekend (practice, qualifying, sprint, race).
+public struct RaceSession: Sendable, Hashable, Codable {
+    /// "Race", "Qualifying", "Sprint", "Practice 1".
+    public var name: String
+    /// Pre, in, post.
+    public var state: Game.State
+    /// Start (UTC).
+    public var start: Date?
+    /// Finishing (or running) order.
+    public var results: [RaceResult]
+
+    /// Creates a session.
+    public init(name: String, state: Game.State, start: Date?, results: [RaceResult]) {
+        self.name = name
+        self.state = state
+        self.start = start
+        self.results = results
+    }
+}
+
+/// One driver's place in a session.
+public struct RaceResult: Sendable, Hashable, Codable {
+    /// 1-based place, when upstream gives it.
+    public var position: Int?
+    /// "Kimi Antonelli".
+    public var name: String
+    /// The team or car, when upstream gives it (ESPN's F1 scoreboard does not).
+    public var team: String?
+
+    /// Creates a result.
+    public init(position: Int?, name: String, team: String?) {
+        self.position = position
+        self.name = name
+        self.team = team
+    }
+}
+
+/// One bout on a fight card.
+public struct Bout: Sendable, Hashable, Codable {
+    /// "Lightweight", "W Strawweight".
+    public var weightClass: String?
+    /// Pre, in, post.
+    public var state: Game.State
+    /// Scheduled start (UTC).
+    public var start: Date?
+    /// The two fighters, in upstream order.
+    public var fighters: [String]
+    /// Records ("9-0-0"), parallel to `fighters` (nil where upstream gives none).
+    public var records: [String?]
+    /// The winner's name, nil until there is one (and for draws, no contests).
+    public var winner: String?
+    /// "Decision", "KO/TKO", "Submission", as far as upstream says.
+    public var method: String?
+    /// The round it ended in (or is in).
+    public var round: Int?
+    /// Time in that round, "1:08".
+    public var clock: String?
+
+    /// Creates a bout.
+    public init(
+        weightClass: String?, state: Game.State, start: Date?, fighters: [String], records: [String?] = [],
+        winner: String?, method: String?, round: Int?, clock: String?
+    ) {
+        self.weightClass = weightClass
+        self.state = state
+        self.start = start
+        self.fighters = fighters
+        self.records = records
+        self.winner = winner
+        self.method = method
+        self.round = round
+        self.clock = clock
+    }
+}
