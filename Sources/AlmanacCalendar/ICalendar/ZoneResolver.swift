@@ -73,9 +73,15 @@ struct Stamp {
 
 /// Resolves TZIDs the way real producers write them, caching per document.
 ///
-/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else the calendar's own
-/// VTIMEZONE; else a builtin IANA zone; else Foundation's zone; else a prefixed name such as
+/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else a name the zone database
+/// knows (libical's builtin zones, read from the system tzdata), with or without a leading `/`;
+/// else the calendar's own VTIMEZONE; else Foundation's zone of that name; else a prefixed name such as
 /// `/mozilla.org/20050126_1/Europe/Berlin` by its last path components.
+///
+/// The database comes before the embedded VTIMEZONE for a name it knows, as Google, Apple and
+/// Thunderbird read such files: exporters often embed only the transitions around the export date
+/// (as RDATEs), and a VTIMEZONE that ends before an event's date would leave every later event an
+/// hour off. A TZID the database does not know (a custom or prefixed name) keeps its VTIMEZONE.
 final class ZoneResolver {
     private let calendar: OpaquePointer
     private var cache: [String: ICalZone?] = [:]
@@ -113,7 +119,14 @@ final class ZoneResolver {
     private func resolve(_ raw: String) -> ICalZone? {
         let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\" ").union(.whitespaces))
         if let iana = WindowsZones.iana(for: name), let zone = Self.named(iana) { return zone }
-        if let own = icalcomponent_get_timezone(calendar, name) { return .libical(own) }
+        // Foundation comes only after the VTIMEZONE: it accepts names the zone database does not
+        // have (offsets like "GMT+1"), which must not beat a zone the file defines.
+        if let zone = Self.builtin(name) ?? Self.builtin(String(name.drop(while: { $0 == "/" }))) {
+            return .libical(zone)
+        }
+        if let own = icalcomponent_get_timezone(calendar, raw) ?? icalcomponent_get_timezone(calendar, name) {
+            return .libical(own)
+        }
         if let zone = Self.named(name) { return zone }
         let parts = name.split(separator: "/")
         for count in [3, 2] where parts.count > count {
