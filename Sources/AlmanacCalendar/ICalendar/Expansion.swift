@@ -114,7 +114,8 @@ private struct Revision: Comparable {
 }
 
 /// The current revision of every component of one calendar: masters (one per UID; events without
-/// a UID each stand alone) and overrides by UID, one per RECURRENCE-ID.
+/// a UID each stand alone) and overrides by UID, one per RECURRENCE-ID (an override without a UID
+/// is filed under a key no UID has, so it stands alone).
 private struct CurrentRevisions {
     var masters: [EventRecord] = []
     var overrides: [String: [EventRecord]] = [:]
@@ -125,7 +126,11 @@ private struct CurrentRevisions {
         var masterAt: [String: Int] = [:]
         var overrideAt: [String: [InstanceKey: Int]] = [:]
         for record in records {
-            if let rid = record.recurrenceId, !record.uid.isEmpty {
+            if record.recurrenceId != nil, record.uid.isEmpty {
+                // An instance of a series it cannot name: shown alone, as one instance (its own
+                // RDATEs or RRULE make no series of it). The key matches no UID.
+                overrides["\u{0}\(record.revision.position)"] = [record]
+            } else if let rid = record.recurrenceId {
                 let key: InstanceKey =
                     rid.isDate ? .day(rid.civil.dayNumber) : .time(Int64(rid.instant.timeIntervalSince1970.rounded()))
                 if let at = overrideAt[record.uid]?[key] {
@@ -550,9 +555,10 @@ extension ICalendarDocument {
         let excluded = Exclusions(keys: Set(master.exdates.map { key($0, allDayMaster: allDay) }))
         // An override of an instance the master's EXDATE removes is gone: the series was edited
         // (the instance deleted) after the override was written.
-        let live = excluded.keys.isEmpty ? overrides : overrides.filter { record in
+        let live = overrides.filter { record in
             guard let rid = record.recurrenceId else { return false }
             return !excluded.contains(key(rid, allDayMaster: allDay), wallDay: rid.civil.dayNumber)
+                && !isStale(record, master: master, excluded: excluded, zone: window.zone)
         }
         let plan = overridePlan(master, overrides: live)
         if !master.cancelled {
@@ -568,6 +574,24 @@ extension ICalendarDocument {
             guard window.overlaps(start, end) else { continue }
             let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
             events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
+        }
+    }
+
+    /// Whether `record`, an override that carries an RRULE of its own (a series split off from
+    /// one instance) and is older than its master, names an instance the master no longer has: the
+    /// series was edited after it was split (for example ended earlier), and the split-off part is
+    /// gone, as recurring-ical-events reads it. Only such overrides are checked, so the master's
+    /// instances are listed again only for them.
+    private func isStale(_ record: EventRecord, master: EventRecord, excluded: Exclusions, zone: TimeZone) -> Bool {
+        guard !record.rrules.isEmpty, record.revision.sequence < master.revision.sequence,
+            let rid = record.recurrenceId
+        else { return false }
+        let ridKey = key(rid, allDayMaster: master.start.isDate)
+        let around = ExpansionWindow(
+            start: rid.instant.addingTimeInterval(-86_400), end: rid.instant.addingTimeInterval(2 * 86_400), zone: zone)
+        var ignored: [String] = []
+        return !candidates(of: master, window: around, widenedBy: 0, notes: &ignored).contains {
+            $0.key == ridKey && !excluded.contains($0.key, wallDay: $0.wallDay)
         }
     }
 
