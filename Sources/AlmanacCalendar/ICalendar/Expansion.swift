@@ -80,8 +80,15 @@ private struct EventRecord {
     var exdates: [Stamp]
     var recurrenceId: Stamp?
     var thisAndFuture: Bool
-    /// Which revision of its component this is.
-    var revision: Revision
+    /// The VEVENT it was read from (borrowed from the document) and its position in the file:
+    /// which revision it is is read from there only when another component has its UID.
+    var component: OpaquePointer
+    var position: Int
+    /// An override with an RRULE of its own whose SEQUENCE is below its master's (set while
+    /// choosing revisions).
+    var olderThanMaster = false
+
+    var revision: Revision { Revision(of: component, position: position) }
 
     func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
 
@@ -108,6 +115,21 @@ private struct Revision: Comparable {
     /// The position in the file.
     var position: Int
 
+    /// The revision `component` at `position` is. As text: both stamps are UTC date-times (RFC
+    /// 5545 3.8.7.2, 3.8.7.3), so their text sorts as their time.
+    init(of component: OpaquePointer, position: Int) {
+        func text(_ kind: icalproperty_kind) -> String? {
+            guard let property = icalcomponent_get_first_property(component, kind),
+                let value = icalproperty_get_value_as_string(property)
+            else { return nil }
+            return String(cString: value).trimmingCharacters(in: .whitespaces)
+        }
+        sequence = text(ICAL_SEQUENCE_PROPERTY).flatMap { Int($0) } ?? -1
+        lastModified = text(ICAL_LASTMODIFIED_PROPERTY) ?? ""
+        stamp = text(ICAL_DTSTAMP_PROPERTY) ?? ""
+        self.position = position
+    }
+
     static func < (a: Revision, b: Revision) -> Bool {
         (a.sequence, a.lastModified, a.stamp, a.position) < (b.sequence, b.lastModified, b.stamp, b.position)
     }
@@ -121,7 +143,8 @@ private struct CurrentRevisions {
     var overrides: [String: [EventRecord]] = [:]
 
     /// Keeps the newest revision of each component, in one pass over `records` (a dictionary
-    /// lookup each), so that no later step looks at superseded ones.
+    /// lookup each; revisions are read only where a UID repeats), so that no later step looks at
+    /// superseded ones. Reads libical: call it on one thread.
     init(_ records: [EventRecord]) {
         var masterAt: [String: Int] = [:]
         var overrideAt: [String: [InstanceKey: Int]] = [:]
@@ -129,7 +152,7 @@ private struct CurrentRevisions {
             if record.recurrenceId != nil, record.uid.isEmpty {
                 // An instance of a series it cannot name: shown alone, as one instance (its own
                 // RDATEs or RRULE make no series of it). The key matches no UID.
-                overrides["\u{0}\(record.revision.position)"] = [record]
+                overrides["\u{0}\(record.position)"] = [record]
             } else if let rid = record.recurrenceId {
                 let key: InstanceKey =
                     rid.isDate ? .day(rid.civil.dayNumber) : .time(Int64(rid.instant.timeIntervalSince1970.rounded()))
@@ -146,6 +169,14 @@ private struct CurrentRevisions {
             } else {
                 if !record.uid.isEmpty { masterAt[record.uid] = masters.count }
                 masters.append(record)
+            }
+        }
+        // Overrides that are series of their own: which are older than their master.
+        for (uid, list) in overrides where list.contains(where: { !$0.rrules.isEmpty }) {
+            guard let at = masterAt[uid] else { continue }
+            let sequence = masters[at].revision.sequence
+            for index in list.indices where !list[index].rrules.isEmpty {
+                overrides[uid, default: []][index].olderThanMaster = list[index].revision.sequence < sequence
             }
         }
     }
@@ -407,7 +438,7 @@ extension ICalendarDocument {
             description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
             cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
             rrules: rrules, rdates: readRDates(component, zones: zones), exdates: readExdates(component, zones: zones),
-            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, revision: revision(of: component, position: index))
+            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, component: component, position: index)
         return .success((record, notes))
     }
 
@@ -460,22 +491,6 @@ extension ICalendarDocument {
             }
         }
         return rdates
-    }
-
-    /// SEQUENCE, LAST-MODIFIED and DTSTAMP of `component`, at `position` in the file.
-    private func revision(of component: OpaquePointer, position: Int) -> Revision {
-        // As text: both stamps are UTC date-times (RFC 5545 3.8.7.2, 3.8.7.3), so their text sorts
-        // as their time, and no conversion is paid for every event of a big calendar.
-        func text(_ kind: icalproperty_kind) -> String? {
-            guard let property = icalcomponent_get_first_property(component, kind),
-                let value = icalproperty_get_value_as_string(property)
-            else { return nil }
-            return String(cString: value).trimmingCharacters(in: .whitespaces)
-        }
-        return Revision(
-            sequence: text(ICAL_SEQUENCE_PROPERTY).flatMap { Int($0) } ?? -1,
-            lastModified: text(ICAL_LASTMODIFIED_PROPERTY) ?? "", stamp: text(ICAL_DTSTAMP_PROPERTY) ?? "",
-            position: position)
     }
 
     /// The RRULE libical refused whole, read again without its invalid parts, from the error
@@ -583,8 +598,7 @@ extension ICalendarDocument {
     /// gone, as recurring-ical-events reads it. Only such overrides are checked, so the master's
     /// instances are listed again only for them.
     private func isStale(_ record: EventRecord, master: EventRecord, excluded: Exclusions, zone: TimeZone) -> Bool {
-        guard !record.rrules.isEmpty, record.revision.sequence < master.revision.sequence,
-            let rid = record.recurrenceId
+        guard record.olderThanMaster, let rid = record.recurrenceId
         else { return false }
         let ridKey = key(rid, allDayMaster: master.start.isDate)
         let around = ExpansionWindow(
