@@ -109,6 +109,27 @@ struct ReproducerTests {
         #expect(payload.warnings.allSatisfy { $0.hasSuffix("DTEND before DTSTART; read as swapped") })
     }
 
+    @Test("DST: a time in the skipped hour uses the offset before it, a repeated hour is its first, later instances keep their wall time")
+    func daylightSaving() async throws {
+        let payload = try await Self.payload("dst-gap-overlap.ics", from: "2024-01-01", to: "2024-12-31")
+        #expect(Self.rows(payload) == [
+            "2024-01-02T04:00:00Z 2024-01-02T04:30:00Z local-until Local UNTIL",
+            "2024-01-03T04:00:00Z 2024-01-03T04:30:00Z local-until Local UNTIL",
+            // An UNTIL without Z is wall time in DTSTART's zone: 3 Jan 23:00 New York is included.
+            "2024-01-04T04:00:00Z 2024-01-04T04:30:00Z local-until Local UNTIL",
+            "2024-03-29T01:30:00Z 2024-03-29T02:30:00Z night-shift Night shift",
+            "2024-03-30T01:30:00Z 2024-03-30T02:30:00Z night-shift Night shift",
+            // 02:30 does not exist on 31 Mar: read with the offset before the gap (CET), an hour long.
+            "2024-03-31T01:30:00Z 2024-03-31T02:30:00Z night-shift Night shift",
+            // And the next day is 02:30 CEST again, not 03:30.
+            "2024-04-01T00:30:00Z 2024-04-01T01:30:00Z night-shift Night shift",
+            "2024-10-26T00:30:00Z 2024-10-26T01:00:00Z backup Backup",
+            // 02:30 happens twice on 27 Oct: the first one (CEST).
+            "2024-10-27T00:30:00Z 2024-10-27T01:00:00Z backup Backup",
+            "2024-10-28T01:30:00Z 2024-10-28T02:00:00Z backup Backup",
+        ])
+    }
+
     @Test("no SUMMARY: null in JSON and '(no title)' in context; other titles as written, trimmed")
     func noSummary() async throws {
         let harness = CalendarHarness(now: "2024-05-20T08:00:00Z", zone: "UTC")

@@ -695,20 +695,20 @@ extension ICalendarDocument {
         return candidates
     }
 
-    /// libical's iterator over `rule` from `start`, in the start's zone when libical has it.
+    /// libical's iterator over `rule` from `start`, in the start's wall-clock time.
+    ///
+    /// Floating, never in the zone: RFC 5545 repeats the local time, and libical, given the zone,
+    /// moves a time that falls in a DST gap (02:30 on the spring-forward day) to after it and then
+    /// keeps the moved time for every later instance. Each wall time is made an instant by the
+    /// caller, so UNTIL must be floating wall time in the event's zone too.
     private func iterator(for recurrence: icalrecurrencetype, from start: Stamp) -> OpaquePointer? {
         var rule = recurrence
-        var first = start.wall
-        if let zone = start.zone.libicalZone, !start.isDate {
-            first.zone = zone
-        } else if !start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
-            // A Foundation zone: libical iterates floating wall time, so UNTIL must be floating
-            // wall time in the event's zone too.
+        if !start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
             let until = Stamp(wall: rule.until, isDate: false, zone: icaltime_is_utc(rule.until) != 0
                 ? (LibICal.utc.map(ICalZone.libical) ?? start.zone) : start.zone)
             rule.until = start.zone.wall(until.instant)
         }
-        return icalrecur_iterator_new(rule, first)
+        return icalrecur_iterator_new(rule, start.wall)
     }
 
     /// Whether DTSTART comes after the latest UNTIL of the master's rules (those that have one).

@@ -15,7 +15,12 @@ enum ICalZone {
         case .libical(let zone):
             var local = wall
             local.is_date = 0
-            return Date(timeIntervalSince1970: TimeInterval(icaltime_as_timet_with_zone(local, zone)))
+            let seconds = icaltime_as_timet_with_zone(local, zone)
+            // Zone changes happen at night: only night hours pay for these checks.
+            if local.hour <= 4 || local.hour >= 22 {
+                return Date(timeIntervalSince1970: TimeInterval(Self.rfcInstant(local, seconds: Int(seconds), in: zone)))
+            }
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
         case .foundation(let zone):
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
@@ -24,6 +29,26 @@ enum ICalZone {
                 minute: Int(wall.minute), second: Int(wall.second))
             return calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
         }
+    }
+
+    /// `seconds` (libical's instant for the wall time `local` in `zone`) as RFC 5545 3.3.5 reads
+    /// that wall time: one that occurs twice (the hour repeated when DST ends) is the first of the
+    /// two, where libical gives the second; one that does not occur (skipped when DST begins) uses
+    /// the offset from before the gap, where libical uses the one after it.
+    private static func rfcInstant(_ local: icaltimetype, seconds: Int, in zone: OpaquePointer) -> Int {
+        func fields(_ time: icaltimetype) -> Int {
+            var floating = time
+            floating.zone = nil
+            floating.is_date = 0
+            return Int(icaltime_as_timet(floating))
+        }
+        let wanted = fields(local)
+        let got = fields(icaltime_from_timet_with_zone(time_t(seconds), 0, zone))
+        if got != wanted { return seconds + (wanted - got) }  // in a gap
+        for back in [3_600, 1_800] where fields(icaltime_from_timet_with_zone(time_t(seconds - back), 0, zone)) == wanted {
+            return seconds - back
+        }
+        return seconds
     }
 
     /// The wall-clock time of `date` in this zone (floating: no zone attached).
@@ -46,12 +71,6 @@ enum ICalZone {
             time.second = Int32(parts.second ?? 0)
             return time
         }
-    }
-
-    /// The libical zone pointer, when libical can do the arithmetic itself.
-    var libicalZone: OpaquePointer? {
-        if case .libical(let zone) = self { return zone }
-        return nil
     }
 }
 
