@@ -110,7 +110,7 @@ struct CalendarPayload: CompactJSONPayload {
                 currentDay = startDay
                 lines.append(TimeText.labelledDay(startDay.start(in: zone), now: rendering.now, in: zone))
             }
-            var parts = ["- \(when(event, groupDay: startDay, rendering: rendering)) \(UntrustedText.clean(event.summary, limit: 120))"]
+            var parts = ["- \(when(event, groupDay: startDay, rendering: rendering)) \(event.summary.map { UntrustedText.clean($0, limit: 120) } ?? "(no title)")"]
             if let location = event.location { parts.append("at \(UntrustedText.clean(location, limit: 80))") }
             if showCalendar { parts.append("[\(UntrustedText.clean(event.calendar, limit: 40))]") }
             lines.append(parts.joined(separator: " · "))

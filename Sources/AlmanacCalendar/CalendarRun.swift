@@ -9,12 +9,38 @@ struct CalendarRun {
 
     var providers: [any Provider<CalendarFetch, CalendarSnapshot>]
 
+    /// What the sources held for the request, with the problems met reading them.
+    struct Found {
+        var events: [CalendarEvent] = []
+        var tasks: [CalendarTask] = []
+        var warnings: [String] = []
+    }
+
+    /// Fetches every source, reads and expands what came back, and narrows it to the request.
     func result() async throws -> ToolResult {
         // Before fetching anything: without libical no source can be read.
         if let failure = LibICal.loadFailure {
             throw AlmanacError.configuration(
                 "calendar: libical could not be opened: \(failure)", suggestion: "install it: apt install libical3")
         }
+        let (fetched, failures) = await fetchAll()
+        if fetched.isEmpty, let first = failures.first { throw first.1 }
+        var found = Found(warnings: failures.map { source, error in
+            "calendar '\(source.name)' unavailable: \(Self.describe(error))"
+        })
+        for (source, result) in fetched { await read(result.value, of: source, into: &found) }
+        narrow(&found)
+        var seen = Set<String>()
+        let payload = CalendarPayload(
+            request: request, events: found.events, tasks: found.tasks,
+            warnings: found.warnings.filter { seen.insert($0).inserted })
+        return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
+    }
+
+    /// Each source through the coordinator (cache, providers), in order, and the ones that failed.
+    private func fetchAll() async -> (
+        fetched: [(CalendarSource, Fetched<CalendarSnapshot>)], failures: [(CalendarSource, any Error)]
+    ) {
         var fetched: [(CalendarSource, Fetched<CalendarSnapshot>)] = []
         var failures: [(CalendarSource, any Error)] = []
         for source in sources {
@@ -36,63 +62,59 @@ struct CalendarRun {
                 failures.append((source, error))
             }
         }
-        if fetched.isEmpty, let first = failures.first { throw first.1 }
+        return (fetched, failures)
+    }
 
-        var warnings: [String] = failures.map { source, error in
-            "calendar '\(source.name)' unavailable: \(Self.describe(error))"
-        }
-        var events: [CalendarEvent] = []
-        var tasks: [CalendarTask] = []
-        for (source, result) in fetched {
-            warnings += result.value.warnings
-            let collections = Set(result.value.documents.compactMap(\.collection))
-            for document in result.value.documents {
-                let label: String
-                if let collection = document.collection, collections.count > 1 || !source.configured {
-                    label = source.configured ? "\(source.name)/\(collection)" : collection
-                } else {
-                    label = source.name
-                }
-                let parsed: ICalendarDocument
-                do {
-                    parsed = try ICalendarDocument(text: document.text, name: document.name)
-                } catch {
-                    warnings.append("\(error)")
-                    continue
-                }
-                warnings += parsed.warnings
-                if request.mode == .tasks {
-                    let found = parsed.tasks(now: request.now, zone: request.window.zone, calendar: label)
-                    // `tasks` is what is still to do: finished ones would only spend the model's tokens.
-                    tasks += found.tasks.filter { $0.state != .completed }
-                    warnings += found.warnings
-                } else {
-                    let expansion = await parsed.expand(in: request.window, calendar: label)
-                    // Taken over when it is the only document (the common case): no copy.
-                    if events.isEmpty { events = expansion.events } else { events += expansion.events }
-                    warnings += expansion.warnings
-                }
-                ICalendarDocument.freeElsewhere(consume parsed)
+    /// Parses every document of one source's snapshot and adds its events (expanded into the
+    /// window) or its tasks still to do to `found`.
+    private func read(_ snapshot: CalendarSnapshot, of source: CalendarSource, into found: inout Found) async {
+        found.warnings += snapshot.warnings
+        let collections = Set(snapshot.documents.compactMap(\.collection))
+        for document in snapshot.documents {
+            let label: String
+            if let collection = document.collection, collections.count > 1 || !source.configured {
+                label = source.configured ? "\(source.name)/\(collection)" : collection
+            } else {
+                label = source.name
             }
+            let parsed: ICalendarDocument
+            do {
+                parsed = try ICalendarDocument(text: document.text, name: document.name)
+            } catch {
+                found.warnings.append("\(error)")
+                continue
+            }
+            found.warnings += parsed.warnings
+            if request.mode == .tasks {
+                let tasks = parsed.tasks(now: request.now, zone: request.window.zone, calendar: label)
+                // `tasks` is what is still to do: finished ones would only spend the model's tokens.
+                found.tasks += tasks.tasks.filter { $0.state != .completed }
+                found.warnings += tasks.warnings
+            } else {
+                let expansion = await parsed.expand(in: request.window, calendar: label)
+                // Taken over when it is the only document (the common case): no copy.
+                if found.events.isEmpty { found.events = expansion.events } else { found.events += expansion.events }
+                found.warnings += expansion.warnings
+            }
+            ICalendarDocument.freeElsewhere(consume parsed)
         }
+    }
 
-        let zone = request.window.zone
+    /// Applies `--search`, sorts for display and keeps the first N for `next N`.
+    private func narrow(_ found: inout Found) {
         if let search = request.search {
-            events = events.filter { event in
-                [event.summary, event.location ?? "", event.description ?? ""].contains {
+            found.events = found.events.filter { event in
+                [event.summary ?? "", event.location ?? "", event.description ?? ""].contains {
                     $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
                 }
             }
-            tasks = tasks.filter { $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+            found.tasks = found.tasks.filter {
+                $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            }
         }
-        Self.sortForDisplay(&events, zone: zone)
-        if case .next(let count) = request.mode { events = Array(events.prefix(count)) }
-        tasks.sort(by: CalendarTask.displayOrder)
-
-        var seen = Set<String>()
-        let payload = CalendarPayload(
-            request: request, events: events, tasks: tasks, warnings: warnings.filter { seen.insert($0).inserted })
-        return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
+        Self.sortForDisplay(&found.events, zone: request.window.zone)
+        if case .next(let count) = request.mode { found.events = Array(found.events.prefix(count)) }
+        found.tasks.sort(by: CalendarTask.displayOrder)
     }
 
     /// Sorts `events` by start, all-day first, end, then summary, calendar and UID.
@@ -132,7 +154,7 @@ struct CalendarRun {
                 if a.allDay != b.allDay { return a.allDay }
                 if a.end != b.end { return a.end < b.end }
                 let (x, y) = (events[a.index], events[b.index])
-                return (x.summary, x.calendar, x.uid) < (y.summary, y.calendar, y.uid)
+                return (x.summary ?? "", x.calendar, x.uid) < (y.summary ?? "", y.calendar, y.uid)
             }
             guard let base = events.baseAddress else { return }
             // Every event is moved out once, in the new order, and the block moved back: the

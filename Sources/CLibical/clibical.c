@@ -34,6 +34,7 @@
     X(const char *, icalproperty_get_xlicerror, (const icalproperty *a), (a))                      \
     X(icalrecur_iterator *, icalrecur_iterator_new, (struct icalrecurrencetype a, struct icaltimetype b), (a, b)) \
     X(struct icaltimetype, icalrecur_iterator_next, (icalrecur_iterator *a), (a))                  \
+    X(struct icalrecurrencetype, icalrecurrencetype_from_string, (const char *a), (a))            \
     X(time_t, icaltime_as_timet, (const struct icaltimetype a), (a))                               \
     X(time_t, icaltime_as_timet_with_zone, (const struct icaltimetype a, const icaltimezone *b), (a, b)) \
     X(struct icaltimetype, icaltime_from_timet_with_zone, (const time_t a, const int b, const icaltimezone *c), (a, b, c)) \

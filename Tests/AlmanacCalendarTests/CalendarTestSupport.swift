@@ -51,7 +51,7 @@ struct CalendarHarness {
 
 extension CalendarPayload {
     /// `(uid, start)` pairs, for precise assertions.
-    var starts: [String] { events.map { "\($0.start.json) \($0.summary)" } }
+    var starts: [String] { events.map { "\($0.start.json) \($0.summary ?? "(no title)")" } }
 }
 
 /// The handwritten files in `Fixtures/calendar/handwritten/` (cases no corpus file has), read with

@@ -13,9 +13,11 @@ struct CorpusCase: Sendable, CustomStringConvertible {
     var now: String
     var from: String
     var to: String
+    /// Names a second window of the same file (its goldens are `<stem>-<variant>.*`).
+    var variant: String? = nil
 
-    var description: String { file }
-    var stem: String { String(file.dropLast(4)) }
+    var description: String { variant.map { "\(file) (\($0))" } ?? file }
+    var stem: String { String(file.dropLast(4)) + (variant.map { "-\($0)" } ?? "") }
 }
 
 let corpusCases: [CorpusCase] = [
@@ -45,6 +47,9 @@ let corpusCases: [CorpusCase] = [
     .init(file: "google-x-wr-timezone-utc-events.ics", zone: "America/New_York", now: "2021-12-22T12:00:00Z", from: "2021-12-22", to: "2021-12-22"),
     // Public feed: monthly first-Saturday series and the Berlin DST change 28 Oct 2018.
     .init(file: "icalcreator-fablab-public-feed.ics", zone: "Europe/Berlin", now: "2018-10-06T08:00:00Z", from: "2018-10-06", to: "2018-10-28"),
+    // The monthly Repair Café years after the embedded VTIMEZONE's last transition (March 2020):
+    // Sat 7 Jan 2023 14:00 in Berlin is 13:00Z by the zone database (CET), not 12:00Z.
+    .init(file: "icalcreator-fablab-public-feed.ics", zone: "Europe/Berlin", now: "2023-01-02T08:00:00Z", from: "2023-01-02", to: "2023-01-08", variant: "2023"),
     // COUNT=3 series with the middle instance edited.
     .init(file: "nextcloud-sabredav-three-events-one-edited.ics", zone: "Europe/Berlin", now: "2019-03-18T00:00:00Z", from: "2019-03-18", to: "2019-03-20"),
     // Weekly series over the 31 Mar 2019 DST change with two UTC EXDATEs (11 and 25 Mar).
@@ -65,7 +70,7 @@ struct CorpusGoldenTests {
     func everyFileCovered() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Fixtures.url("calendar/ics").path)
             .filter { $0.hasSuffix(".ics") }.sorted()
-        #expect(files == corpusCases.map(\.file).sorted())
+        #expect(files == Set(corpusCases.map(\.file)).sorted())
     }
 
     @Test("context and JSON goldens", arguments: corpusCases)

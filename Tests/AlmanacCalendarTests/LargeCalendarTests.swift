@@ -33,7 +33,7 @@ struct LargeCalendarTests {
             if a.allDay != b.allDay { return a.allDay }
             let (endA, endB) = (a.end.date(in: zone), b.end.date(in: zone))
             if endA != endB { return endA < endB }
-            return (a.summary, a.calendar, a.uid) < (b.summary, b.calendar, b.uid)
+            return (a.summary ?? "", a.calendar, a.uid) < (b.summary ?? "", b.calendar, b.uid)
         }
         #expect(payload.events == expected)
     }

@@ -46,7 +46,7 @@ struct ParallelExpansionTests {
     }
 
     static func rows(_ events: [CalendarEvent]) -> [String] {
-        events.map { "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary)" }.sorted()
+        events.map { "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary ?? "(no title)")" }.sorted()
     }
 
     @Test("500 events expanded across cores equal the same events expanded one document each")

@@ -81,20 +81,25 @@ struct CalendarBadInputEndToEndTests {
         #expect(run.events == [
             "2024-01-02T10:00:00Z Good",
             "2024-01-05T10:00:00Z No FREQ",  // the rule is dropped, the first occurrence stays
-            "2024-01-06T10:00:00Z Bad BYDAY",
+            "2024-01-06T10:00:00Z Bad BYDAY",  // weekly, the bad BYDAY part dropped
             "2024-01-07T10:00:00Z No UID",
             "2024-01-08T10:00:00Z Mars time",  // an unknown zone is read in the viewer's
-            "2024-01-09T10:00:00Z Backwards",
-            "2024-01-10T10:00:00Z Weekly", "2024-01-17T10:00:00Z Weekly", "2024-01-24T10:00:00Z Weekly",
+            "2024-01-09T09:00:00Z Backwards",  // DTEND and DTSTART swapped
+            "2024-01-10T10:00:00Z Weekly",
+            "2024-01-13T10:00:00Z Bad BYDAY",
+            "2024-01-17T10:00:00Z Weekly",
+            "2024-01-20T10:00:00Z Bad BYDAY",
+            "2024-01-24T10:00:00Z Weekly",
+            "2024-01-27T10:00:00Z Bad BYDAY",
         ])
         let unreadableRule = "unreadable property skipped (Can't parse as RECUR value in RRULE property. Removing entire property)"
         #expect(run.warnings == [
             "mixed.ics: event 'No start' (no-start) has no valid DTSTART; skipped",
             "mixed.ics: event 'Bad start' (bad-start) has no valid DTSTART; skipped",
             "mixed.ics: event 'No FREQ' (no-freq): \(unreadableRule)",
-            "mixed.ics: event 'Bad BYDAY' (bad-day): \(unreadableRule)",
+            "mixed.ics: event 'Bad BYDAY' (bad-day): RRULE part 'BYDAY=XX' is invalid; dropped, the rest of the rule is expanded",
             "mixed.ics: event 'No UID' has no UID; shown, but overrides cannot apply to it",
-            "mixed.ics: event 'Backwards' (backwards): DTEND before DTSTART; treated as zero length",
+            "mixed.ics: event 'Backwards' (backwards): DTEND before DTSTART; read as swapped",
             "mixed.ics: unknown time zone 'Mars/Olympus', read as GMT",
         ])
     }

@@ -58,20 +58,37 @@ private enum InstanceKey: Hashable {
     case time(Int64)
 }
 
+/// An RRULE as libical reads it, with the COUNT libical refused beside an UNTIL (applied here).
+private struct Rule {
+    var recurrence: icalrecurrencetype
+    /// At most this many occurrences (a COUNT that came with an UNTIL, or COUNT=0), else nil.
+    var limit: Int?
+}
+
 /// A VEVENT read into Swift values (strings copied, zones resolved).
 private struct EventRecord {
     var uid: String
-    var summary: String
+    /// nil when the event has no SUMMARY.
+    var summary: String?
     var location: String?
     var description: String?
     var cancelled: Bool
     var start: Stamp
     var length: Length
-    var rrules: [icalrecurrencetype]
+    var rrules: [Rule]
     var rdates: [(Stamp, Length?)]
     var exdates: [Stamp]
     var recurrenceId: Stamp?
     var thisAndFuture: Bool
+    /// The VEVENT it was read from (borrowed from the document) and its position in the file:
+    /// which revision it is is read from there only when another component has its UID.
+    var component: OpaquePointer
+    var position: Int
+    /// An override with an RRULE of its own whose SEQUENCE is below its master's (set while
+    /// choosing revisions).
+    var olderThanMaster = false
+
+    var revision: Revision { Revision(of: component, position: position) }
 
     func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
 
@@ -81,6 +98,86 @@ private struct EventRecord {
         case (.day(let day), .seconds(let seconds)): return .day(day.adding(days: max(1, seconds / 86_400)))
         case (.instant(let date), .seconds(let seconds)): return .instant(date.addingTimeInterval(TimeInterval(seconds)))
         case (.instant(let date), .days(let days)): return .instant(date.addingTimeInterval(TimeInterval(days * 86_400)))
+        }
+    }
+}
+
+/// Orders revisions of one component (same UID and RECURRENCE-ID), oldest first: RFC 5545 says a
+/// higher SEQUENCE is a newer revision; producers that keep every revision (and those that do
+/// not bump SEQUENCE) stamp it with LAST-MODIFIED and DTSTAMP; the last in the file breaks ties,
+/// so byte-identical copies count once.
+private struct Revision: Comparable {
+    /// SEQUENCE, -1 when absent.
+    var sequence: Int
+    /// LAST-MODIFIED and DTSTAMP as written (`YYYYMMDDTHHMMSSZ`), empty when absent.
+    var lastModified: String
+    var stamp: String
+    /// The position in the file.
+    var position: Int
+
+    /// The revision `component` at `position` is. As text: both stamps are UTC date-times (RFC
+    /// 5545 3.8.7.2, 3.8.7.3), so their text sorts as their time.
+    init(of component: OpaquePointer, position: Int) {
+        func text(_ kind: icalproperty_kind) -> String? {
+            guard let property = icalcomponent_get_first_property(component, kind),
+                let value = icalproperty_get_value_as_string(property)
+            else { return nil }
+            return String(cString: value).trimmingCharacters(in: .whitespaces)
+        }
+        sequence = text(ICAL_SEQUENCE_PROPERTY).flatMap { Int($0) } ?? -1
+        lastModified = text(ICAL_LASTMODIFIED_PROPERTY) ?? ""
+        stamp = text(ICAL_DTSTAMP_PROPERTY) ?? ""
+        self.position = position
+    }
+
+    static func < (a: Revision, b: Revision) -> Bool {
+        (a.sequence, a.lastModified, a.stamp, a.position) < (b.sequence, b.lastModified, b.stamp, b.position)
+    }
+}
+
+/// The current revision of every component of one calendar: masters (one per UID; events without
+/// a UID each stand alone) and overrides by UID, one per RECURRENCE-ID (an override without a UID
+/// is filed under a key no UID has, so it stands alone).
+private struct CurrentRevisions {
+    var masters: [EventRecord] = []
+    var overrides: [String: [EventRecord]] = [:]
+
+    /// Keeps the newest revision of each component, in one pass over `records` (a dictionary
+    /// lookup each; revisions are read only where a UID repeats), so that no later step looks at
+    /// superseded ones. Reads libical: call it on one thread.
+    init(_ records: [EventRecord]) {
+        var masterAt: [String: Int] = [:]
+        var overrideAt: [String: [InstanceKey: Int]] = [:]
+        for record in records {
+            if record.recurrenceId != nil, record.uid.isEmpty {
+                // An instance of a series it cannot name: shown alone, as one instance (its own
+                // RDATEs or RRULE make no series of it). The key matches no UID.
+                overrides["\u{0}\(record.position)"] = [record]
+            } else if let rid = record.recurrenceId {
+                let key: InstanceKey =
+                    rid.isDate ? .day(rid.civil.dayNumber) : .time(Int64(rid.instant.timeIntervalSince1970.rounded()))
+                if let at = overrideAt[record.uid]?[key] {
+                    if overrides[record.uid, default: []][at].revision < record.revision {
+                        overrides[record.uid, default: []][at] = record
+                    }
+                } else {
+                    overrideAt[record.uid, default: [:]][key] = overrides[record.uid, default: []].count
+                    overrides[record.uid, default: []].append(record)
+                }
+            } else if !record.uid.isEmpty, let at = masterAt[record.uid] {
+                if masters[at].revision < record.revision { masters[at] = record }
+            } else {
+                if !record.uid.isEmpty { masterAt[record.uid] = masters.count }
+                masters.append(record)
+            }
+        }
+        // Overrides that are series of their own: which are older than their master.
+        for (uid, list) in overrides where list.contains(where: { !$0.rrules.isEmpty }) {
+            guard let at = masterAt[uid] else { continue }
+            let sequence = masters[at].revision.sequence
+            for index in list.indices where !list[index].rrules.isEmpty {
+                overrides[uid, default: []][index].olderThanMaster = list[index].revision.sequence < sequence
+            }
         }
     }
 }
@@ -110,45 +207,50 @@ extension ICalendarDocument {
     func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
         var result = Expansion()
         for calendar in calendars {
-            var masters: [EventRecord] = []
-            var overrides: [String: [EventRecord]] = [:]
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
             let (records, unknownZones) = await readAll(components, in: calendar, viewer: window.zone)
+            var read: [EventRecord] = []
+            read.reserveCapacity(records.count)
             for record in records {
                 switch record {
-                case .failure(let problem):
-                    result.warnings.append(problem.message)
+                case .failure(let problem): result.warnings.append(problem.message)
                 case .success(let (record, notes)):
                     result.warnings += notes
-                    if record.recurrenceId != nil, !record.uid.isEmpty {
-                        overrides[record.uid, default: []].append(record)
-                    } else {
-                        masters.append(record)
-                    }
+                    read.append(record)
                 }
             }
-            let mastered = Set(masters.map(\.uid))
-            let (events, notes) = await expandAll(masters, overrides: overrides, window: window, calendar: name)
+            let current = CurrentRevisions(read)
+            read = []
+            let (events, notes) = await expandAll(
+                current.masters, overrides: current.overrides, window: window, calendar: name)
             // Taken over, not appended, when it is all there is: copying tens of thousands of
             // instances costs a retain per string.
             if result.events.isEmpty { result.events = events } else { result.events += events }
             result.warnings += notes
-            // Overrides whose master is missing (e.g. Google's birthday calendar) stand alone.
-            for (uid, records) in overrides where !mastered.contains(uid) {
-                for record in records where !record.cancelled {
-                    let start = eventTime(record.start)
-                    let end = record.end(from: start)
-                    guard window.overlaps(start, end) else { continue }
-                    result.events.append(
-                        instance(record, start: start, end: end, recurrenceId: record.recurrenceId.map(eventTime),
-                            calendar: name))
-                }
-            }
+            appendOrphans(current, window: window, calendar: name, into: &result.events)
             for tzid in unknownZones {
                 result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
             }
         }
         return result
+    }
+
+    /// Appends the overrides whose master is missing (e.g. Google's birthday calendar): each
+    /// stands alone.
+    private func appendOrphans(
+        _ current: CurrentRevisions, window: ExpansionWindow, calendar: String, into events: inout [CalendarEvent]
+    ) {
+        let mastered = Set(current.masters.map(\.uid))
+        for (uid, records) in current.overrides where !mastered.contains(uid) {
+            for record in records where !record.cancelled {
+                let start = eventTime(record.start)
+                let end = record.end(from: start)
+                guard window.overlaps(start, end) else { continue }
+                events.append(
+                    instance(record, start: start, end: end, recurrenceId: record.recurrenceId.map(eventTime),
+                        calendar: calendar))
+            }
+        }
     }
 
     /// Expands `masters` on every core when there are enough of them to pay for the tasks.
@@ -277,14 +379,23 @@ extension ICalendarDocument {
         (EventRecord, [String]), Problem
     > {
         var notes: [String] = []
-        let summary = textProperty(component, ICAL_SUMMARY_PROPERTY) ?? "(no title)"
+        let summary = textProperty(component, ICAL_SUMMARY_PROPERTY)
         let uid = icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
-        let label = "\(name): event '\(summary)'" + (uid.isEmpty ? "" : " (\(uid))")
-        if uid.isEmpty { notes.append("\(name): event '\(summary)' has no UID; shown, but overrides cannot apply to it") }
+        let title = summary ?? "(no title)"
+        let label = "\(name): event '\(title)'" + (uid.isEmpty ? "" : " (\(uid))")
+        if uid.isEmpty { notes.append("\(name): event '\(title)' has no UID; shown, but overrides cannot apply to it") }
 
+        var rrules: [Rule] = []
         for error in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
             guard let text = icalproperty_get_xlicerror(error) else { continue }
             let message = String(cString: text)
+            if let repaired = Self.repairedRule(fromError: message) {
+                rrules.append(repaired.rule)
+                for part in repaired.dropped {
+                    notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
+                }
+                continue
+            }
             // Only errors about timing matter. An empty property ("No value for DESCRIPTION",
             // "RRULE:" with nothing after it) is harmless noise some producers even export.
             if !message.hasPrefix("No value for"),
@@ -297,53 +408,19 @@ extension ICalendarDocument {
         }
 
         guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY),
-            let start = zones.stamp(icalproperty_get_dtstart(startProperty), of: startProperty)
+            var start = zones.stamp(icalproperty_get_dtstart(startProperty), of: startProperty)
         else {
             return .failure(Problem(message: "\(label) has no valid DTSTART; skipped"))
         }
+        let (length, swapped) = readLength(component, start: &start, zones: zones)
+        if swapped { notes.append("\(label): DTEND before DTSTART; read as swapped") }
 
-        var length: Length = start.isDate ? .days(1) : .seconds(0)
-        if let endProperty = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY),
-            let end = zones.stamp(icalproperty_get_dtend(endProperty), of: endProperty)
-        {
-            if start.isDate {
-                length = .days(max(1, start.civil.days(to: end.civil)))
-            } else {
-                let seconds = Int(end.instant.timeIntervalSince(start.instant))
-                if seconds < 0 { notes.append("\(label): DTEND before DTSTART; treated as zero length") }
-                length = .seconds(max(0, seconds))
-            }
-        } else if let durationProperty = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
-            let seconds = Int(icaldurationtype_as_int(icalproperty_get_duration(durationProperty)))
-            length = start.isDate ? .days(max(1, seconds / 86_400)) : .seconds(max(0, seconds))
-        }
-
-        var rrules: [icalrecurrencetype] = []
         for property in properties(of: component, kind: ICAL_RRULE_PROPERTY) {
             let rule = icalproperty_get_rrule(property)
             if rule.freq == ICAL_NO_RECURRENCE {
                 notes.append("\(label): bad RRULE; only its first occurrence is shown")
             } else {
-                rrules.append(rule)
-            }
-        }
-        var exdates: [Stamp] = []
-        for property in properties(of: component, kind: ICAL_EXDATE_PROPERTY) {
-            if let stamp = zones.stamp(icalproperty_get_exdate(property), of: property) { exdates.append(stamp) }
-        }
-        var rdates: [(Stamp, Length?)] = []
-        for property in properties(of: component, kind: ICAL_RDATE_PROPERTY) {
-            let value = icalproperty_get_rdate(property)
-            if let stamp = zones.stamp(value.time, of: property) {
-                rdates.append((stamp, nil))
-            } else if let first = zones.stamp(value.period.start, of: property) {
-                var periodLength: Length?
-                if let last = zones.stamp(value.period.end, of: property) {
-                    periodLength = .seconds(max(0, Int(last.instant.timeIntervalSince(first.instant))))
-                } else {
-                    periodLength = .seconds(max(0, Int(icaldurationtype_as_int(value.period.duration))))
-                }
-                rdates.append((first, periodLength))
+                rrules.append(Rule(recurrence: rule, limit: nil))
             }
         }
         var recurrenceId: Stamp?
@@ -360,8 +437,102 @@ extension ICalendarDocument {
             uid: uid, summary: summary, location: textProperty(component, ICAL_LOCATION_PROPERTY),
             description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
             cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
-            rrules: rrules, rdates: rdates, exdates: exdates, recurrenceId: recurrenceId, thisAndFuture: thisAndFuture)
+            rrules: rrules, rdates: readRDates(component, zones: zones), exdates: readExdates(component, zones: zones),
+            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, component: component, position: index)
         return .success((record, notes))
+    }
+
+    /// How long the event lasts, from DTEND or DURATION, and whether DTEND came before DTSTART:
+    /// that is read as the two swapped (as the reference libraries do), and `start` becomes the
+    /// earlier of them.
+    private func readLength(_ component: OpaquePointer, start: inout Stamp, zones: ZoneResolver) -> (Length, Bool) {
+        if let endProperty = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY),
+            let end = zones.stamp(icalproperty_get_dtend(endProperty), of: endProperty)
+        {
+            if start.isDate {
+                let days = start.civil.days(to: end.civil)
+                let swapped = days < 0 && end.isDate
+                if swapped { start = end }
+                // A DATE DTEND on DTSTART's day (or a DATE-TIME one) still lasts the day.
+                return (.days(max(1, abs(days))), swapped)
+            }
+            let seconds = Int(end.instant.timeIntervalSince(start.instant))
+            let swapped = seconds < 0 && !end.isDate
+            if swapped { start = end }
+            return (.seconds(abs(seconds)), swapped)
+        }
+        if let durationProperty = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
+            let seconds = Int(icaldurationtype_as_int(icalproperty_get_duration(durationProperty)))
+            return (start.isDate ? .days(max(1, seconds / 86_400)) : .seconds(max(0, seconds)), false)
+        }
+        return (start.isDate ? .days(1) : .seconds(0), false)
+    }
+
+    private func readExdates(_ component: OpaquePointer, zones: ZoneResolver) -> [Stamp] {
+        properties(of: component, kind: ICAL_EXDATE_PROPERTY).compactMap {
+            zones.stamp(icalproperty_get_exdate($0), of: $0)
+        }
+    }
+
+    private func readRDates(_ component: OpaquePointer, zones: ZoneResolver) -> [(Stamp, Length?)] {
+        var rdates: [(Stamp, Length?)] = []
+        for property in properties(of: component, kind: ICAL_RDATE_PROPERTY) {
+            let value = icalproperty_get_rdate(property)
+            if let stamp = zones.stamp(value.time, of: property) {
+                rdates.append((stamp, nil))
+            } else if let first = zones.stamp(value.period.start, of: property) {
+                var periodLength: Length?
+                if let last = zones.stamp(value.period.end, of: property) {
+                    periodLength = .seconds(max(0, Int(last.instant.timeIntervalSince(first.instant))))
+                } else {
+                    periodLength = .seconds(max(0, Int(icaldurationtype_as_int(value.period.duration))))
+                }
+                rdates.append((first, periodLength))
+            }
+        }
+        return rdates
+    }
+
+    /// The RRULE libical refused whole, read again without its invalid parts, from the error
+    /// libical left in its place ("Can't parse as RECUR value in RRULE property. Removing entire
+    /// property: FREQ=DAILY;COUNT=-1;UNTIL=..."); nil for other errors or a rule with no valid FREQ.
+    ///
+    /// Parts are taken in order and each is kept when the rule still parses with it. A COUNT
+    /// beside an UNTIL (RFC 5545 allows one of them; libical refuses both) is kept as a limit this
+    /// code applies, so the rule ends at whichever comes first, as other readers do.
+    private static func repairedRule(fromError message: String) -> (rule: Rule, dropped: [String])? {
+        let marker = "in RRULE property. Removing entire property:"
+        guard let range = message.range(of: marker) else { return nil }
+        let parts = message[range.upperBound...].replacingOccurrences(of: "\\;", with: ";")
+            .split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        func parses(_ parts: [String]) -> Bool {
+            icalrecurrencetype_from_string(parts.joined(separator: ";")).freq != ICAL_NO_RECURRENCE
+        }
+        func name(_ part: String) -> String { part.split(separator: "=").first.map { $0.uppercased() } ?? "" }
+        func count(_ part: String) -> Int? {
+            guard name(part) == "COUNT", let value = part.split(separator: "=").last, let count = Int(value), count >= 0
+            else { return nil }
+            return count
+        }
+        guard let freq = parts.first(where: { name($0) == "FREQ" }), parses([freq]) else { return nil }
+        var kept = [freq]
+        var limit: Int?
+        var dropped: [String] = []
+        for part in parts where part != freq {
+            if parses(kept + [part]) {
+                kept.append(part)
+            } else if let count = count(part), kept.contains(where: { name($0) == "UNTIL" }) || count == 0 {
+                limit = count
+            } else if name(part) == "UNTIL", let index = kept.firstIndex(where: { count($0) != nil }),
+                parses(kept.enumerated().filter { $0.offset != index }.map(\.element) + [part])
+            {
+                limit = count(kept.remove(at: index))
+                kept.append(part)
+            } else {
+                dropped.append(part)
+            }
+        }
+        return (Rule(recurrence: icalrecurrencetype_from_string(kept.joined(separator: ";")), limit: limit), dropped)
     }
 
     // MARK: Expanding one master
@@ -371,6 +542,24 @@ extension ICalendarDocument {
         return .time(Int64(stamp.instant.timeIntervalSince1970.rounded()))
     }
 
+    /// The instances a master's EXDATEs remove: by key, and by day for DATE values.
+    private struct Exclusions {
+        let keys: Set<InstanceKey>
+
+        /// Whether the instance with `key` starting on local day `wallDay` is excluded.
+        func contains(_ key: InstanceKey, wallDay: Int) -> Bool {
+            !keys.isEmpty && (keys.contains(key) || keys.contains(.day(wallDay)))
+        }
+    }
+
+    /// What a master's overrides do to its series: the instances they replace, and the
+    /// THISANDFUTURE ones that also move every later instance (sorted by the instance they start at).
+    private struct OverridePlan {
+        var replaced = Set<InstanceKey>()
+        var future: [(key: InstanceKey, record: EventRecord, shift: TimeInterval)] = []
+        var maxShift: TimeInterval = 0
+    }
+
     /// Appends the instances of `master` (with its `overrides` merged) that overlap `window` to
     /// `events`, and its problems to `notes`.
     private func expand(
@@ -378,33 +567,76 @@ extension ICalendarDocument {
         into events: inout [CalendarEvent], notes: inout [String]
     ) {
         let allDay = master.start.isDate
-        let label = "\(name): event '\(master.summary)'"
+        let excluded = Exclusions(keys: Set(master.exdates.map { key($0, allDayMaster: allDay) }))
+        // An override of an instance the master's EXDATE removes is gone: the series was edited
+        // (the instance deleted) after the override was written.
+        let live = overrides.filter { record in
+            guard let rid = record.recurrenceId else { return false }
+            return !excluded.contains(key(rid, allDayMaster: allDay), wallDay: rid.civil.dayNumber)
+                && !isStale(record, master: master, excluded: excluded, zone: window.zone)
+        }
+        let plan = overridePlan(master, overrides: live)
+        if !master.cancelled {
+            let candidates = candidates(of: master, window: window, widenedBy: plan.maxShift, notes: &notes)
+            appendInstances(
+                of: master, candidates: candidates, excluded: excluded, plan: plan, window: window, calendar: calendar,
+                into: &events)
+        }
+        for record in live where !record.cancelled {
+            guard let rid = record.recurrenceId else { continue }
+            let start = eventTime(record.start)
+            let end = record.end(from: start)
+            guard window.overlaps(start, end) else { continue }
+            let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
+            events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
+        }
+    }
 
-        // Overrides: which instances they replace, and the THISANDFUTURE ones that also move
-        // every later instance.
-        var replaced = Set<InstanceKey>()
-        var future: [(key: InstanceKey, record: EventRecord, shift: TimeInterval)] = []
-        var maxShift: TimeInterval = 0
+    /// Whether `record`, an override that carries an RRULE of its own (a series split off from
+    /// one instance) and is older than its master, names an instance the master no longer has: the
+    /// series was edited after it was split (for example ended earlier), and the split-off part is
+    /// gone, as recurring-ical-events reads it. Only such overrides are checked, so the master's
+    /// instances are listed again only for them.
+    private func isStale(_ record: EventRecord, master: EventRecord, excluded: Exclusions, zone: TimeZone) -> Bool {
+        guard record.olderThanMaster, let rid = record.recurrenceId
+        else { return false }
+        let ridKey = key(rid, allDayMaster: master.start.isDate)
+        let around = ExpansionWindow(
+            start: rid.instant.addingTimeInterval(-86_400), end: rid.instant.addingTimeInterval(2 * 86_400), zone: zone)
+        var ignored: [String] = []
+        return !candidates(of: master, window: around, widenedBy: 0, notes: &ignored).contains {
+            $0.key == ridKey && !excluded.contains($0.key, wallDay: $0.wallDay)
+        }
+    }
+
+    private func overridePlan(_ master: EventRecord, overrides: [EventRecord]) -> OverridePlan {
+        var plan = OverridePlan()
         for record in overrides {
             guard let rid = record.recurrenceId else { continue }
-            let ridKey = key(rid, allDayMaster: allDay)
-            replaced.insert(ridKey)
+            let ridKey = key(rid, allDayMaster: master.start.isDate)
+            plan.replaced.insert(ridKey)
             if record.thisAndFuture {
                 // The move in the series' wall-clock time: "from Friday 10:00 to Monday 10:00"
                 // must stay at 10:00 for a later Friday whose weekend changes DST.
                 let zone = master.start.zone
                 let shift = wallSeconds(zone.wall(record.start.instant)) - wallSeconds(zone.wall(rid.instant))
-                future.append((ridKey, record, shift))
-                maxShift = max(maxShift, abs(shift))
+                plan.future.append((ridKey, record, shift))
+                plan.maxShift = max(plan.maxShift, abs(shift))
             }
         }
-        future.sort { order($0.key) < order($1.key) }
-        let excluded = Set(master.exdates.map { key($0, allDayMaster: allDay) })
+        plan.future.sort { order($0.key) < order($1.key) }
+        return plan
+    }
 
-        // Candidates: DTSTART, every RRULE occurrence and every RDATE, until past the window
-        // (widened by the largest THISANDFUTURE shift, plus a DST hour since that shift is wall time).
-        let horizon = window.end.addingTimeInterval(maxShift > 0 ? maxShift + 3_600 : 0)
-        let horizonDay = window.endDay + Int((maxShift / 86_400).rounded(.up))
+    /// The series' instances before overrides: DTSTART, every RRULE occurrence and every RDATE,
+    /// once each, until past the window (widened by the largest THISANDFUTURE shift, plus a DST
+    /// hour since that shift is wall time).
+    private func candidates(
+        of master: EventRecord, window: ExpansionWindow, widenedBy shift: TimeInterval, notes: inout [String]
+    ) -> [Candidate] {
+        let allDay = master.start.isDate
+        let horizon = window.end.addingTimeInterval(shift > 0 ? shift + 3_600 : 0)
+        let horizonDay = window.endDay + Int((shift / 86_400).rounded(.up))
         var seen = Set<InstanceKey>()
         var candidates: [Candidate] = []
         // `instant` is the stamp's instant when the caller already has it: the conversion goes
@@ -425,20 +657,13 @@ extension ICalendarDocument {
             guard seen.insert(key).inserted else { return }
             candidates.append(Candidate(key: key, wallDay: civil.dayNumber, start: start, length: length))
         }
-        add(master.start, length: nil)
+        // DTSTART is the first instance, unless every rule with an UNTIL ended before it (a
+        // series edited to end before it began has no instances left).
+        if !startsAfterLastUntil(master) { add(master.start, length: nil) }
 
-        for var rule in master.rrules {
-            var first = master.start.wall
-            if let zone = master.start.zone.libicalZone, !master.start.isDate {
-                first.zone = zone
-            } else if !master.start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
-                // A Foundation zone: libical iterates floating wall time, so UNTIL must be
-                // floating wall time in the event's zone too.
-                let until = Stamp(wall: rule.until, isDate: false, zone: icaltime_is_utc(rule.until) != 0
-                    ? (LibICal.utc.map(ICalZone.libical) ?? master.start.zone) : master.start.zone)
-                rule.until = master.start.zone.wall(until.instant)
-            }
-            guard let iterator = icalrecur_iterator_new(rule, first) else {
+        let label = "\(name): event '\(master.summary ?? "(no title)")'"
+        for rule in master.rrules {
+            guard let iterator = iterator(for: rule.recurrence, from: master.start) else {
                 notes.append("\(label): RRULE could not be expanded; only its first occurrence is shown")
                 continue
             }
@@ -447,6 +672,7 @@ extension ICalendarDocument {
             while true {
                 let next = icalrecur_iterator_next(iterator)
                 if icaltime_is_null_time(next) != 0 { break }
+                if let limit = rule.limit, produced >= limit { break }
                 produced += 1
                 if produced > Self.occurrenceLimit {
                     notes.append("\(label): recurrence stopped after \(Self.occurrenceLimit) occurrences")
@@ -454,7 +680,7 @@ extension ICalendarDocument {
                 }
                 var wall = next
                 wall.zone = nil
-                let stamp = Stamp(wall: wall, isDate: master.start.isDate, zone: master.start.zone)
+                let stamp = Stamp(wall: wall, isDate: allDay, zone: master.start.zone)
                 if allDay {
                     if stamp.civil.dayNumber >= horizonDay { break }
                     add(stamp, length: nil)
@@ -466,50 +692,82 @@ extension ICalendarDocument {
             }
         }
         for (stamp, length) in master.rdates { add(stamp, length: length) }
+        return candidates
+    }
 
-        if !master.cancelled {
-            // Sets are only asked when they hold something: hashing every candidate four times
-            // for nothing is measurable on a calendar of tens of thousands of instances.
-            let checkExcluded = !excluded.isEmpty
-            let checkReplaced = !replaced.isEmpty
-            let recurring = !(master.rrules.isEmpty && master.rdates.isEmpty)
-            for candidate in candidates {
-                if checkExcluded, excluded.contains(candidate.key) || excluded.contains(.day(candidate.wallDay)) {
-                    continue
-                }
-                if checkReplaced,
-                    replaced.contains(candidate.key) || (!allDay && replaced.contains(.day(candidate.wallDay)))
-                {
-                    continue
-                }
-                // The master's fields, or a THISANDFUTURE override's; not a copy of the whole record
-                // per instance.
-                var (summary, location, description) = (master.summary, master.location, master.description)
-                var length = master.length
-                var start = candidate.start
-                if !future.isEmpty, let rule = future.last(where: { order($0.key) <= order(candidate.key) }) {
-                    if rule.record.cancelled { continue }
-                    (summary, location, description) = (rule.record.summary, rule.record.location, rule.record.description)
-                    length = rule.record.length
-                    start = shifted(start, by: rule.shift, in: master.start.zone)
-                } else if let candidateLength = candidate.length {
-                    length = candidateLength
-                }
-                let end = EventRecord.end(from: start, length: length)
-                guard window.overlaps(start, end) else { continue }
-                events.append(
-                    CalendarEvent(
-                        uid: master.uid, recurrenceId: recurring ? candidate.start : nil, start: start, end: end,
-                        summary: summary, location: location, description: description, calendar: calendar))
-            }
+    /// libical's iterator over `rule` from `start`, in the start's wall-clock time.
+    ///
+    /// Floating, never in the zone: RFC 5545 repeats the local time, and libical, given the zone,
+    /// moves a time that falls in a DST gap (02:30 on the spring-forward day) to after it and then
+    /// keeps the moved time for every later instance. Each wall time is made an instant by the
+    /// caller, so UNTIL must be floating wall time in the event's zone too.
+    private func iterator(for recurrence: icalrecurrencetype, from start: Stamp) -> OpaquePointer? {
+        var rule = recurrence
+        if !start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
+            let until = Stamp(wall: rule.until, isDate: false, zone: icaltime_is_utc(rule.until) != 0
+                ? (LibICal.utc.map(ICalZone.libical) ?? start.zone) : start.zone)
+            rule.until = start.zone.wall(until.instant)
         }
-        for record in overrides where !record.cancelled {
-            guard let rid = record.recurrenceId else { continue }
-            let start = eventTime(record.start)
-            let end = record.end(from: start)
+        return icalrecur_iterator_new(rule, start.wall)
+    }
+
+    /// Whether DTSTART comes after the latest UNTIL of the master's rules (those that have one).
+    private func startsAfterLastUntil(_ master: EventRecord) -> Bool {
+        // All-day series compare days (UNTIL's day), timed ones instants.
+        func seconds(_ stamp: Stamp) -> Double {
+            master.start.isDate ? Double(stamp.civil.dayNumber) * 86_400 : stamp.instant.timeIntervalSince1970
+        }
+        var last: Double?
+        for rule in master.rrules where icaltime_is_null_time(rule.recurrence.until) == 0 {
+            var wall = rule.recurrence.until
+            let utc = icaltime_is_utc(wall) != 0
+            wall.zone = nil
+            let isDate = wall.is_date != 0
+            let zone = utc && !isDate ? (LibICal.utc.map(ICalZone.libical) ?? master.start.zone) : master.start.zone
+            let until = seconds(Stamp(wall: wall, isDate: isDate, zone: zone))
+            last = max(last ?? until, until)
+        }
+        guard let last else { return false }
+        return seconds(master.start) > last
+    }
+
+    /// Appends the instances among `candidates` that are not excluded or replaced, with a
+    /// THISANDFUTURE override's move and fields applied, that overlap `window`.
+    private func appendInstances(
+        of master: EventRecord, candidates: [Candidate], excluded: Exclusions, plan: OverridePlan,
+        window: ExpansionWindow, calendar: String, into events: inout [CalendarEvent]
+    ) {
+        let allDay = master.start.isDate
+        // The set is only asked when it holds something: hashing every candidate twice for
+        // nothing is measurable on a calendar of tens of thousands of instances.
+        let checkReplaced = !plan.replaced.isEmpty
+        let recurring = !(master.rrules.isEmpty && master.rdates.isEmpty)
+        for candidate in candidates {
+            if excluded.contains(candidate.key, wallDay: candidate.wallDay) { continue }
+            if checkReplaced,
+                plan.replaced.contains(candidate.key) || (!allDay && plan.replaced.contains(.day(candidate.wallDay)))
+            {
+                continue
+            }
+            // The master's fields, or a THISANDFUTURE override's; not a copy of the whole record
+            // per instance.
+            var (summary, location, description) = (master.summary, master.location, master.description)
+            var length = master.length
+            var start = candidate.start
+            if !plan.future.isEmpty, let rule = plan.future.last(where: { order($0.key) <= order(candidate.key) }) {
+                if rule.record.cancelled { continue }
+                (summary, location, description) = (rule.record.summary, rule.record.location, rule.record.description)
+                length = rule.record.length
+                start = shifted(start, by: rule.shift, in: master.start.zone)
+            } else if let candidateLength = candidate.length {
+                length = candidateLength
+            }
+            let end = EventRecord.end(from: start, length: length)
             guard window.overlaps(start, end) else { continue }
-            let original: EventTime = allDay ? .day(rid.civil) : (rid.isDate ? .day(rid.civil) : .instant(rid.instant))
-            events.append(instance(record, start: start, end: end, recurrenceId: original, calendar: calendar))
+            events.append(
+                CalendarEvent(
+                    uid: master.uid, recurrenceId: recurring ? candidate.start : nil, start: start, end: end,
+                    summary: summary, location: location, description: description, calendar: calendar))
         }
     }
 

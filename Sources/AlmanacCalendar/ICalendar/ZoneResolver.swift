@@ -15,7 +15,12 @@ enum ICalZone {
         case .libical(let zone):
             var local = wall
             local.is_date = 0
-            return Date(timeIntervalSince1970: TimeInterval(icaltime_as_timet_with_zone(local, zone)))
+            let seconds = icaltime_as_timet_with_zone(local, zone)
+            // Zone changes happen at night: only night hours pay for these checks.
+            if local.hour <= 4 || local.hour >= 22 {
+                return Date(timeIntervalSince1970: TimeInterval(Self.rfcInstant(local, seconds: Int(seconds), in: zone)))
+            }
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
         case .foundation(let zone):
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
@@ -24,6 +29,26 @@ enum ICalZone {
                 minute: Int(wall.minute), second: Int(wall.second))
             return calendar.date(from: parts) ?? Date(timeIntervalSince1970: 0)
         }
+    }
+
+    /// `seconds` (libical's instant for the wall time `local` in `zone`) as RFC 5545 3.3.5 reads
+    /// that wall time: one that occurs twice (the hour repeated when DST ends) is the first of the
+    /// two, where libical gives the second; one that does not occur (skipped when DST begins) uses
+    /// the offset from before the gap, where libical uses the one after it.
+    private static func rfcInstant(_ local: icaltimetype, seconds: Int, in zone: OpaquePointer) -> Int {
+        func fields(_ time: icaltimetype) -> Int {
+            var floating = time
+            floating.zone = nil
+            floating.is_date = 0
+            return Int(icaltime_as_timet(floating))
+        }
+        let wanted = fields(local)
+        let got = fields(icaltime_from_timet_with_zone(time_t(seconds), 0, zone))
+        if got != wanted { return seconds + (wanted - got) }  // in a gap
+        for back in [3_600, 1_800] where fields(icaltime_from_timet_with_zone(time_t(seconds - back), 0, zone)) == wanted {
+            return seconds - back
+        }
+        return seconds
     }
 
     /// The wall-clock time of `date` in this zone (floating: no zone attached).
@@ -47,12 +72,6 @@ enum ICalZone {
             return time
         }
     }
-
-    /// The libical zone pointer, when libical can do the arithmetic itself.
-    var libicalZone: OpaquePointer? {
-        if case .libical(let zone) = self { return zone }
-        return nil
-    }
 }
 
 /// A date or date-time read from a property, with its zone resolved.
@@ -73,9 +92,15 @@ struct Stamp {
 
 /// Resolves TZIDs the way real producers write them, caching per document.
 ///
-/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else the calendar's own
-/// VTIMEZONE; else a builtin IANA zone; else Foundation's zone; else a prefixed name such as
+/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else a name the zone database
+/// knows (libical's builtin zones, read from the system tzdata), with or without a leading `/`;
+/// else the calendar's own VTIMEZONE; else Foundation's zone of that name; else a prefixed name such as
 /// `/mozilla.org/20050126_1/Europe/Berlin` by its last path components.
+///
+/// The database comes before the embedded VTIMEZONE for a name it knows, as Google, Apple and
+/// Thunderbird read such files: exporters often embed only the transitions around the export date
+/// (as RDATEs), and a VTIMEZONE that ends before an event's date would leave every later event an
+/// hour off. A TZID the database does not know (a custom or prefixed name) keeps its VTIMEZONE.
 final class ZoneResolver {
     private let calendar: OpaquePointer
     private var cache: [String: ICalZone?] = [:]
@@ -113,7 +138,14 @@ final class ZoneResolver {
     private func resolve(_ raw: String) -> ICalZone? {
         let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\" ").union(.whitespaces))
         if let iana = WindowsZones.iana(for: name), let zone = Self.named(iana) { return zone }
-        if let own = icalcomponent_get_timezone(calendar, name) { return .libical(own) }
+        // Foundation comes only after the VTIMEZONE: it accepts names the zone database does not
+        // have (offsets like "GMT+1"), which must not beat a zone the file defines.
+        if let zone = Self.builtin(name) ?? Self.builtin(String(name.drop(while: { $0 == "/" }))) {
+            return .libical(zone)
+        }
+        if let own = icalcomponent_get_timezone(calendar, raw) ?? icalcomponent_get_timezone(calendar, name) {
+            return .libical(own)
+        }
         if let zone = Self.named(name) { return zone }
         let parts = name.split(separator: "/")
         for count in [3, 2] where parts.count > count {

@@ -116,8 +116,9 @@ public struct CalendarEvent: Sendable, Hashable, Encodable {
     public var start: EventTime
     /// End (exclusive; for all-day events the day after the last day, as in iCalendar).
     public var end: EventTime
-    /// Title (untrusted text).
-    public var summary: String
+    /// Title (untrusted text), as the source wrote it (surrounding whitespace trimmed); nil when
+    /// the event has none.
+    public var summary: String?
     /// Location (untrusted text).
     public var location: String?
     /// Description (untrusted text; shown fenced in context, not part of the JSON shape).
@@ -127,7 +128,7 @@ public struct CalendarEvent: Sendable, Hashable, Encodable {
 
     /// Creates an event instance.
     public init(
-        uid: String, recurrenceId: EventTime?, start: EventTime, end: EventTime, summary: String,
+        uid: String, recurrenceId: EventTime?, start: EventTime, end: EventTime, summary: String?,
         location: String?, description: String?, calendar: String
     ) {
         self.uid = uid
