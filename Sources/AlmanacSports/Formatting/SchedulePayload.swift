@@ -37,7 +37,8 @@ public struct SchedulePayload: ToolPayload {
     /// then the scores view's own line, so halted games show their period and resume time here too.
     func line(_ game: Game, rendering: Rendering) -> String {
         let zone = rendering.timeZone
-        return "\(GameText.day(game, now: rendering.now, zone: zone)), \(GameText.line(game, style: league.style, zone: zone))"
+        let day = GameText.day(game, now: rendering.now, zone: zone)
+        return "\(day), \(GameText.line(game, style: league.style, zone: zone))"
     }
 
     var emptyLine: String {
