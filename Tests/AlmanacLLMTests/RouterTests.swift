@@ -45,6 +45,17 @@ struct RouterTests {
         ("nfl games december 22", ["sports nfl --date 2024-12-22"]),
         ("lakers injury news", ["sports nba news --team lakers"]),
         ("mls scores this weekend", ["sports mls schedule"]),
+        // Golf, tennis, racing, MMA: the sport's league, and the person asked about as --player
+        ("how is scheffler doing at the masters", ["sports pga --player scheffler"]),
+        ("is verstappen winning the grand prix", ["sports f1 --player verstappen"]),
+        ("how did rory mcilroy do at the masters yesterday", ["sports pga --player 'rory mcilroy' --date yesterday"]),
+        ("Did Sinner win at Wimbledon?", ["sports atp --player sinner --date yesterday"]),
+        ("is jon jones fighting at ufc tonight", ["sports ufc --player 'jon jones' --date today"]),
+        ("Scheffler score at the Masters", ["sports pga --player scheffler"]),
+        ("who won the masters", ["sports pga --date yesterday"]),
+        ("is norris leading the race", ["sports f1 --player norris"]),
+        ("who is leading the masters", ["sports pga"]),
+        ("when is the next grand prix", ["sports f1 --next"]),
         // Weather: place and day
         ("weather in Lisbon", ["weather Lisbon"]),
         ("What's the weather in Lisbon tomorrow?", ["weather Lisbon tomorrow"]),
@@ -114,6 +125,16 @@ struct RouterTests {
         #expect(Self.cases.count >= 60)
         let tools = Set(Self.cases.flatMap(\.1).compactMap { $0.split(separator: " ").first.map(String.init) })
         #expect(tools == ["sports", "weather", "calendar", "search"])
+    }
+
+    @Test("a golf word in a weather question, or a capitalised place, is no player", arguments: [
+        "weather for golf on saturday in Augusta", "is it windy for golf today",
+        "is it going to rain at the masters tomorrow",
+    ])
+    func individualSportWeather(question: String) {
+        let routes = router.route(question)
+        #expect(routes.contains { $0.tool == "weather" })
+        #expect(!routes.contains { $0.words.contains("--player") })
     }
 
     @Test("routing is deterministic for the same question, time and zone")

@@ -149,6 +149,40 @@ struct HaltedGamesTests {
         #expect(withHalf.period == "top 5th")
     }
 
+    /// The schedule view (`schedule --team`) of `games` for the Tigers, at 23:00 New York time on 4 June 2025.
+    func scheduleContext(_ games: [Game]) throws -> [Substring] {
+        let now = instant("2025-06-05T03:00:00Z")
+        let team = try #require(games.first).away
+        let payload = SchedulePayload(
+            league: try #require(League.named("mlb")), schedule: TeamSchedule(team: team, season: 2025, games: games),
+            nextOnly: false, limit: 5, from: now)
+        let metadata = TestMetadata.fresh(tool: "sports", provider: "espn", fetchedAt: now)
+        return payload.context(Rendering(metadata: metadata, now: now, timeZone: newYork)).split(separator: "\n")
+    }
+
+    @Test("schedule view: a suspended game stays listed with its score, inning and resume time, as in scores")
+    func scheduleSuspended() throws {
+        var game = try espnGame([
+            "name": "STATUS_SUSPENDED", "state": "post", "completed": false, "description": "Suspended",
+            "detail": "Suspended", "shortDetail": "Suspended",
+        ])
+        game.resumesAt = instant("2025-06-05T17:10:00Z")
+        let lines = try scheduleContext([game])
+        #expect(lines.count == 2)
+        #expect(lines.last == "Wed 4 Jun 2025 (today), \(line(game))")
+        #expect(lines.last?.hasSuffix("Tigers (40-22) 4 @ White Sox (19-42) 3, 5th · resumes Thu 5 Jun 13:10") == true)
+    }
+
+    @Test("schedule view: a rain delay shows the inning like the scores view")
+    func scheduleDelayed() throws {
+        let game = try espnGame([
+            "name": "STATUS_RAIN_DELAY", "state": "in", "completed": false, "description": "Rain Delay",
+            "detail": "Rain Delay", "shortDetail": "Rain Delay",
+        ])
+        #expect(try scheduleContext([game]).last
+            == "Wed 4 Jun 2025 (today), Delayed: Rain Delay: Tigers (40-22) 4 @ White Sox (19-42) 3, 5th")
+    }
+
     @Test("ESPN STATUS_RAIN_DELAY (state in) keeps score and inning")
     func espnRainDelay() throws {
         let game = try espnGame([

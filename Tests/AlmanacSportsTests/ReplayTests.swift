@@ -74,6 +74,13 @@ struct ReplayTests {
         ReplayCase(
             golden: "soccer-usa1-scoreboard-live-2022-09-17", words: ["mls"], now: "2022-09-18T00:15:00Z",
             zone: "America/New_York"),
+        // A long-tail soccer league (not in the tool's original 22): World Cup 2026 group stage, by slug and by alias.
+        ReplayCase(
+            golden: "soccer-fifa-world-scoreboard-group-2026-06-15", words: ["fifa.world", "--date", "2026-06-15"],
+            now: "2026-06-16T00:30:00Z", zone: "America/New_York"),
+        ReplayCase(
+            golden: "soccer-fifa-world-scoreboard-group-2026-06-15", words: ["world cup", "--date", "2026-06-15"],
+            now: "2026-06-16T00:30:00Z", zone: "America/New_York"),
         ReplayCase(
             golden: "nba-standings-apis-v2", words: ["nba", "standings"], now: "2025-06-01T12:00:00Z",
             zone: "America/New_York"),

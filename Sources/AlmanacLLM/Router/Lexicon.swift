@@ -35,6 +35,48 @@ enum Lexicon {
         "hockey", "soccer",
     ]
 
+    /// Words and events that name a sport played by individuals, not teams ("masters" is golf,
+    /// "grand prix" racing), as (phrase, ESPN sport). A question about one of these sports routes to
+    /// that sport's first league (PGA Tour, ATP, Formula 1, UFC) with `--player` for a named person.
+    static let individualSportPhrases: [(phrase: String, sport: String)] = [
+        ("golf", "golf"), ("golfer", "golf"), ("masters", "golf"), ("leaderboard", "golf"), ("ryder cup", "golf"),
+        ("tennis", "tennis"), ("wimbledon", "tennis"), ("roland garros", "tennis"), ("french open", "tennis"),
+        ("australian open", "tennis"), ("racing", "racing"), ("grand prix", "racing"),
+        ("race", "racing"), ("qualifying", "racing"), ("mma", "mma"), ("fight", "mma"), ("bout", "mma"),
+    ]
+
+    /// Words that make a question about golf, tennis, racing or MMA (beside `sportsContext`):
+    /// "who is leading the masters", "how is the race going", "when is the next grand prix".
+    static let individualContext: Set<String> = [
+        "leading", "leader", "leaders", "leaderboard", "round", "pole", "podium", "next", "results", "going",
+        "card", "draw",
+    ]
+
+    /// Words that can stand before a player's name in a question ("how *is* scheffler doing").
+    static let beforePlayer: Set<String> = [
+        "is", "isnt", "was", "did", "didnt", "does", "has", "hasnt", "had", "hows", "how", "where", "will", "can",
+        "could", "are",
+    ]
+
+    /// Words that can follow a player's name ("is verstappen *winning*").
+    static let afterPlayer: Set<String> = [
+        "doing", "winning", "playing", "leading", "do", "win", "won", "finish", "finished", "fighting", "fight",
+        "racing", "race", "score", "scored", "shoot", "shooting", "shot", "play", "played", "going", "placed",
+        "lose", "losing", "lost", "beat", "look", "looking", "fare", "faring", "qualify", "qualified", "get",
+        "got", "in", "at", "still", "currently", "ahead", "making", "make", "made",
+    ]
+
+    /// Words that are never part of a player's name.
+    static let notNames: Set<String> = Set([
+        "who", "what", "whats", "which", "when", "why", "it", "he", "she", "they", "we", "you", "my", "your",
+        "his", "her", "their", "our", "there", "that", "this", "these", "those", "of", "from", "about",
+        "round", "tour", "open", "cup", "championship", "tournament", "event", "card", "top", "leader", "leaders",
+        "first", "place", "so", "far", "well", "too", "very", "ranked", "standing", "tennis", "golf", "lead",
+    ])
+    .union(questionWords).union(placeStop).union(sportsContext).union(pastWords).union(beforePlayer)
+    .union(afterPlayer).union(calendarWords).union(months)
+    .union(individualSportPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
+
     static let weatherWords: Set<String> = [
         "weather", "forecast", "temperature", "temperatures", "temp", "rain", "raining", "rainy", "snow",
         "snowing", "snowy", "sunny", "hot", "cold", "warm", "chilly", "humid", "humidity", "wind", "windy",

@@ -212,6 +212,10 @@ struct Analysis {
     /// The league a sport word alone means ("football": NFL).
     var sportHint: League?
     var team: SportsVocabulary.Team?
+    /// The league of a sport played by individuals (golf, tennis, racing, MMA) the clause is about.
+    var individualLeague: League?
+    /// A person the clause asks about in that sport ("scheffler", "rory mcilroy"), lowercased.
+    var player: String?
     var day: Router.Day?
 
     init(tokens: [Router.Token], router: Router) {
@@ -250,7 +254,13 @@ struct Analysis {
             .first
         let sportsy = league != nil || sportHint != nil || hasAny(Lexicon.sportsContext)
         team = Router.teamSpellings.first { has($0.spelling) && (!$0.weak || sportsy) }?.team
-        let sports = league != nil || team != nil || (sportHint != nil && hasAny(Lexicon.sportsContext))
+        detectIndividualSport()
+        let sports =
+            league != nil || team != nil || (sportHint != nil && hasAny(Lexicon.sportsContext))
+            || (individualLeague != nil
+                && (player != nil
+                    || !hasAny(Lexicon.weatherWords)
+                        && (hasAny(Lexicon.sportsContext) || hasAny(Lexicon.individualContext))))
         if sports { intents.append(.sports) }
 
         let strongWeather = has("weather") || has("forecast")
@@ -265,6 +275,45 @@ struct Analysis {
             hasAny(strongCalendar) || Lexicon.calendarPhrases.contains(where: { text.contains(" \($0)") })
             || (personal && hasAny(Lexicon.calendarWords)) || has("to do") || has("to-do")
         if calendar, !(sports && !hasAny(strongCalendar)) { intents.append(.calendar) }
+    }
+
+    /// Golf, tennis, racing or MMA, by league ("pga", "f1"), sport word or event ("masters"), and the
+    /// person asked about: the words between "is/did/how" and "doing/winning/finish" ("how is scheffler
+    /// doing"), else a capitalised name ("Scheffler score at the Masters").
+    private mutating func detectIndividualSport() {
+        let individual: Set<String> = ["golf", "tennis", "racing", "mma"]
+        if let league, individual.contains(league.sport) {
+            individualLeague = league
+        } else if league == nil, let sport = Lexicon.individualSportPhrases.first(where: { has($0.phrase) })?.sport {
+            individualLeague = SportsVocabulary.league(forSport: sport)
+        }
+        guard individualLeague != nil else { return }
+        let leagueWords = Set(Router.leaguePhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
+        func nameWord(_ index: Int) -> Bool {
+            let word = words[index]
+            return !Lexicon.notNames.contains(word) && !leagueWords.contains(word) && word.allSatisfy(\.isLetter)
+        }
+        for verb in words.indices where Lexicon.afterPlayer.contains(words[verb]) {
+            var start = verb
+            while start > 0, verb - start < 3, nameWord(start - 1) { start -= 1 }
+            if start < verb, start > 0, Lexicon.beforePlayer.contains(words[start - 1]) {
+                player = words[start..<verb].joined(separator: " ")
+                return
+            }
+        }
+        // A capitalised word in a weather question, or after "in"/"at", is a place ("golf in Augusta").
+        guard !hasAny(Lexicon.weatherWords) else { return }
+        let beforePlace: Set<String> = ["in", "at", "near", "from", "to", "for"]
+        var run: [String] = []
+        for (index, token) in tokens.enumerated() {
+            let afterPlaceWord = run.isEmpty && index > 0 && beforePlace.contains(words[index - 1])
+            if token.original.first?.isUppercase == true, nameWord(index), !afterPlaceWord, run.count < 3 {
+                run.append(words[index])
+            } else if !run.isEmpty {
+                break
+            }
+        }
+        if !run.isEmpty { player = run.joined(separator: " ") }
     }
 
     static func findDay(_ words: [String]) -> Router.Day? {
@@ -332,6 +381,16 @@ struct Analysis {
 
     func sportsRoute(day: Router.Day?, past: Bool) -> Route {
         // A sports clause names a league, a team or a sport, so a league is always found.
+        // With a player, or an event alone ("who won the masters"); a league or sport word without one
+        // ("f1 standings", "tennis news") takes the ordinary path below.
+        if let individualLeague, player != nil || (team == nil && self.league == nil && sportHint == nil) {
+            var words = [individualLeague.word]
+            if let player { words += ["--player", player] }
+            // Tournaments, race weekends and cards span days: a week or "next" asks for the next event.
+            let dates = dateWords(day: day, past: past)
+            if dates == nil && day == .nextWeek || day == nil && has("next") { words.append("--next") }
+            return Route(Router.sportsTool, words + (dates ?? []))
+        }
         let league = self.league ?? team.flatMap(chooseLeague) ?? sportHint
         var words = league.map { [$0.word] } ?? []
         let standings = hasAny(["standings", "table", "rankings", "seed", "seeding", "seeds"])
@@ -354,24 +413,29 @@ struct Analysis {
             return Route(Router.sportsTool, words)
         }
         if schedule && day == nil { return Route(Router.sportsTool, words) }
+        if let date = dateWords(day: day, past: past) {
+            words += date
+        } else if !words.contains("schedule") {
+            words.insert("schedule", at: 1)
+        }
+        return Route(Router.sportsTool, words)
+    }
+
+    /// `--date` words for `day`, or nil for a span of days (weekend, week), which each caller shows its own way.
+    func dateWords(day: Router.Day?, past: Bool) -> [String]? {
         switch day {
-        case .today, .tonight: words += ["--date", "today"]
-        case .tomorrow: words += ["--date", "tomorrow"]
-        case .yesterday: words += ["--date", "yesterday"]
-        case .weekday(let index): words += ["--date", router.iso(router.resolve(weekday: index, past: past))]
+        case .today, .tonight: ["--date", "today"]
+        case .tomorrow: ["--date", "tomorrow"]
+        case .yesterday: ["--date", "yesterday"]
+        case .weekday(let index): ["--date", router.iso(router.resolve(weekday: index, past: past))]
         case .date(let year, let month, let day):
-            if let date = router.resolve(year: year, month: month, day: day) { words += ["--date", router.iso(date)] }
-        case .weekend, .thisWeek, .nextWeek:
-            if !words.contains("schedule") { words.insert("schedule", at: 1) }
+            router.resolve(year: year, month: month, day: day).map { ["--date", router.iso($0)] } ?? []
+        case .weekend, .thisWeek, .nextWeek: nil
         case nil:
             // "Did the Lakers win?" means the last game: yesterday's, unless it is late enough in
             // the evening that today's game is probably over.
-            if past {
-                let hour = router.calendar.component(.hour, from: router.now)
-                words += ["--date", hour >= 20 ? "today" : "yesterday"]
-            }
+            past ? ["--date", router.calendar.component(.hour, from: router.now) >= 20 ? "today" : "yesterday"] : []
         }
-        return Route(Router.sportsTool, words)
     }
 
     /// For a nickname several leagues share (Giants, Rangers), the league of the sport named, else

@@ -33,15 +33,12 @@ public struct SchedulePayload: ToolPayload {
         return "\(league.name) · \(schedule.team.displayName) " + (nextOnly ? "next game" : "schedule\(season)")
     }
 
+    /// "Sat 7 Jun 2025 (tomorrow), Suspended: Diamondbacks 3 @ Reds 3, top 7th · resumes Sun 8 Jun 13:10": the day,
+    /// then the scores view's own line, so halted games show their period and resume time here too.
     func line(_ game: Game, rendering: Rendering) -> String {
         let zone = rendering.timeZone
-        let when =
-            game.state == .pre && game.interruption == nil
-            ? "\(GameText.day(game, now: rendering.now, zone: zone)), \(GameText.clock(game, zone: zone))"
-            : "\(GameText.day(game, now: rendering.now, zone: zone)), \(GameText.state(game, zone: zone))"
-        var text = "\(when): \(GameText.matchup(game, style: league.style, scores: game.state != .pre))"
-        if let note = game.note { text += " · \(note)" }
-        return text
+        let day = GameText.day(game, now: rendering.now, zone: zone)
+        return "\(day), \(GameText.line(game, style: league.style, zone: zone))"
     }
 
     var emptyLine: String {
@@ -74,7 +71,9 @@ public struct SchedulePayload: ToolPayload {
             [
                 GameText.day(game, now: rendering.now, zone: zone),
                 game.state == .pre ? GameText.clock(game, zone: zone) : GameText.state(game, zone: zone),
-                GameText.matchup(game, style: league.style, scores: game.state != .pre), game.note ?? "",
+                GameText.matchup(game, style: league.style, scores: game.state != .pre)
+                    + GamePeriod.halted(game, zone: zone),
+                game.note ?? "",
             ]
         }
         return ([header] + GameText.table(rows)).joined(separator: "\n")

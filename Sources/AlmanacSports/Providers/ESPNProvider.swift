@@ -168,7 +168,8 @@ public struct ESPNProvider: DescribedProvider {
         switch game.state {
         case .in: true
         case .pre: game.start > now.addingTimeInterval(-6 * 3600)
-        case .post: false
+        // A suspended game is over for today but still to be finished: it stays on the schedule.
+        case .post: GamePeriod.isHalted(game)
         }
     }
 

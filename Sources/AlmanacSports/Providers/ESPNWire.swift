@@ -25,6 +25,18 @@ struct CompetitionWire: Decodable {
     var status: StatusWire?
     var competitors: [CompetitorWire]?
     var notes: [NoteWire]?
+    /// "FIFA World Cup, Group H": the stage of a tournament game (soccer scoreboards).
+    var altGameNote: String?
+
+    /// The game's note: upstream's first headline ("NBA Cup - Quarterfinal"), else the stage from
+    /// `altGameNote` without the league name it starts with ("Group H").
+    var note: String? {
+        let headline = notes?.lazy.compactMap(\.headline).first { !$0.isEmpty }
+        let stage = altGameNote.flatMap { text in
+            text.range(of: ", ").map { String(text[$0.upperBound...]) } ?? text
+        }
+        return (headline ?? stage).flatMap { $0.isEmpty ? nil : UntrustedText.clean($0, limit: 80) }
+    }
 }
 
 struct StatusWire: Decodable {
@@ -209,7 +221,7 @@ extension EventWire {
             id: id, start: start, timeValid: competition.timeValid ?? true, state: state,
             statusName: type?.name ?? "", status: type?.shortDetail ?? type?.detail ?? "",
             completed: completed, home: home, away: away,
-            note: competition.notes?.lazy.compactMap(\.headline).first { !$0.isEmpty }.map { UntrustedText.clean($0, limit: 80) })
+            note: competition.note)
         // Upstream sends "0" before the start and for games called off: that is no score, not nil-nil.
         // A suspended game is not called off: it stopped at a score and resumes from it.
         if state == .pre || (state == .post && !completed && !GamePeriod.isSuspended(game.statusName)) {
