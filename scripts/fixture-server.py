@@ -7,7 +7,7 @@ ignored), like the Swift ReplayTransport.
 
 Control endpoints (test-only):
   GET  /health                        -> 200 {"status":"ok"} like llama.cpp's server (unless a fault is set)
-  GET  /__almanac/stats               -> {"requests": N, "paths": {...}}
+  GET  /__almanac/stats               -> {"requests": N, "paths": {...}, "agents": {path: last User-Agent}}
   ANY  /__almanac/echo                -> {"method": ..., "body": ..., header names lowercased: values}
   POST /__almanac/fault?mode=M        -> M in none|500|429|malformed|truncate|empty|html|reset|delay:SECONDS|drip:SECONDS
                                          |401|404|403|ctype|huge:MB|cookie|drop:KEY|retype:KEY|redirect|redirect:https
@@ -88,6 +88,7 @@ class State:
         self.lock = threading.Lock()
         self.requests = 0
         self.paths = {}
+        self.agents = {}
         self.fault = "none"
 
 
@@ -118,7 +119,8 @@ def make_handler(state):
             parts = urllib.parse.urlsplit(self.path)
             if parts.path == "/__almanac/stats":
                 with state.lock:
-                    body = json.dumps({"requests": state.requests, "paths": state.paths, "fault": state.fault})
+                    body = json.dumps({"requests": state.requests, "paths": state.paths, "agents": state.agents,
+                                       "fault": state.fault})
                 self.send_body(200, body.encode())
             elif parts.path == "/__almanac/fault":
                 mode = dict(urllib.parse.parse_qsl(parts.query)).get("mode", "none")
@@ -147,6 +149,8 @@ def make_handler(state):
             with state.lock:
                 state.requests += 1
                 state.paths[key] = state.paths.get(key, 0) + 1
+                # What each path was last asked with: tests check the agent upstream terms require.
+                state.agents[key] = self.headers.get("User-Agent") or ""
                 fault = "none" if moved else state.fault
                 over = state.requests > state.max_requests
             if over:

@@ -70,10 +70,17 @@ struct ChainWebSearch: WebSearching {
     var providerName: String { provider.name }
 
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {
+        try await searchNoted(query, count: count, in: environment).value
+    }
+
+    /// The hits, with the provider's notes (SearXNG's unresponsive engines) for the attempt.
+    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+        -> NotedAnswer<[WebSearchHit]>
+    {
         let text = HTMLText.collapseWhitespace(query)
-        guard !text.isEmpty else { return [] }
+        guard !text.isEmpty else { return NotedAnswer(value: []) }
         let wanted = min(max(count, 1), SearchTool.maximumCount)
         let results = try await provider.fetch(SearchQuery(text: text, kind: .web, count: wanted), in: environment)
-        return results.results.prefix(wanted).map(\.webSearchHit)
+        return NotedAnswer(value: results.results.prefix(wanted).map(\.webSearchHit), note: results.notes)
     }
 }

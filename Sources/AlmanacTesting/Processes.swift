@@ -168,9 +168,17 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// How many upstream requests the server has answered.
     public func requestCount() async throws -> Int {
+        try await stats()["requests"] as? Int ?? -1
+    }
+
+    /// The User-Agent each upstream path (`GET /path?sorted=query`) was last asked with.
+    public func userAgents() async throws -> [String: String] {
+        try await stats()["agents"] as? [String: String] ?? [:]
+    }
+
+    private func stats() async throws -> [String: Any] {
         let (data, _) = try await URLSession.shared.data(from: URL(string: "\(baseURL)/__almanac/stats")!)
-        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        return object?["requests"] as? Int ?? -1
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
     }
 
     /// Stops the server by its pid.

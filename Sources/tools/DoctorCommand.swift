@@ -59,10 +59,22 @@ struct DoctorChecks: Sendable {
         for descriptor in runtime.providers.descriptors {
             guard let probe = descriptor.probe, descriptor.endpoints.indices.contains(probe.endpoint) else { continue }
             let endpoint = descriptor.endpoints[probe.endpoint]
+            // Terms the upstream cannot be asked without (a contact in the User-Agent: a generic
+            // agent is refused): say what to set rather than probe with an agent it turns away.
+            if let reason = descriptor.terms.unconfiguredReason(runtime.settings, service: descriptor.summary) {
+                checks.append(DoctorCheck(status: .warn, name: descriptor.name, detail: reason + "; not probed", essential: false))
+                continue
+            }
             if descriptor.unconfiguredReason(runtime.settings) != nil { continue }
             guard let base = endpoint.configuredBase(runtime.settings) else { continue }
-            checks.append(
-                await reach(descriptor.name, env: endpoint.env, fallback: base, path: probe.path, essential: probe.essential))
+            do {
+                checks.append(
+                    await reach(
+                        descriptor.name, env: endpoint.env, fallback: base, path: probe.path, essential: probe.essential,
+                        transport: try probeTransport(descriptor)))
+            } catch {
+                checks.append(DoctorCheck(status: .fail, name: descriptor.name, detail: firstLine(error), essential: probe.essential))
+            }
         }
         checks.append(await llm())
         return checks
@@ -129,7 +141,19 @@ struct DoctorChecks: Sendable {
         }
     }
 
-    func reach(_ name: String, env: String, fallback: String, path: String, essential: Bool) async -> DoctorCheck {
+    /// The transport a probe of `descriptor`'s upstream goes through: the provider's own terms
+    /// (its User-Agent with the contact, its minimum interval across processes), so the upstream
+    /// sees the client it will serve. Conditional requests are left out: a probe must reach the
+    /// upstream, never be answered from a stored copy.
+    func probeTransport(_ descriptor: ProviderDescriptor) throws -> any HTTPTransport {
+        var probing = descriptor
+        probing.terms.conditionalRequests = false
+        return try runtime.context().environment.transport(honouring: probing)
+    }
+
+    func reach(
+        _ name: String, env: String, fallback: String, path: String, essential: Bool, transport: any HTTPTransport
+    ) async -> DoctorCheck {
         let base: URL
         do {
             base = try runtime.settings.baseURL(env: env, default: fallback)
@@ -144,7 +168,7 @@ struct DoctorChecks: Sendable {
         let started = Date()
         do {
             // Any HTTP answer proves the host is up; replay mode answers from Fixtures.
-            let response = try await Deadline.run(probeTimeout) { [transport = runtime.transport, probeTimeout] in
+            let response = try await Deadline.run(probeTimeout) { [transport, probeTimeout] in
                 try await transport.send(HTTPRequest(url: url), timeout: probeTimeout)
             }
             let ms = Int(Date().timeIntervalSince(started) * 1000)
@@ -163,7 +187,8 @@ struct DoctorChecks: Sendable {
 
     func llm() async -> DoctorCheck {
         let check = await reach(
-            "llm", env: "ALMANAC_LLM_URL", fallback: "http://127.0.0.1:8080", path: "/health", essential: false)
+            "llm", env: "ALMANAC_LLM_URL", fallback: "http://127.0.0.1:8080", path: "/health", essential: false,
+            transport: runtime.transport)
         if check.status == .fail { return DoctorCheck(status: .warn, name: check.name, detail: check.detail, essential: false) }
         // llama.cpp answers 503 while the model loads.
         if !check.detail.contains("HTTP 200") {

@@ -21,13 +21,22 @@ actor FakeSearcher: WebSearching {
     nonisolated let providerName: String
     let hits: [WebSearchHit]
     let failure: ProviderFailure?
+    /// What the searcher notes beside its hits (SearXNG's unresponsive engines).
+    let note: String?
     private(set) var questions: [String] = []
     private(set) var counts: [Int] = []
 
-    init(hits: [WebSearchHit], name: String = "brave", failure: ProviderFailure? = nil) {
+    init(hits: [WebSearchHit], name: String = "brave", failure: ProviderFailure? = nil, note: String? = nil) {
         self.hits = hits
         self.providerName = name
         self.failure = failure
+        self.note = note
+    }
+
+    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+        -> NotedAnswer<[WebSearchHit]>
+    {
+        NotedAnswer(value: try await search(query, count: count, in: environment), note: note)
     }
 
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {

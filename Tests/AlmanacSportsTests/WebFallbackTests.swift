@@ -78,7 +78,7 @@ struct WebFallbackTests {
     @Test("the shared chain: Brave failing, SearXNG answers; attempts name each searcher in order")
     func chain() async throws {
         let brave = FakeSearcher(hits: [], name: "brave", failure: ProviderFailure(.rateLimited, "Brave: HTTP 429, rate limited"))
-        let searxng = FakeSearcher(hits: hits, name: "searxng")
+        let searxng = FakeSearcher(hits: hits, name: "searxng", note: "unresponsive engines: broken (HTTP error)")
         let chain = try #require(WebSearchChain([brave, searxng]))
         let harness = Harness(transport: down, now: now, zone: zone("UTC"), webSearch: chain)
         let listed = SportsTool().providers(in: harness.context)
@@ -89,6 +89,9 @@ struct WebFallbackTests {
         #expect(result.metadata.provider == "searxng")
         #expect(result.metadata.attempts.suffix(2).map(\.provider) == ["brave", "searxng"])
         #expect(result.metadata.attempts.map(\.outcome).suffix(2) == [.failed, .ok])
+        // What SearXNG noted beside its hits (engines that did not answer) is the answering
+        // attempt's detail, as in the search tool's own attempts.
+        #expect(result.metadata.attempts.last?.detail == "unresponsive engines: broken (HTTP error)")
         #expect(await searxng.questions == ["NBA scores 2024-12-15"])
         #expect(await searxng.counts == [WebSearchFallbacks.hitCount])
     }

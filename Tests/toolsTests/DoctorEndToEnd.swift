@@ -34,9 +34,12 @@ struct DoctorEndToEndTests {
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
         let settings = Settings(environment: environment)
-        let probed = providers.descriptors
-            .filter { $0.probe != nil && $0.unconfiguredReason(settings) == nil }.map { "ok    \($0.name)" }
-        #expect(probed.contains("ok    espn") && probed.contains("ok    brave"))
+        // Probed when configured; one that needs a contact and has none is a warning, not probed.
+        let probed = providers.descriptors.filter { $0.probe != nil }.compactMap { descriptor -> String? in
+            if descriptor.terms.unconfiguredReason(settings, service: descriptor.summary) != nil { return "warn  \(descriptor.name)" }
+            return descriptor.unconfiguredReason(settings) == nil ? "ok    \(descriptor.name)" : nil
+        }
+        #expect(probed.contains("ok    espn") && probed.contains("ok    brave") && probed.contains("warn  met-norway"))
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
             "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
             "ok    search setup",
@@ -48,6 +51,37 @@ struct DoctorEndToEndTests {
         #expect(lines.contains { $0.hasPrefix("ok    cache: ") && $0.hasSuffix(", 0 entries, integrity ok") })
         #expect(!output.stdout.contains(Self.secret))
         #expect(!output.stderr.contains(Self.secret))
+    }
+
+    @Test("probes go out with each provider's terms: MET Norway's agent carries the contact; without one it is a warning, not a probe")
+    func providerTerms() async throws {
+        let server = try FixtureServer()
+        defer { server.stop() }
+        let scratch = try Scratch()
+        let base = server.baseURL
+        let status = "GET /weatherapi/locationforecast/2.0/status"
+        let environment = scratch.environment(Self.everyEndpoint(at: base).merging(["ALMANAC_LLM_URL": base]) { $1 })
+
+        let without = try ToolsBinary.run(["doctor"], environment: environment)
+        #expect(without.status == 0, "\(without.stdout)")
+        let warning = lines(without).first { $0.hasPrefix("warn  met-norway: ") }
+        #expect(warning?.contains("set [weather] contact = \"you@example.org\" in config.toml or ALMANAC_CONTACT") == true, "\(without.stdout)")
+        #expect(warning?.hasSuffix("; not probed") == true)
+        // A generic agent is refused by MET Norway: it was never asked.
+        #expect(try await server.userAgents()[status] == nil)
+        // Nominatim takes a contact when set and serves without one: probed with Almanac's own agent.
+        let agents = try await server.userAgents()
+        let nominatim = try #require(agents["GET /status?format=json"])
+        #expect(nominatim.hasPrefix("almanac/") && nominatim.hasSuffix("(+tools)"), "\(nominatim)")
+
+        let contact = "doctor-tests@example.org"
+        let with = try ToolsBinary.run(["doctor"], environment: environment.merging(["ALMANAC_CONTACT": contact]) { $1 })
+        #expect(with.status == 0, "\(with.stdout)")
+        #expect(lines(with).contains { $0.hasPrefix("ok    met-norway: reachable at \(base) (HTTP ") })
+        let received = try await server.userAgents()
+        #expect(received[status]?.hasPrefix("almanac/") == true)
+        #expect(received[status]?.hasSuffix("(+tools; \(contact))") == true, "\(received)")
+        #expect(received["GET /status?format=json"]?.hasSuffix("(+tools; \(contact))") == true, "\(received)")
     }
 
     @Test("a provider down fails the doctor (exit 69); no key and no LLM are only warnings")

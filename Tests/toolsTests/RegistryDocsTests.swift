@@ -30,4 +30,13 @@ struct RegistryDocsTests {
             #expect(section.contains("`\(descriptor.name)`"), "\(descriptor.name)")
         }
     }
+
+    @Test("README's fault-matrix table has every fault for every provider the matrix runs (regenerate it with scripts/fault-matrix)")
+    func faultMatrix() {
+        let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        for descriptor in Runtime.defaultProviders().descriptors where descriptor.sampleCall != nil && !descriptor.endpoints.isEmpty {
+            let cell = " | \(descriptor.tool) (\(descriptor.name)) | "
+            #expect(rows.filter { $0.contains(cell) }.count == FaultMatrixTests.expectations.count, "\(descriptor.name)")
+        }
+    }
 }

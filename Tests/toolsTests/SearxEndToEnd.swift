@@ -43,6 +43,9 @@ struct SearxEndToEndTests {
         let attempts = (fallback["attempts"] as? [[String: Any]])?.compactMap { $0["provider"] as? String }
         #expect(attempts?.first == "espn")
         #expect(attempts?.last == "searxng")
+        // The broken engine shows in the fallback's attempt too, as in the search tool's.
+        let last = (fallback["attempts"] as? [[String: Any]])?.last
+        #expect(last?["detail"] as? String == "unresponsive engines: broken (HTTP error)")
         #expect(((fallback["data"] as? [String: Any])?["results"] as? [Any])?.count == 3)
     }
 

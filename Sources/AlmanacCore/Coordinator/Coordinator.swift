@@ -19,8 +19,8 @@ public struct FetchOptions: Sendable, Equatable {
 public struct ProviderCall<Output: Sendable>: Sendable {
     /// Provider name.
     public var name: String
-    /// Fetches the value.
-    public var run: @Sendable () async throws -> Output
+    /// Fetches the value, with a note for the attempt's detail.
+    public var run: @Sendable () async throws -> NotedAnswer<Output>
     /// The provider's own older answer, asked for only when every provider failed.
     public var staleCopy: @Sendable () async -> StaleCopy<Output>?
 
@@ -30,7 +30,25 @@ public struct ProviderCall<Output: Sendable>: Sendable {
         staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }
     ) {
         self.name = name
-        self.run = run
+        self.run = { NotedAnswer(value: try await run()) }
+        self.staleCopy = staleCopy
+    }
+
+    /// A call whose answer may carry a note for its attempt's detail (a factory, so a trailing
+    /// closure given to ``init(name:run:staleCopy:)`` is never ambiguous).
+    public static func noted(
+        name: String, run: @escaping @Sendable () async throws -> NotedAnswer<Output>,
+        staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }
+    ) -> ProviderCall {
+        ProviderCall(name: name, answering: run, staleCopy: staleCopy)
+    }
+
+    private init(
+        name: String, answering: @escaping @Sendable () async throws -> NotedAnswer<Output>,
+        staleCopy: @escaping @Sendable () async -> StaleCopy<Output>?
+    ) {
+        self.name = name
+        run = answering
         self.staleCopy = staleCopy
     }
 }
@@ -176,9 +194,12 @@ public actor Coordinator {
             task = running
         } else {
             let providers = request.providers.map { call in
-                ProviderCall<Data>(
+                ProviderCall<Data>.noted(
                     name: call.name,
-                    run: { try Self.encoder.encode(try await call.run()) },
+                    run: {
+                        let answer = try await call.run()
+                        return NotedAnswer(value: try Self.encoder.encode(answer.value), note: answer.note)
+                    },
                     staleCopy: {
                         guard let copy = await call.staleCopy(), let payload = try? Self.encoder.encode(copy.value) else {
                             return nil
@@ -254,10 +275,11 @@ public actor Coordinator {
             upstreamCalls += 1
             let elapsedTime = clock.stopwatch()
             do {
-                let value = try await Deadline.run(configuration.timeout, clock: clock, provider.run)
+                let answer = try await Deadline.run(configuration.timeout, clock: clock, provider.run)
                 let elapsed = Self.milliseconds(elapsedTime())
-                attempts.append(ProviderAttempt(provider: provider.name, outcome: .ok, milliseconds: elapsed))
-                return (value, provider.name)
+                attempts.append(
+                    ProviderAttempt(provider: provider.name, outcome: .ok, milliseconds: elapsed, detail: answer.note))
+                return (answer.value, provider.name)
             } catch {
                 let elapsed = Self.milliseconds(elapsedTime())
                 attempts.append(Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))

@@ -19,6 +19,9 @@ public protocol Provider<Query, Output>: Sendable {
     func supports(_ query: Query) -> Bool
     /// Fetches and decodes. Cancellation must be honoured (the coordinator enforces deadlines).
     func fetch(_ query: Query, in environment: ProviderEnvironment) async throws -> Output
+    /// The answer with a note for its attempt's detail: what went wrong on the way without
+    /// failing it (SearXNG engines that did not answer). Default: ``fetch(_:in:)``, no note.
+    func fetchNoted(_ query: Query, in environment: ProviderEnvironment) async throws -> NotedAnswer<Output>
     /// An older answer to `query` the provider keeps itself (a CalDAV mirror), with when it was
     /// fetched. Asked only when every provider failed; served labelled stale. Default: none.
     func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>?
@@ -40,6 +43,20 @@ extension DescribedProvider {
     public var descriptor: ProviderDescriptor { Self.descriptor }
 }
 
+/// An answer and what went wrong on the way without failing it, for the attempt's detail.
+public struct NotedAnswer<Value: Sendable>: Sendable {
+    /// The answer.
+    public var value: Value
+    /// One line for the answering attempt's `detail`, or nil.
+    public var note: String?
+
+    /// Creates a noted answer.
+    public init(value: Value, note: String? = nil) {
+        self.value = value
+        self.note = note
+    }
+}
+
 /// A provider's own older answer, offered when its upstream cannot be reached.
 public struct StaleCopy<Value: Sendable>: Sendable {
     /// The answer as it was.
@@ -57,6 +74,11 @@ public struct StaleCopy<Value: Sendable>: Sendable {
 extension Provider {
     /// Most providers support every query of their type.
     public func supports(_ query: Query) -> Bool { true }
+
+    /// Most providers have nothing to note beside an answer.
+    public func fetchNoted(_ query: Query, in environment: ProviderEnvironment) async throws -> NotedAnswer<Output> {
+        NotedAnswer(value: try await fetch(query, in: environment))
+    }
 
     /// Most providers keep nothing beyond the Coordinator's cache.
     public func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>? { nil }

@@ -52,9 +52,9 @@ public struct ToolContext: Sendable {
             .map(\.element)
             .filter { $0.supports(query) }
             .map { provider in
-                ProviderCall<Output>(
+                ProviderCall<Output>.noted(
                     name: provider.name,
-                    run: { try await provider.fetch(query, in: environment) },
+                    run: { try await provider.fetchNoted(query, in: environment) },
                     staleCopy: { await provider.staleCopy(query, in: environment) })
             }
         return try await coordinator.fetch(

@@ -26,6 +26,10 @@ public protocol WebSearching: Sendable {
     var providerName: String { get }
     /// Runs a web search for `query`, returning at most `count` hits.
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit]
+    /// The hits with a note on what went wrong without failing the search (SearXNG engines that
+    /// did not answer). Default: ``search(_:count:in:)``, no note.
+    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+        -> NotedAnswer<[WebSearchHit]>
     /// The single searchers behind this one, in the order they are tried (default: itself).
     var searchers: [any WebSearching] { get }
 }
@@ -33,6 +37,13 @@ public protocol WebSearching: Sendable {
 extension WebSearching {
     /// A single searcher is its own chain.
     public var searchers: [any WebSearching] { [self] }
+
+    /// Most searchers have nothing to note beside their hits.
+    public func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+        -> NotedAnswer<[WebSearchHit]>
+    {
+        NotedAnswer(value: try await search(query, count: count, in: environment))
+    }
 }
 
 /// The configured web searchers in the order tried (the search tool's own chain: Brave, then
@@ -55,11 +66,18 @@ public struct WebSearchChain: WebSearching {
 
     /// The first member's hits that are not empty; the last failure when every member failed.
     public func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {
+        try await searchNoted(query, count: count, in: environment).value
+    }
+
+    /// The first member's hits that are not empty, with its note.
+    public func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+        -> NotedAnswer<[WebSearchHit]>
+    {
         var lastFailure: (any Error)?
         for member in members {
             do {
-                let hits = try await member.search(query, count: count, in: environment)
-                if !hits.isEmpty { return hits }
+                let answer = try await member.searchNoted(query, count: count, in: environment)
+                if !answer.value.isEmpty { return answer }
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -67,7 +85,7 @@ public struct WebSearchChain: WebSearching {
             }
         }
         if let lastFailure { throw lastFailure }
-        return []
+        return NotedAnswer(value: [])
     }
 }
 
@@ -132,12 +150,18 @@ public struct WebSearchFallback<Query: Sendable, Output: Sendable>: Provider {
 
     /// Searches; no hits is a `notFound` failure, so the chain goes on.
     public func fetch(_ query: Query, in environment: ProviderEnvironment) async throws -> Output {
+        try await fetchNoted(query, in: environment).value
+    }
+
+    /// Searches, keeping the searcher's note (unresponsive engines) for the attempt's detail.
+    public func fetchNoted(_ query: Query, in environment: ProviderEnvironment) async throws -> NotedAnswer<Output> {
         guard let text = words(query), !text.isEmpty else {
             throw ProviderFailure(.notFound, "\(name): nothing to search for")
         }
-        let hits = try await searcher.search(text, count: WebSearchFallbacks.hitCount, in: environment)
-        guard !hits.isEmpty else { throw ProviderFailure(.notFound, "\(name): no web results for '\(text)'") }
-        return answer(query, text, Array(hits.prefix(WebSearchFallbacks.hitCount)))
+        let found = try await searcher.searchNoted(text, count: WebSearchFallbacks.hitCount, in: environment)
+        guard !found.value.isEmpty else { throw ProviderFailure(.notFound, "\(name): no web results for '\(text)'") }
+        return NotedAnswer(
+            value: answer(query, text, Array(found.value.prefix(WebSearchFallbacks.hitCount))), note: found.note)
     }
 
     private func words(_ query: Query) -> String? {

@@ -21,10 +21,11 @@ public struct NominatimGeocoder: DescribedProvider {
                 _ = try? NominatimGeocoder.decode($0)
             }
         ],
+        // The fault matrix points Open-Meteo geocoding at a dead port, so Nominatim answers first;
+        // healthy, the forecast at the place it names (Ottawa) is served by a stand-in exchange
+        // (Fixtures/weather/nominatim/standin-ottawa-forecast: a recorded forecast, moved).
+        sampleCall: SampleCall(words: ["run", "weather", "Ottawa"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
         liveRequestHeaders: { ["User-Agent": terms.userAgentValue($0)] })
-    // No sample call for the fault matrix: a healthy run needs a recorded forecast at the place
-    // Nominatim names, and no forecast is recorded for Ottawa (its only recording). The end-to-end
-    // tests (WeatherFallbackEndToEnd) run the chain against loopback servers instead.
 
     /// Nominatim's usage policy: an identifying agent (with the contact when one is set), at most
     /// one request a second.
