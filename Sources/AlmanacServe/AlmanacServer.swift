@@ -52,15 +52,6 @@ public enum AlmanacServer {
                 return json(answer.status, answer.body)
             }
         }
-        // A tool is only ever POSTed: other methods are told so (405 with Allow), not "not found".
-        let postOnly: @Sendable (Request, ServeContext) async throws -> Response = { _, _ in
-            var response = json(405, ToolAPI.error(405, "error: use POST with the arguments as a JSON object", lines: []).body)
-            response.headers[.allow] = "POST"
-            return response
-        }
-        for method in [HTTPTypes.HTTPRequest.Method.get, .put, .patch, .delete] {
-            router.on("/tools/:tool", method: method, use: postOnly)
-        }
         let mcp: @Sendable (Request, ServeContext) async throws -> Response = { request, _ in
             let headers = Dictionary(
                 request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -189,6 +180,12 @@ struct ServeGuard: RouterMiddleware {
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
             }
+        }
+        // A tool is only ever POSTed: any other method (TRACE, QUERY, ...) is told so, not "not found".
+        if request.uri.path.hasPrefix("/tools/"), request.method != .post {
+            var response = refusal(405, "error: use POST with the arguments as a JSON object", origin: origin)
+            response.headers[.allow] = "POST"
+            return response
         }
         let client = Self.clientKey(context.remoteAddress)
         guard await inFlight.enter(client, limit: configuration.maxConcurrentPerClient) else {

@@ -48,7 +48,8 @@ public struct ToolAPI: Sendable {
         do {
             var json = try Self.object(body)
             var zone: TimeZone?
-            if let tz = json.removeValue(forKey: "tz"), tz != .null {
+            // An empty zone is no zone (form-filling clients send "" for fields left blank).
+            if let tz = json.removeValue(forKey: "tz"), tz != .null, tz != .string("") {
                 guard case .string(let name) = tz, let named = TimeZone(identifier: name) else {
                     throw AlmanacError.usage(
                         "tz must be an IANA time zone name", suggestion: "e.g. \"tz\": \"Europe/Lisbon\"")

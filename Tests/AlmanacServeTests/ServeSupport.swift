@@ -127,14 +127,24 @@ final class PostgresCluster: @unchecked Sendable {
         try run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "almanac", "almanac"], timeout: 30)
     }
 
+    /// Runs a PostgreSQL program with output to /dev/null: `pg_ctl start` leaves the server
+    /// holding whatever it inherited, so a pipe would never reach its end.
     private func run(_ tool: String, _ arguments: [String], timeout: TimeInterval) throws {
-        let executable = bin.appendingPathComponent(tool).path
-        let command = asUser + [executable] + arguments
-        let output = try Command.run(
-            URL(fileURLWithPath: command[0]), Array(command.dropFirst()),
-            environment: ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"], timeout: timeout)
-        guard output.status == 0 else {
-            throw Failed(description: "\(tool) failed (\(output.status)): \(output.stderr)")
+        let command = asUser + [bin.appendingPathComponent(tool).path] + arguments
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        if process.isRunning { ChildProcess.stop(process) }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failed(description: "\(tool) failed (\(process.terminationStatus)); see \(directory.path)/log")
         }
     }
 

@@ -88,7 +88,7 @@ def main():
     status, _, text = http("GET", "/openapi.json")
     seen["openapi"] = {"status": status, "body": as_json(text)}
     seen["ok"] = call("/tools/sports", {"league": "nba", "date": "2024-12-15"})
-    seen["ok_tz"] = call("/tools/sports", {"league": "nba", "team": "lakers", "date": "2024-12-15", "tz": "Europe/Lisbon"})
+    seen["tz_lisbon"] = call("/tools/sports", {"league": "nba", "date": "2024-12-15", "tz": "Europe/Lisbon"})
     seen["bad_value"] = call("/tools/sports", {"league": "nbaa"})
     seen["bad_type"] = call("/tools/sports", {"league": 5})
     seen["bad_tz"] = call("/tools/sports", {"league": "nba", "tz": "Mars/Olympus"})
