@@ -131,20 +131,34 @@ final class PostgresCluster: @unchecked Sendable {
     /// holding whatever it inherited, so a pipe would never reach its end.
     private func run(_ tool: String, _ arguments: [String], timeout: TimeInterval) throws {
         let command = asUser + [bin.appendingPathComponent(tool).path] + arguments
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // posix_spawn and waitpid: Foundation's Process did not notice runuser's exit here.
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null" as String, fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let environmentLines: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"]
+        let envp = environmentLines.map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, command[0], &actions, nil, argv, envp) == 0 else {
+            throw Failed(description: "cannot start \(tool)")
+        }
+        var status: Int32 = 0
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(50_000) }
-        if process.isRunning { ChildProcess.stop(process) }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failed(description: "\(tool) failed (\(process.terminationStatus)); see \(directory.path)/log")
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw Failed(description: "\(tool) did not finish in \(Int(timeout)) s")
+            }
+            usleep(50_000)
+        }
+        guard status == 0 else {
+            throw Failed(description: "\(tool) failed (\(status)); see \(directory.path)/log")
         }
     }
 
