@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "tools", targets: ["tools"]),
         .executable(name: "tools-mcp", targets: ["tools-mcp"]),
+        .executable(name: "tools-serve", targets: ["tools-serve"]),
         .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
         .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
         .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
@@ -23,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // MCP server on stdio (only AlmanacMCP imports it)
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+        // `tools serve` only (AlmanacServe, tools-serve): HTTP server, metrics, shared PostgreSQL cache
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
@@ -81,6 +86,18 @@ let package = Package(
             name: "AlmanacMCP",
             dependencies: ["AlmanacCore", "AlmanacRuntime", .product(name: "MCP", package: "swift-sdk")]
         ),
+        // The tools over HTTP (OpenAPI tool server, MCP over streamable HTTP, metrics) and the
+        // PostgreSQL cache store for several hosts. Only tools-serve links it: NIO stays out of `tools`.
+        .target(
+            name: "AlmanacServe",
+            dependencies: [
+                "AlmanacCore", "AlmanacRuntime", "AlmanacMCP",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
 
@@ -110,6 +127,15 @@ let package = Package(
             ]
         ),
 
+        // The HTTP server behind `tools serve`, apart from `tools` for the reason tools-mcp is.
+        .executableTarget(
+            name: "tools-serve",
+            dependencies: [
+                "AlmanacRuntime", "AlmanacServe",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
         // `swift package --allow-writing-to-package-directory --allow-network-connections all record-fixtures <tool> <scenario> -- <words>`
         .plugin(
             name: "RecordFixtures",
@@ -130,6 +156,11 @@ let package = Package(
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools", "tools-mcp"]),
         .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
+        .testTarget(
+            name: "AlmanacServeTests",
+            dependencies: [
+                "AlmanacServe", "AlmanacTesting", "tools", "tools-serve",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,15 +10,21 @@ public struct RuntimeOptions: Sendable {
     public var noCache: Bool
     /// Wraps the live/replay transport (`tools fixtures record` records through it).
     public var wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
+    /// A store shared by several hosts (`tools serve` with PostgreSQL) in place of the SQLite
+    /// file: cache entries, notes and provider state all go there, with no memory layer in front
+    /// (another host may have written a newer entry).
+    public var sharedStore: (any CacheStore & ProviderStateStore)?
 
     /// Creates options.
     public init(
         timeZone: String? = nil, noCache: Bool = false,
-        wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil
+        wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil,
+        sharedStore: (any CacheStore & ProviderStateStore)? = nil
     ) {
         self.timeZone = timeZone
         self.noCache = noCache
         self.wrapTransport = wrapTransport
+        self.sharedStore = sharedStore
     }
 }
 
@@ -34,9 +40,9 @@ public struct Runtime: Sendable {
     /// Live or replay.
     public let transport: any HTTPTransport
     /// The reference time (ALMANAC_NOW or the clock at start).
-    public let now: Date
+    public private(set) var now: Date
     /// The viewer's zone.
-    public let timeZone: TimeZone
+    public private(set) var timeZone: TimeZone
     /// The on-disk cache, when it could be opened.
     public let diskCache: SQLiteCacheStore?
     /// Cache warnings to show once (e.g. the cache could not be opened).
@@ -100,14 +106,18 @@ public struct Runtime: Sendable {
         if let wrap = options.wrapTransport { transport = wrap(transport) }
 
         var warnings: [String] = []
-        let disk: SQLiteCacheStore?
-        do {
-            disk = try SQLiteCacheStore(directory: cacheDirectory(environment: environment, settings: settings))
-        } catch {
-            disk = nil
-            warnings.append("cache unavailable (\(error)); continuing without it")
+        var disk: SQLiteCacheStore?
+        let cache: any CacheStore
+        if let shared = options.sharedStore {
+            cache = shared
+        } else {
+            do {
+                disk = try SQLiteCacheStore(directory: cacheDirectory(environment: environment, settings: settings))
+            } catch {
+                warnings.append("cache unavailable (\(error)); continuing without it")
+            }
+            cache = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
         }
-        let cache: any CacheStore = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
         let fixedNow = settings.env("ALMANAC_NOW") != nil ? now : nil
         let coordinator = Coordinator(
             cache: cache, configuration: .init(ttl: ttl, timeout: timeout),
@@ -127,6 +137,15 @@ public struct Runtime: Sendable {
                 webSearch: webSearch, state: diskCache ?? MemoryStateStore()),
             fetchOptions: FetchOptions(readCache: !options.noCache, writeCache: true),
             logger: logger)
+    }
+
+    /// The same runtime (one coordinator, cache and transport) for one request of a long-running
+    /// server: the clock read now unless `ALMANAC_NOW` fixes it, and the request's zone if given.
+    public func forRequest(timeZone zone: TimeZone? = nil) -> Runtime {
+        var copy = self
+        if settings.env("ALMANAC_NOW") == nil { copy.now = Date() }
+        if let zone { copy.timeZone = zone }
+        return copy
     }
 
     /// Parses CLI words for `tool` and runs it.

@@ -247,7 +247,9 @@ extension ToolArguments {
             case .string(let text): values[name] = try convert(text, for: parameter, tool: tool)
             case .number(let number):
                 values[name] = try convert(
-                    number.rounded() == number ? String(Int(number)) : String(number), for: parameter, tool: tool)
+                    // Int(_:) traps beyond Int's range: only whole numbers well inside it are written as integers.
+                    number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number),
+                    for: parameter, tool: tool)
             case .bool(let flag):
                 guard parameter.kind == .boolean else {
                     throw AlmanacError.usage("argument '\(name)' is not a switch", suggestion: parameter.help)

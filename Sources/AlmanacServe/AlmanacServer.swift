@@ -1,0 +1,252 @@
+import AlmanacCore
+import AlmanacRuntime
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+
+/// `tools serve`: the tools over HTTP on Hummingbird, for Open WebUI (OpenAPI tool server),
+/// llama.cpp's web UI and any MCP host (MCP over streamable HTTP at `/mcp`).
+///
+/// Every request goes through one ``Runtime``, so one coordinator: one cache and one in-flight
+/// table, and identical concurrent requests from any client make one upstream call.
+public enum AlmanacServer {
+    /// Serves until SIGTERM or SIGINT. `onListening` gets the bound port (useful with port 0).
+    public static func serve(
+        runtime: Runtime, configuration: ServeConfiguration, version: String,
+        onListening: @escaping @Sendable (Int) -> Void = { _ in }
+    ) async throws {
+        let metrics = ServeMetrics(tools: runtime.registry.tools.map(\.name))
+        let api = ToolAPI(runtime: runtime, budget: configuration.budget, metrics: metrics)
+        let sessions = MCPSessions(api: api, version: version)
+        let router = makeRouter(api: api, sessions: sessions, configuration: configuration, version: version)
+        var logger = Logger(label: "almanac.serve")
+        logger.logLevel = .critical
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+        try await app.runService()
+        await sessions.closeAll()
+    }
+
+    static func makeRouter(
+        api: ToolAPI, sessions: MCPSessions, configuration: ServeConfiguration, version: String
+    ) -> Router<ServeContext> {
+        let router = Router(context: ServeContext.self)
+        router.add(middleware: ServeGuard(configuration: configuration, metrics: api.metrics))
+        let openAPI = encode(api.openAPI(version: version, bearer: configuration.token != nil))
+        router.get("/healthz") { _, _ in json(200, Array(#"{"status":"ok"}"#.utf8)) }
+        router.get("/openapi.json") { _, _ in json(200, openAPI) }
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(bytes: api.metrics.text())))
+        }
+        router.post("/tools/:tool") { request, context in
+            let tool = context.parameters.get("tool") ?? ""
+            return try await limited(request, configuration: configuration, metrics: api.metrics) { body in
+                let answer = await api.call(tool, body: Array(buffer: body))
+                return json(answer.status, answer.body)
+            }
+        }
+        let mcp: @Sendable (Request, ServeContext) async throws -> Response = { request, _ in
+            let headers = Dictionary(
+                request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let path = request.uri.path
+            let verb = request.method.rawValue
+            return try await limited(request, configuration: configuration, metrics: api.metrics) { body in
+                response(
+                    await sessions.handle(
+                        method: verb, headers: headers, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
+                        path: path))
+            }
+        }
+        router.get("/mcp", use: mcp)
+        router.post("/mcp", use: mcp)
+        router.delete("/mcp", use: mcp)
+        return router
+    }
+
+    /// Reads the body within the size limit and runs `work` within the time limit (413 and 504
+    /// otherwise). An SSE stream's response is returned at once; only producing it is timed.
+    static func limited(
+        _ request: Request, configuration: ServeConfiguration, metrics: ServeMetrics,
+        _ work: @escaping @Sendable (ByteBuffer) async throws -> Response
+    ) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            metrics.refused("too_large")
+            return json(413, ToolAPI.error(413, "error: the request body is larger than \(configuration.maxBodyBytes) bytes", lines: []).body)
+        }
+        do {
+            return try await withDeadline(configuration.requestTimeout) { try await work(body) }
+        } catch is DeadlineExceeded {
+            metrics.refused("timeout")
+            return json(504, ToolAPI.error(504, "error: the request took longer than the server's limit", lines: []).body)
+        }
+    }
+
+    /// A JSON response.
+    static func json(_ status: Int, _ body: [UInt8]) -> Response {
+        Response(
+            status: .init(code: status), headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func encode(_ value: JSONValue) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+    }
+
+    /// The SDK's framework-free answer as Hummingbird's (an SSE stream stays a stream).
+    static func response(_ answer: MCPSessions.Reply) -> Response {
+        var headers = HTTPFields()
+        for (name, value) in answer.headers {
+            if let field = HTTPField.Name(name) { headers[field] = value }
+        }
+        if let stream = answer.stream {
+            let buffers = stream.map { ByteBuffer(bytes: $0) }
+            return Response(status: .ok, headers: headers, body: .init(asyncSequence: buffers))
+        }
+        let body = answer.body.map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
+        return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+/// The request context: Hummingbird's core plus the client's address (for the per-client cap).
+public struct ServeContext: RequestContext {
+    /// Hummingbird's storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The client's address.
+    public let remoteAddress: SocketAddress?
+
+    /// Creates the context for one request.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+}
+
+/// Checks every request before it reaches a route: browser origin (CORS, with preflights
+/// answered), the Host header on a loopback server (DNS rebinding), the bearer token, the
+/// per-client cap on requests in flight, and the time limit.
+struct ServeGuard: RouterMiddleware {
+    typealias Context = ServeContext
+    let configuration: ServeConfiguration
+    let metrics: ServeMetrics
+    let inFlight = InFlightCounter()
+
+    static let allowedMethods = "GET, POST, DELETE, OPTIONS"
+    static let allowedHeaders = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
+    static let exposedHeaders = "Mcp-Session-Id, Mcp-Protocol-Version"
+
+    func handle(
+        _ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response
+    ) async throws -> Response {
+        let origin = request.headers[.origin]
+        if let origin, !configuration.allows(origin: origin) {
+            metrics.refused("origin")
+            return refusal(403, "error: origin \(origin) is not allowed; add it to ALMANAC_SERVE_ORIGINS", origin: nil)
+        }
+        if ServeConfiguration.isLoopback(configuration.host), configuration.token == nil,
+            let host = request.head.authority, !Self.isLoopbackHost(host)
+        {
+            metrics.refused("host")
+            return refusal(403, "error: this server answers loopback names only (Host: 127.0.0.1 or localhost)", origin: origin)
+        }
+        // A preflight carries no credentials: answer it before the token check, as browsers expect.
+        if request.method == .options {
+            var headers: HTTPFields = [:]
+            addCORS(&headers, origin: origin)
+            headers[.accessControlAllowMethods] = Self.allowedMethods
+            headers[.accessControlAllowHeaders] = Self.allowedHeaders
+            headers[.accessControlMaxAge] = "600"
+            return Response(status: .noContent, headers: headers)
+        }
+        if let token = configuration.token, request.uri.path != "/healthz" {
+            let presented = request.headers[.authorization] ?? ""
+            let prefix = "Bearer "
+            guard presented.count > prefix.count, presented.prefix(prefix.count).lowercased() == prefix.lowercased(),
+                ServeConfiguration.tokenMatches(presented.dropFirst(prefix.count), token)
+            else {
+                metrics.refused("unauthorized")
+                var response = refusal(401, "error: a bearer token is required (Authorization: Bearer ...)", origin: origin)
+                response.headers[.wwwAuthenticate] = "Bearer"
+                return response
+            }
+        }
+        // A tool is only ever POSTed: any other method (TRACE, QUERY, ...) is told so, not "not found".
+        if request.uri.path.hasPrefix("/tools/"), request.method != .post {
+            var response = refusal(405, "error: use POST with the arguments as a JSON object", origin: origin)
+            response.headers[.allow] = "POST"
+            return response
+        }
+        let client = Self.clientKey(context.remoteAddress)
+        guard await inFlight.enter(client, limit: configuration.maxConcurrentPerClient) else {
+            metrics.refused("too_many")
+            var response = refusal(429, "error: too many requests in flight from this client; retry shortly", origin: origin)
+            response.headers[.retryAfter] = "1"
+            return response
+        }
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            await inFlight.leave(client)
+            throw error
+        }
+        await inFlight.leave(client)
+        addCORS(&response.headers, origin: origin)
+        return response
+    }
+
+    private func addCORS(_ headers: inout HTTPFields, origin: String?) {
+        guard let origin else { return }
+        headers[.accessControlAllowOrigin] = origin
+        headers[.accessControlExposeHeaders] = Self.exposedHeaders
+        headers[.vary] = "Origin"
+    }
+
+    private func refusal(_ status: Int, _ line: String, origin: String?) -> Response {
+        var response = AlmanacServer.json(status, ToolAPI.error(status, line, lines: []).body)
+        addCORS(&response.headers, origin: origin)
+        return response
+    }
+
+    static func isLoopbackHost(_ host: String) -> Bool {
+        var name = Substring(host)
+        if name.hasPrefix("[") {
+            name = name.dropFirst().prefix { $0 != "]" }
+        } else if let colon = name.lastIndex(of: ":") {
+            name = name[..<colon]
+        }
+        return ServeConfiguration.isLoopback(String(name))
+    }
+
+    static func clientKey(_ address: SocketAddress?) -> String {
+        address?.ipAddress ?? "unknown"
+    }
+}
+
+/// Requests in flight per client address.
+actor InFlightCounter {
+    private var counts: [String: Int] = [:]
+
+    func enter(_ client: String, limit: Int) -> Bool {
+        let count = counts[client, default: 0]
+        guard count < limit else { return false }
+        counts[client] = count + 1
+        return true
+    }
+
+    func leave(_ client: String) {
+        let count = counts[client, default: 1] - 1
+        counts[client] = count > 0 ? count : nil
+    }
+}

@@ -1,0 +1,130 @@
+import AlmanacCore
+import Foundation
+
+/// How `tools serve` listens and what it lets through. Safe by default: loopback only; any other
+/// address needs a bearer token.
+public struct ServeConfiguration: Sendable {
+    /// The address to bind.
+    public var host: String
+    /// The TCP port (0 picks a free one).
+    public var port: Int
+    /// The bearer token every request but `/healthz` and CORS preflights must carry (never logged).
+    public var token: String?
+    /// Browser origins allowed besides loopback pages (`*` allows any).
+    public var origins: [String]
+    /// Largest request body accepted, in bytes.
+    public var maxBodyBytes: Int
+    /// Longest time a request may take before the server answers 504.
+    public var requestTimeout: Duration
+    /// Requests one client address may have in flight at once (more get 429).
+    public var maxConcurrentPerClient: Int
+    /// Token budget for each answer's context text (nil: unlimited).
+    public var budget: Int?
+
+    /// Creates a configuration.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8765, token: String? = nil, origins: [String] = [],
+        maxBodyBytes: Int = 64 * 1024, requestTimeout: Duration = .seconds(30), maxConcurrentPerClient: Int = 16,
+        budget: Int? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.token = token
+        self.origins = origins
+        self.maxBodyBytes = maxBodyBytes
+        self.requestTimeout = requestTimeout
+        self.maxConcurrentPerClient = maxConcurrentPerClient
+        self.budget = budget
+    }
+
+    /// Whether `host` is a loopback address (only this machine can connect).
+    public static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare == "localhost" || bare == "::1" { return true }
+        // 127.0.0.0/8, written as four numbers (not a name such as 127.0.0.1.example.org).
+        let parts = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Reads `[serve]` from the config file and `ALMANAC_SERVE_*` from the environment (which wins),
+    /// then the command line's host and port.
+    ///
+    /// - Throws: ``AlmanacError`` (usage, exit 64) for a bad value, or a non-loopback address
+    ///   without a token.
+    public static func resolve(host: String?, port: Int?, budget: Int?, settings: Settings) throws -> ServeConfiguration {
+        var configuration = ServeConfiguration(budget: budget)
+        configuration.host = host ?? settings.value(env: "ALMANAC_SERVE_HOST", config: "serve", "host") ?? "127.0.0.1"
+        if let port {
+            configuration.port = port
+        } else if let raw = settings.value(env: "ALMANAC_SERVE_PORT", config: "serve", "port") {
+            configuration.port = try integer(raw, name: "ALMANAC_SERVE_PORT", range: 0...65535, example: "8765")
+        }
+        guard (0...65535).contains(configuration.port) else {
+            throw AlmanacError.usage("port must be 0...65535, got \(configuration.port)", suggestion: "e.g. --port 8765")
+        }
+        if let token = settings.value(env: "ALMANAC_SERVE_TOKEN", config: "serve", "token"), !token.isEmpty {
+            guard token.count >= 16 else {
+                throw AlmanacError.usage(
+                    "the serve token is too short (at least 16 characters)",
+                    suggestion: "e.g. ALMANAC_SERVE_TOKEN=$(openssl rand -hex 24)")
+            }
+            configuration.token = token
+        }
+        if let raw = settings.env("ALMANAC_SERVE_ORIGINS") {
+            configuration.origins = raw.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+        } else if let value = settings.config("serve", "origins") {
+            switch value {
+            case .array(let items): configuration.origins = items.compactMap(\.stringValue)
+            default: configuration.origins = (value.stringValue ?? "").split(separator: ",").map(String.init)
+            }
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_MAX_BODY", config: "serve", "max_body") {
+            configuration.maxBodyBytes = try integer(raw, name: "ALMANAC_SERVE_MAX_BODY", range: 1...16_777_216, example: "65536")
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_TIMEOUT", config: "serve", "timeout") {
+            configuration.requestTimeout = .seconds(
+                try integer(raw, name: "ALMANAC_SERVE_TIMEOUT", range: 1...3600, example: "30"))
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_MAX_CONCURRENT", config: "serve", "max_concurrent") {
+            configuration.maxConcurrentPerClient = try integer(
+                raw, name: "ALMANAC_SERVE_MAX_CONCURRENT", range: 1...10_000, example: "16")
+        }
+        if !isLoopback(configuration.host), configuration.token == nil {
+            throw AlmanacError.usage(
+                "serving on \(configuration.host) needs a token: set ALMANAC_SERVE_TOKEN or [serve] token in a 0600 config",
+                suggestion: nil)
+        }
+        return configuration
+    }
+
+    private static func integer(_ raw: String, name: String, range: ClosedRange<Int>, example: String) throws -> Int {
+        guard let value = Int(raw.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+            throw AlmanacError.usage(
+                "\(name) must be a whole number in \(range.lowerBound)...\(range.upperBound), got '\(raw)'",
+                suggestion: "e.g. \(name)=\(example)")
+        }
+        return value
+    }
+
+    /// Whether a browser page from `origin` may call the server: loopback pages (any port, e.g.
+    /// llama-server's web UI on 127.0.0.1:8080) and the configured origins.
+    public func allows(origin: String) -> Bool {
+        if origins.contains("*") || origins.contains(origin) { return true }
+        guard let components = URLComponents(string: origin), let scheme = components.scheme,
+            ["http", "https"].contains(scheme), let host = components.host
+        else { return false }
+        return Self.isLoopback(host)
+    }
+
+    /// Compares a presented token with the configured one in time independent of where they differ.
+    static func tokenMatches(_ presented: Substring, _ expected: String) -> Bool {
+        let a = Array(presented.utf8)
+        let b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<b.count {
+            difference |= b[index] ^ (index < a.count ? a[index] : 0)
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,244 @@
+import AlmanacCore
+import AlmanacRuntime
+import Foundation
+
+/// The OpenAPI side of `tools serve`, apart from HTTP plumbing: the document and one call.
+public struct ToolAPI: Sendable {
+    /// One answer: HTTP status and JSON body.
+    public struct Answer: Sendable {
+        /// HTTP status code.
+        public var status: Int
+        /// JSON body.
+        public var body: [UInt8]
+    }
+
+    /// The runtime every call shares (one coordinator: one cache, one in-flight table).
+    public let runtime: Runtime
+    /// Token budget for the context text.
+    public let budget: Int?
+    /// Where calls are counted.
+    public let metrics: ServeMetrics
+
+    /// Creates the API over `runtime`.
+    public init(runtime: Runtime, budget: Int?, metrics: ServeMetrics) {
+        self.runtime = runtime
+        self.budget = budget
+        self.metrics = metrics
+    }
+
+    // MARK: Calls
+
+    /// Runs `name` with the JSON `body` (the tool's arguments, plus an optional `tz`).
+    ///
+    /// 200: the JSON envelope plus `context`; 400: bad arguments (one line); 404: no such tool;
+    /// 502: every provider failed (one line per provider); 503: the tool is not configured.
+    public func call(_ name: String, body: [UInt8]) async -> Answer {
+        let start = ContinuousClock.now
+        guard let tool = runtime.registry.tool(named: name) else {
+            return Self.error(
+                404, "error: unknown tool '\(name)'",
+                lines: ["tools: " + runtime.registry.tools.map(\.name).joined(separator: ", ")])
+        }
+        var status = "ok"
+        var attempts: [ProviderAttempt] = []
+        defer {
+            metrics.call(
+                tool: name, via: "openapi", status: status, attempts: attempts, duration: ContinuousClock.now - start)
+        }
+        do {
+            var json = try Self.object(body)
+            var zone: TimeZone?
+            // An empty zone is no zone (form-filling clients send "" for fields left blank).
+            if let tz = json.removeValue(forKey: "tz"), tz != .null, tz != .string("") {
+                guard case .string(let name) = tz, let named = TimeZone(identifier: name) else {
+                    throw AlmanacError.usage(
+                        "tz must be an IANA time zone name", suggestion: "e.g. \"tz\": \"Europe/Lisbon\"")
+                }
+                zone = named
+            }
+            try Self.checkTypes(json, schema: tool.schema, tool: name)
+            let request = runtime.forRequest(timeZone: zone)
+            let result = try await request.run(tool: name, json: json)
+            attempts = result.metadata.attempts
+            let context = try result.render(
+                .context, now: request.now, timeZone: request.timeZone, budget: ContextBudget(tokens: budget))
+            var bytes = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
+            // The envelope is one object: its last byte is the closing brace.
+            bytes.removeLast()
+            bytes += Array(#","context":"#.utf8)
+            bytes += try JSONEncoder().encode(context)
+            bytes.append(UInt8(ascii: "}"))
+            return Answer(status: 200, body: bytes)
+        } catch let error as AlmanacError {
+            attempts = error.attempts
+            switch error.kind {
+            case .usage:
+                status = "usage"
+                return Self.error(400, Self.oneLine(error), lines: [])
+            case .unavailable:
+                status = "unavailable"
+                return Self.error(502, "error: \(error.message)", lines: Array(error.lines.dropFirst()))
+            case .configuration:
+                status = "unconfigured"
+                return Self.error(503, Self.oneLine(error), lines: [])
+            case .internal:
+                status = "error"
+                return Self.error(500, "error: \(error.message)", lines: [])
+            }
+        } catch {
+            status = "error"
+            return Self.error(500, "error: internal failure", lines: [])
+        }
+    }
+
+    /// The message and suggestion on one line.
+    static func oneLine(_ error: AlmanacError) -> String {
+        var line = "error: \(error.message)"
+        if let suggestion = error.suggestion, !suggestion.isEmpty { line += "; \(suggestion)" }
+        return line
+    }
+
+    /// A JSON error body: `{"error": line, "details": [...]}`.
+    static func error(_ status: Int, _ line: String, lines: [String]) -> Answer {
+        let details = lines.map { $0.trimmingCharacters(in: .whitespaces) }
+        let body = (try? JSONEncoder().encode(ErrorBody(error: line, details: details))) ?? Data(#"{"error":"error"}"#.utf8)
+        return Answer(status: status, body: Array(body))
+    }
+
+    private struct ErrorBody: Encodable {
+        var error: String
+        var details: [String]
+    }
+
+    /// The body as a JSON object (an empty body is `{}`).
+    static func object(_ body: [UInt8]) throws -> [String: JSONValue] {
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let members) = value
+        else {
+            throw AlmanacError.usage("the request body must be a JSON object of arguments", suggestion: #"e.g. {"query": "..."}"#)
+        }
+        return members
+    }
+
+    /// JSON types as the schema declares them (the CLI parser also reads numbers from text; a
+    /// JSON client gets told when it sends the wrong type).
+    static func checkTypes(_ json: [String: JSONValue], schema: ToolSchema, tool: String) throws {
+        for (name, value) in json {
+            guard let parameter = schema.parameter(named: name) else { continue }  // the parser names it
+            let fits: Bool
+            switch (parameter.kind, value) {
+            case (_, .null): fits = !parameter.isRequired
+            case (.string, .string), (.choice, .string), (.boolean, .bool), (.number, .number): fits = true
+            case (.integer, .number(let number)): fits = number.rounded() == number && abs(number) < 1e15
+            default: fits = false
+            }
+            guard fits else {
+                throw AlmanacError.usage(
+                    "argument '\(name)' for \(tool) must be \(Self.typeName(parameter.kind))", suggestion: parameter.help)
+            }
+        }
+    }
+
+    static func typeName(_ kind: ToolParameter.Kind) -> String {
+        switch kind {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .number: "a number"
+        case .boolean: "true or false"
+        case .choice(let values): "one of " + values.joined(separator: ", ")
+        }
+    }
+
+    // MARK: OpenAPI
+
+    /// The OpenAPI 3.1 document: one `POST /tools/{tool}` operation per tool.
+    public func openAPI(version: String, bearer: Bool) -> JSONValue {
+        var paths: [String: JSONValue] = [:]
+        for tool in runtime.registry.tools {
+            var schema = tool.schema.jsonSchema
+            if case .object(var members) = schema, case .object(var properties) = members["properties"] {
+                properties["tz"] = .object([
+                    "type": "string",
+                    "description": "The viewer's IANA time zone for times in the answer (default: the server's).",
+                ])
+                members["properties"] = .object(properties)
+                schema = .object(members)
+            }
+            let usage = ToolArguments.usage(tool.schema, tool: tool.name)
+            let summary = tool.summary.hasSuffix(".") ? tool.summary : tool.summary + "."
+            var operation: [String: JSONValue] = [
+                "operationId": .string(tool.name),
+                "summary": .string(tool.summary),
+                "description": .string(
+                    "\(summary) Answers with fresh facts and a compact `context` text to quote; "
+                        + "the same as `\(usage)`."),
+                "requestBody": .object([
+                    "required": true,
+                    "content": .object(["application/json": .object(["schema": schema])]),
+                ]),
+                "responses": .object([
+                    "200": .object([
+                        "description": "The answer: the JSON envelope plus `context`, the text to give the model.",
+                        "content": .object(["application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])]),
+                    ]),
+                    "400": Self.errorResponse("Bad arguments: one line naming what was wrong and what would be right."),
+                    "401": Self.errorResponse("Missing or wrong bearer token."),
+                    "403": Self.errorResponse("The browser origin is not allowed."),
+                    "413": Self.errorResponse("The request body is too large."),
+                    "429": Self.errorResponse("Too many requests in flight from this client."),
+                    "502": Self.errorResponse("Every provider failed: one line per provider in `details`."),
+                    "503": Self.errorResponse("The tool is not configured on this server."),
+                    "504": Self.errorResponse("The request took longer than the server's limit."),
+                ]),
+            ]
+            if bearer { operation["security"] = [["bearer": []]] }
+            paths["/tools/\(tool.name)"] = .object(["post": .object(operation)])
+        }
+        var components: [String: JSONValue] = [
+            "schemas": .object([
+                "Answer": .object([
+                    "type": "object",
+                    "required": ["tool", "provider", "fetchedAt", "ageSeconds", "stale", "attempts", "data", "context"],
+                    "properties": .object([
+                        "tool": ["type": "string"],
+                        "provider": ["type": "string", "description": "The provider that answered."],
+                        "fetchedAt": ["type": "string", "description": "When the provider answered (ISO 8601, UTC)."],
+                        "ageSeconds": ["type": "integer"],
+                        "stale": ["type": "boolean", "description": "True when every provider failed and an older answer is served."],
+                        "attempts": ["type": "array", "items": ["type": "object"]],
+                        "data": ["type": "object", "description": "The structured answer (shape per tool)."],
+                        "context": ["type": "string", "description": "Compact text for the model, with the time and source."],
+                    ]),
+                ]),
+                "Error": .object([
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": .object([
+                        "error": ["type": "string"],
+                        "details": ["type": "array", "items": ["type": "string"]],
+                    ]),
+                ]),
+            ])
+        ]
+        if bearer { components["securitySchemes"] = ["bearer": ["type": "http", "scheme": "bearer"]] }
+        return .object([
+            "openapi": "3.1.0",
+            "info": .object([
+                "title": "Almanac tools",
+                "version": .string(version),
+                "description": .string(
+                    "Fresh, compact facts for a local model: sports scores and schedules, weather, calendar, web search. "
+                        + "Each tool answers with `context`, a short text to quote, and the structured data."),
+            ]),
+            "paths": .object(paths),
+            "components": .object(components),
+        ])
+    }
+
+    private static func errorResponse(_ description: String) -> JSONValue {
+        .object([
+            "description": .string(description),
+            "content": .object(["application/json": .object(["schema": ["$ref": "#/components/schemas/Error"]])]),
+        ])
+    }
+}

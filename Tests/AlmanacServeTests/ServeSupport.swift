@@ -1,0 +1,234 @@
+import AlmanacTesting
+import Foundation
+import Testing
+
+/// The fixed reference time of the replayed ESPN recordings: Sun 15 Dec 2024 18:30 EST.
+let fixedNow = "2024-12-15T23:30:00Z"
+
+enum ServePeers {
+    static var root: URL { Fixtures.packageRoot() }
+    static var mcpPython: URL { root.appendingPathComponent(".venv-mcp/bin/python") }
+    static var schemathesisBin: URL { root.appendingPathComponent(".venv-schemathesis/bin") }
+    static var isCI: Bool { !(ProcessInfo.processInfo.environment["CI"] ?? "").isEmpty }
+    static var mcpReady: Bool { FileManager.default.isExecutableFile(atPath: mcpPython.path) }
+    static var schemathesisReady: Bool {
+        FileManager.default.isExecutableFile(atPath: schemathesisBin.appendingPathComponent("schemathesis").path)
+    }
+    static var postgresBin: URL? {
+        let base = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        guard let newest = versions.compactMap(Int.init).max() else { return nil }
+        let bin = base.appendingPathComponent("\(newest)/bin")
+        return FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("initdb").path) ? bin : nil
+    }
+    /// Run a peer's tests when it is installed, and always in CI (where a missing peer must fail).
+    static var runMCP: Bool { mcpReady || isCI }
+    static var runSchemathesis: Bool { schemathesisReady || isCI }
+    static var runPostgres: Bool { postgresBin != nil || isCI }
+
+    /// Replayed recordings at the fixed clock, in New York: no network.
+    static func replayEnvironment(_ directory: URL, extra: [String: String] = [:]) -> [String: String] {
+        ToolsBinary.environment(
+            cacheDirectory: directory,
+            extra: [
+                "ALMANAC_REPLAY": root.appendingPathComponent("Fixtures").path, "ALMANAC_NOW": fixedNow,
+                "ALMANAC_TZ": "America/New_York",
+            ].merging(extra) { $1 })
+    }
+}
+
+struct PeerMissing: Error, CustomStringConvertible { var description: String }
+
+/// A `tools serve` process on 127.0.0.1 and a port the kernel picks (read from its first line),
+/// stopped by its pid.
+final class ServeProcess: @unchecked Sendable {
+    // @unchecked: the process handle is touched by the owning test only, and stopped once.
+    let process = Process()
+    let port: Int
+    let firstLine: String
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    struct NotReady: Error, CustomStringConvertible { var description: String }
+
+    init(environment: [String: String], arguments: [String] = []) throws {
+        process.executableURL = ToolsBinary.url
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Bounded wait for "tools serve: listening on http://127.0.0.1:PORT (cache: ...)".
+        var line = Data()
+        let handle = out.fileHandleForReading
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        firstLine = text
+        guard let range = text.range(of: "127.0.0.1:"),
+            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+        else {
+            ChildProcess.stop(process)
+            let stderr = String(decoding: err.fileHandleForReading.availableData, as: UTF8.self)
+            throw NotReady(description: "tools serve did not start: '\(text)' \(stderr)")
+        }
+        self.port = port
+    }
+
+    func stop() { ChildProcess.stop(process, grace: 3) }
+
+    /// SIGKILL at once (a host dying mid-write).
+    func kill9() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}
+
+/// A real PostgreSQL from Debian on 127.0.0.1, its own cluster in a temporary folder, run as the
+/// unprivileged `postgres` user when the tests run as root, stopped by pg_ctl (its pid file).
+final class PostgresCluster: @unchecked Sendable {
+    let directory: URL
+    let port: Int
+    let bin: URL
+    private let asUser: [String]
+    var url: String { "postgres://almanac@127.0.0.1:\(port)/almanac" }
+
+    struct Failed: Error, CustomStringConvertible { var description: String }
+
+    init() throws {
+        guard let bin = ServePeers.postgresBin else {
+            throw Failed(description: "PostgreSQL missing (CI must run scripts/setup: scripts/peers/postgres.sh)")
+        }
+        self.bin = bin
+        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("almanac-pg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        asUser = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
+        if getuid() == 0 {
+            _ = try Command.run(
+                URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory.path], environment: [:], timeout: 10)
+        }
+        port = freePort()
+        let data = directory.appendingPathComponent("data").path
+        try run("initdb", ["-D", data, "-U", "almanac", "--auth=trust", "-E", "UTF8"], timeout: 120)
+        try run(
+            "pg_ctl",
+            [
+                "-D", data, "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1", "-l",
+                directory.appendingPathComponent("log").path, "-w", "-t", "60", "start",
+            ], timeout: 90)
+        try run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "almanac", "almanac"], timeout: 30)
+    }
+
+    /// Runs a PostgreSQL program with output to /dev/null: `pg_ctl start` leaves the server
+    /// holding whatever it inherited, so a pipe would never reach its end.
+    private func run(_ tool: String, _ arguments: [String], timeout: TimeInterval) throws {
+        let command = asUser + [bin.appendingPathComponent(tool).path] + arguments
+        // posix_spawn and waitpid: Foundation's Process did not notice runuser's exit here.
+        var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] {
+            posix_spawn_file_actions_addopen(&actions, fd, "/dev/null" as String, fd == 0 ? O_RDONLY : O_WRONLY, 0)
+        }
+        let argv = command.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let environmentLines: [String] = ["PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8"]
+        let envp = environmentLines.map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, command[0], &actions, nil, argv, envp) == 0 else {
+            throw Failed(description: "cannot start \(tool)")
+        }
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                throw Failed(description: "\(tool) did not finish in \(Int(timeout)) s")
+            }
+            usleep(50_000)
+        }
+        guard status == 0 else {
+            throw Failed(description: "\(tool) failed (\(status)); see \(directory.path)/log")
+        }
+    }
+
+    /// One value from `psql -tAc`.
+    func psql(_ sql: String) throws -> String {
+        let output = try Command.run(
+            bin.appendingPathComponent("psql"),
+            ["-h", "127.0.0.1", "-p", String(port), "-U", "almanac", "-d", "almanac", "-tAc", sql],
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
+        return output.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() {
+        try? run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], timeout: 60)
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A port nothing listens on right now (the kernel's pick, released at once).
+func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A small HTTP client for the tests (curl, bounded by --max-time).
+enum HTTP {
+    struct Reply {
+        var status: Int
+        var body: String
+        var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        }
+    }
+
+    static func post(_ url: String, _ body: String, headers: [String] = []) throws -> Reply {
+        try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url])
+    }
+
+    static func get(_ url: String, headers: [String] = []) throws -> Reply {
+        try curl(headers.flatMap { ["-H", $0] } + [url])
+    }
+
+    static func curl(_ arguments: [String]) throws -> Reply {
+        let output = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30", "-w", "\n%{http_code}"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 40)
+        var lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.popLast() ?? "") ?? 0
+        return Reply(status: status, body: lines.joined(separator: "\n"))
+    }
+}
+
+/// A private folder removed at the end of the test.
+final class TempDirectory: Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
