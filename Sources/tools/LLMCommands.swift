@@ -168,19 +168,10 @@ extension Tools {
         var budget: Int?
 
         func run() throws {
-            let server = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-                .deletingLastPathComponent().appendingPathComponent("tools-mcp").path
-            var arguments = [server]
+            var arguments: [String] = []
             if let tz { arguments += ["--tz", tz] }
             if let budget { arguments += ["--budget", String(budget)] }
-            // stdin, stdout and the environment pass on as they are; only on failure do we return.
-            let argv = arguments.map { strdup($0) } + [nil]
-            execv(server, argv)
-            let reason = String(cString: strerror(errno))
-            throw fail(
-                AlmanacError.configuration(
-                    "tools mcp: cannot run the MCP server \(server) (\(reason))",
-                    suggestion: "build it beside tools: swift build -c release --product tools-mcp"))
+            throw fail(SiblingBinary.exec("tools-mcp", arguments: arguments, command: "tools mcp", what: "the MCP server"))
         }
     }
 }

@@ -23,20 +23,30 @@ extension Tools {
         var budget: Int?
 
         func run() throws {
-            let server = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-                .deletingLastPathComponent().appendingPathComponent("tools-serve").path
-            var arguments = [server]
+            var arguments: [String] = []
             if let host { arguments += ["--host", host] }
             if let port { arguments += ["--port", String(port)] }
             if let tz { arguments += ["--tz", tz] }
             if let budget { arguments += ["--budget", String(budget)] }
-            let argv = arguments.map { strdup($0) } + [nil]
-            execv(server, argv)
-            let reason = String(cString: strerror(errno))
-            throw fail(
-                AlmanacError.configuration(
-                    "tools serve: cannot run the HTTP server \(server) (\(reason))",
-                    suggestion: "build it beside tools: swift build -c release --product tools-serve"))
+            throw fail(SiblingBinary.exec("tools-serve", arguments: arguments, command: "tools serve", what: "the HTTP server"))
         }
+    }
+}
+
+/// The binaries `tools` hands a long-running command to (`tools-mcp`, `tools-serve`): they live in
+/// this binary's folder and are executed in its place, so their libraries never load into a
+/// `tools run` start.
+enum SiblingBinary {
+    /// Replaces this process with `name` from this binary's folder; stdin, stdout and the
+    /// environment pass on as they are. Returns only on failure, with the one-line error to throw.
+    static func exec(_ name: String, arguments: [String], command: String, what: String) -> AlmanacError {
+        let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(name).path
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let reason = String(cString: strerror(errno))
+        return AlmanacError.configuration(
+            "\(command): cannot run \(what) \(path) (\(reason))",
+            suggestion: "build it beside tools: swift build -c release --product \(name)")
     }
 }

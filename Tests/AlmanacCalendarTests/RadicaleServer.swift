@@ -42,7 +42,7 @@ final class RadicaleServer: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let users = folder.appendingPathComponent("users")
         try "\(Self.user):\(password)\n".write(to: users, atomically: true, encoding: .utf8)
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         base = URL(string: "http://127.0.0.1:\(port)/")!
         process = Process()
         process.executableURL = root.appendingPathComponent(".venv-radicale/bin/python")
@@ -78,25 +78,6 @@ final class RadicaleServer: Sendable {
     }
 
     deinit { stop() }
-
-    /// A free TCP port on 127.0.0.1 (asked from the kernel with port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw AlmanacError.internal("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else { throw AlmanacError.internal("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     // MARK: Populating over CalDAV
 

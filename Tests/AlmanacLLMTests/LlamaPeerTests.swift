@@ -49,7 +49,7 @@ struct LlamaPeerTests {
     @Test("server down: one line saying how to start it, exit 69")
     func serverDown() throws {
         let directory = try TempDirectory()
-        let port = Peers.freePort()
+        let port = try LoopbackPort.free()
         let output = try ToolsBinary.run(
             ["ask", "hello"], environment: environment(directory, url: "http://127.0.0.1:\(port)"))
         #expect(output.status == 69)

@@ -164,24 +164,6 @@ enum Peers {
     static var runMCP: Bool { mcpReady || isCI }
     static let llamaNote: Comment = "skipped: .venv-llama missing; run scripts/setup (or bash scripts/peers/llama.sh)"
     static let mcpNote: Comment = "skipped: .venv-mcp missing; run scripts/setup (or bash scripts/peers/mcp.sh)"
-
-    /// A port nothing listens on right now (the kernel's pick, released at once).
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 }
 
 /// A real llama.cpp engine: llama-cpp-python's OpenAI-compatible server on 127.0.0.1, a free
@@ -198,7 +180,7 @@ final class LlamaServer: @unchecked Sendable {
         guard Peers.llamaReady else {
             throw NotReady(description: ".venv-llama missing (CI must run scripts/setup first)")
         }
-        port = Peers.freePort()
+        port = try LoopbackPort.free()
         process.executableURL = Peers.llamaPython
         process.arguments = [
             "-m", "llama_cpp.server", "--model", model.path, "--host", "127.0.0.1", "--port", String(port),

@@ -115,7 +115,7 @@ final class PostgresCluster: @unchecked Sendable {
             _ = try Command.run(
                 URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory.path], environment: [:], timeout: 10)
         }
-        port = freePort()
+        port = try LoopbackPort.free()
         let data = directory.appendingPathComponent("data").path
         try run("initdb", ["-D", data, "-U", "almanac", "--auth=trust", "-E", "UTF8"], timeout: 120)
         try run(
@@ -175,24 +175,6 @@ final class PostgresCluster: @unchecked Sendable {
         try? run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], timeout: 60)
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// A port nothing listens on right now (the kernel's pick, released at once).
-func freePort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// A small HTTP client for the tests (curl, bounded by --max-time).
