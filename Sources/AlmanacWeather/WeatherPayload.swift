@@ -124,65 +124,11 @@ public struct WeatherPayload: ToolPayload {
 
     // MARK: - JSON
 
-    /// Writes the documented `data` object (see docs/weather.md).
+    /// Writes the documented `data` object (see docs/weather.md): every key, absent values as null.
     public func encode(to encoder: any Encoder) throws {
-        try json().encode(to: encoder)
-    }
-
-    func json() -> JSONValue {
         switch report {
-        case .forecast(let forecast):
-            let sheet = Sheet(forecast: forecast, now: now)
-            var members: [(String, JSONValue)] = [
-                ("location", sheet.locationJSON()),
-                (
-                    "units",
-                    .members([
-                        ("temperature", .string(forecast.units.temperature)),
-                        ("windSpeed", .string(forecast.units.windSpeed)),
-                        ("precipitation", .string(forecast.units.precipitation)),
-                    ])
-                ),
-                ("view", .string(viewName)),
-                ("day", day.map(JSONValue.string) ?? .null),
-                ("current", forecast.current.map(sheet.currentJSON) ?? .null),
-            ]
-            if let hours = sheet.hoursShown(self) {
-                members.append(("hourly", .array(hours.map(sheet.hourJSON))))
-            }
-            members.append(("daily", .array(sheet.daysShown(self).map(sheet.dayJSON))))
-            members.append(("alternatives", .array(alternatives.map(Self.placeJSON))))
-            return .members(members)
-        case .web(let web):
-            return .members([
-                (
-                    "location",
-                    .members([
-                        ("name", .string(web.place)), ("admin1", .null), ("country", .null), ("countryCode", .null),
-                        ("latitude", .null), ("longitude", .null), ("timezone", .null), ("utcOffsetSeconds", .null),
-                        ("gridLatitude", .null), ("gridLongitude", .null), ("elevation", .null),
-                    ])
-                ),
-                ("units", .null),
-                ("view", .string(viewName)),
-                ("day", .null),
-                ("current", .null),
-                ("daily", .array([])),
-                ("alternatives", .array([])),
-                ("source", .string("web search")),
-                ("query", .string(web.query)),
-                (
-                    "results",
-                    .array(
-                        web.hits.map { hit in
-                            .members([
-                                ("title", .string(hit.title)), ("url", .string(hit.url)),
-                                ("snippet", .string(hit.snippet)),
-                                ("age", hit.age.map(JSONValue.string) ?? .null),
-                            ])
-                        })
-                ),
-            ])
+        case .forecast(let forecast): try ForecastJSON(payload: self, forecast: forecast).encode(to: encoder)
+        case .web(let web): try WebWeatherJSON(payload: self, web: web).encode(to: encoder)
         }
     }
 
@@ -192,15 +138,6 @@ public struct WeatherPayload: ToolPayload {
         case .hourly: "hourly"
         case .day: "day"
         }
-    }
-
-    static func placeJSON(_ place: GeoPlace) -> JSONValue {
-        .members([
-            ("name", .string(place.name)), ("admin1", .optional(place.admin1)), ("country", .optional(place.country)),
-            ("countryCode", .optional(place.countryCode)), ("latitude", .number(place.latitude)),
-            ("longitude", .number(place.longitude)),
-            ("population", place.population.map { .number(Double($0)) } ?? .null),
-        ])
     }
 }
 
@@ -449,78 +386,6 @@ struct Sheet {
         var text = "wind \(Numbers.text(speed)) \(units.windSpeed)"
         if let direction, speed > 0 { text += " from \(Compass.point(direction))" }
         return text
-    }
-
-    // MARK: JSON pieces
-
-    func locationJSON() -> JSONValue {
-        let location = forecast.location
-        return .members([
-            ("name", .optional(location.name)), ("admin1", .optional(location.admin1)),
-            ("country", .optional(location.country)), ("countryCode", .optional(location.countryCode)),
-            ("latitude", .number(location.latitude)), ("longitude", .number(location.longitude)),
-            ("timezone", .optional(location.timezone)),
-            ("utcOffsetSeconds", location.utcOffsetSeconds.map { .number(Double($0)) } ?? .null),
-            ("gridLatitude", .optional(location.gridLatitude)), ("gridLongitude", .optional(location.gridLongitude)),
-            ("elevation", .optional(location.elevation)),
-        ])
-    }
-
-    /// `2026-08-09T14:50:00-04:00`: the place's reading with its offset (`+00:00` when the zone is
-    /// unknown), so machines need no zone table.
-    func localISO(_ date: Date?) -> JSONValue {
-        date.map { .string(LocalTime.iso($0, calendar: calendar)) } ?? .null
-    }
-
-    func currentJSON(_ current: CurrentConditions) -> JSONValue {
-        .members([
-            ("time", localISO(current.time)),
-            ("temperature", .optional(current.temperature)),
-            ("apparentTemperature", .optional(current.apparentTemperature)),
-            ("weatherCode", current.weatherCode.map { .number(Double($0)) } ?? .null),
-            ("description", current.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
-            ("windSpeed", .optional(current.windSpeed)),
-            ("windDirection", .optional(current.windDirection)),
-            ("windCompass", current.windDirection.map { .string(Compass.point($0)) } ?? .null),
-            ("windGusts", .optional(current.windGusts)),
-            ("humidity", .optional(current.humidity)),
-            ("precipitation", .optional(current.precipitation)),
-            ("isDay", current.isDay.map(JSONValue.bool) ?? .null),
-        ])
-    }
-
-    func hourJSON(_ hour: HourlyForecast) -> JSONValue {
-        .members([
-            ("time", localISO(hour.time)),
-            ("temperature", .optional(hour.temperature)),
-            ("apparentTemperature", .optional(hour.apparentTemperature)),
-            ("precipitationProbability", .optional(hour.precipitationProbability)),
-            ("precipitation", .optional(hour.precipitation)),
-            ("weatherCode", hour.weatherCode.map { .number(Double($0)) } ?? .null),
-            ("description", hour.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
-            ("windSpeed", .optional(hour.windSpeed)),
-            ("windDirection", .optional(hour.windDirection)),
-            ("windCompass", hour.windDirection.map { .string(Compass.point($0)) } ?? .null),
-            ("windGusts", .optional(hour.windGusts)),
-        ])
-    }
-
-    func dayJSON(_ day: DailyForecast) -> JSONValue {
-        let weekday = TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }
-        return .members([
-            ("date", .string(day.date)),
-            ("weekday", .optional(weekday)),
-            ("min", .optional(day.min)),
-            ("max", .optional(day.max)),
-            ("precipitationProbability", .optional(day.precipitationProbability)),
-            ("precipitationSum", .optional(day.precipitationSum)),
-            ("weatherCode", day.weatherCode.map { .number(Double($0)) } ?? .null),
-            ("description", day.weatherCode.map { .string(WeatherCode.description($0)) } ?? .null),
-            ("windSpeedMax", .optional(day.windSpeedMax)),
-            ("windGustsMax", .optional(day.windGustsMax)),
-            ("sunrise", localISO(day.sunrise)),
-            ("sunset", localISO(day.sunset)),
-        ])
     }
 }
 

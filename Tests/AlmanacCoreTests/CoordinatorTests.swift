@@ -341,13 +341,27 @@ struct DeadlineTests {
 
     @Test("throws DeadlineExceeded without waiting for a body that ignores cancellation")
     func late() async throws {
-        let started = ContinuousClock.now
-        await #expect(throws: DeadlineExceeded.self) {
-            try await Deadline.run(.milliseconds(50)) {
-                try? await Task.sleep(for: .seconds(30))
+        // On a manual clock, so a loaded machine cannot stretch it: the caller must be released while
+        // the body, which ignores cancellation, is still running.
+        let manual = ManualClock()
+        let finished = Mutex(false)
+        let release = Mutex(false)
+        let caller = Task {
+            try await Deadline.run(.milliseconds(50), clock: AttemptClock(manual)) {
+                // Naps that cancellation cannot cut short; bounded: at most 3000 of 10 ms.
+                for _ in 0..<3000 where !release.withLock({ $0 }) {
+                    await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
+                    }
+                }
+                finished.withLock { $0 = true }
                 return 1
             }
         }
-        #expect(ContinuousClock.now - started < .seconds(20))
+        try await manual.waitForSleepers()
+        manual.advance(by: .milliseconds(50))
+        await #expect(throws: DeadlineExceeded.self) { try await caller.value }
+        #expect(finished.withLock { $0 } == false, "the caller waited for the body")
+        release.withLock { $0 = true }
     }
-}
+}}

@@ -23,7 +23,7 @@ struct Harness {
 
     init(
         now: Date, transport: any HTTPTransport, settings: Settings = Settings(),
-        webSearch: (any WebSearching)? = nil, timeout: Duration = .seconds(5)
+        webSearch: (any WebSearching)? = nil, timeout: Duration = .seconds(30)
     ) {
         self.now = now
         coordinator = Coordinator(

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A JSON value: schemas, arguments that arrive as JSON (MCP, OpenAI tool calls), and payload `data`
-/// built member by member where every null must be written out.
+/// A JSON value, for schemas and for arguments that arrive as JSON (MCP, OpenAI tool calls).
 public enum JSONValue: Sendable, Hashable, Codable {
     /// `null`.
     case null
@@ -51,18 +50,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .object(let value): try container.encode(value)
         }
     }
-
-    /// An object from members listed in documentation order (a later duplicate key wins); the
-    /// envelope writes keys sorted, so the order is for readers of the code.
-    public static func members(_ members: [(String, JSONValue)]) -> JSONValue {
-        .object(Dictionary(members, uniquingKeysWith: { _, later in later }))
-    }
-
-    /// A string, or `null`.
-    public static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
-
-    /// A number, or `null`.
-    public static func optional(_ value: Double?) -> JSONValue { value.map(JSONValue.number) ?? .null }
 
     /// The object's members, if this is an object.
     public var objectValue: [String: JSONValue]? {
