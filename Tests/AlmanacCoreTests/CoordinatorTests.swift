@@ -344,24 +344,31 @@ struct DeadlineTests {
         // On a manual clock, so a loaded machine cannot stretch it: the caller must be released while
         // the body, which ignores cancellation, is still running.
         let manual = ManualClock()
-        let finished = Mutex(false)
-        let release = Mutex(false)
+        let finished = Flag()
+        let release = Flag()
         let caller = Task {
             try await Deadline.run(.milliseconds(50), clock: AttemptClock(manual)) {
                 // Naps that cancellation cannot cut short; bounded: at most 3000 of 10 ms.
-                for _ in 0..<3000 where !release.withLock({ $0 }) {
+                for _ in 0..<3000 where !release.isSet {
                     await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
                         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
                     }
                 }
-                finished.withLock { $0 = true }
+                finished.set()
                 return 1
             }
         }
         try await manual.waitForSleepers()
         manual.advance(by: .milliseconds(50))
         await #expect(throws: DeadlineExceeded.self) { try await caller.value }
-        #expect(finished.withLock { $0 } == false, "the caller waited for the body")
-        release.withLock { $0 = true }
+        #expect(!finished.isSet, "the caller waited for the body")
+        release.set()
     }
-}}
+}
+
+/// A flag shared with an escaping closure.
+final class Flag: Sendable {
+    private let state = Mutex(false)
+    var isSet: Bool { state.withLock { $0 } }
+    func set() { state.withLock { $0 = true } }
+}
