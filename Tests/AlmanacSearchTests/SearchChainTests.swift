@@ -118,7 +118,8 @@ struct SearchChainTests {
                     ProviderCall(name: "searxng") { try await SearXNGProvider().fetch(query, in: environment) },
                     ProviderCall(name: "next") { SearchResults(query: "python", kind: .web, results: []) },
                 ]))
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // Not the stub's hour (bounded loosely: a loaded CI machine stretches wall time).
+        #expect(ContinuousClock.now - started < .seconds(300))
         #expect(fetched.metadata.provider == "next")
         #expect(fetched.metadata.attempts.map(\.outcome) == [.timeout, .ok])
     }

@@ -18,7 +18,7 @@ struct SiblingBinaryEndToEnd {
         let output = try Command.run(lonely, [command], environment: scratch.environment(), timeout: 30)
         #expect(output.status == 64)
         let lines = output.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.first?.hasPrefix(message) == true, "\(output.stderr)")
+        #expect(lines.first?.hasPrefix("error: \(message)") == true, "\(output.stderr)")
         #expect(lines.first?.contains(scratch.url.appendingPathComponent("bin/\(product)").path) == true)
         #expect(output.stderr.contains("swift build -c release --product \(product)"))
         #expect(output.stdout.isEmpty)
