@@ -53,6 +53,10 @@ public struct Runtime: Sendable {
     public var attemptTimeout: Duration { timeout }
     let logger: Logger
     let webSearch: (any WebSearching)?
+    /// Provider state (request intervals, upstream expiry, CalDAV mirrors): the shared store when
+    /// hosts share one, else the SQLite file, else one memory store kept for the process, so a
+    /// long-running server keeps its intervals between requests.
+    public let state: any ProviderStateStore
 
     /// Builds the runtime.
     ///
@@ -88,8 +92,9 @@ public struct Runtime: Sendable {
             now = Date()
         }
 
-        let ttl = try seconds(settings, "ALMANAC_CACHE_TTL", default: 60, allowZero: true)
-        let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false)
+        // Upper bounds keep the milliseconds in range (1e20 s would trap) and name sane limits.
+        let ttl = try seconds(settings, "ALMANAC_CACHE_TTL", default: 60, allowZero: true, maximum: 604_800)
+        let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false, maximum: 3_600)
 
         var transport: any HTTPTransport
         if let replay = settings.env("ALMANAC_REPLAY") {
@@ -125,7 +130,8 @@ public struct Runtime: Sendable {
         return Runtime(
             registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
             transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings, options: options,
-            timeout: timeout, logger: logger, webSearch: webSearcher(settings))
+            timeout: timeout, logger: logger, webSearch: webSearcher(settings),
+            state: stateStore(shared: options.sharedStore, disk: disk))
     }
 
     /// A tool context for one run.
@@ -134,7 +140,7 @@ public struct Runtime: Sendable {
             coordinator: coordinator,
             environment: ProviderEnvironment(
                 transport: transport, settings: settings, now: now, timeZone: timeZone, timeout: timeout,
-                webSearch: webSearch, state: diskCache ?? MemoryStateStore()),
+                webSearch: webSearch, state: state),
             fetchOptions: FetchOptions(readCache: !options.noCache, writeCache: true),
             logger: logger)
     }
@@ -162,16 +168,24 @@ public struct Runtime: Sendable {
         return try await tool.run(arguments, context: context())
     }
 
-    static func seconds(_ settings: Settings, _ name: String, default fallback: Double, allowZero: Bool) throws
-        -> Duration
-    {
+    static func seconds(
+        _ settings: Settings, _ name: String, default fallback: Double, allowZero: Bool, maximum: Double
+    ) throws -> Duration {
         guard let raw = settings.env(name) else { return .milliseconds(Int64(fallback * 1000)) }
-        guard let value = Double(raw), value.isFinite, allowZero ? value >= 0 : value > 0 else {
+        guard let value = Double(raw), value.isFinite, allowZero ? value >= 0 : value > 0, value <= maximum else {
             throw AlmanacError.usage(
-                "\(name) must be a number of seconds\(allowZero ? " (0 or more)" : " above 0"), got '\(raw)'",
+                "\(name) must be a number of seconds\(allowZero ? " from 0" : " above 0") to \(Int(maximum)), got '\(raw)'",
                 suggestion: "e.g. \(name)=\(Int(fallback))")
         }
         return .milliseconds(Int64((value * 1000).rounded()))
+    }
+
+    static func stateStore(shared: (any CacheStore & ProviderStateStore)?, disk: SQLiteCacheStore?)
+        -> any ProviderStateStore
+    {
+        if let shared { return shared }
+        if let disk { return disk }
+        return MemoryStateStore()
     }
 
     static func cacheDirectory(environment: [String: String], settings: Settings) -> URL {

@@ -128,6 +128,25 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         }
     }
 
+    /// Reserves a request slot in one IMMEDIATE transaction: the write lock is taken before the
+    /// read, so two processes never read the same last slot. Without a database it waits nothing
+    /// beyond `now` (the cache is an optimisation; the call must not fail for it).
+    public func reserveSlot(_ key: String, interval: TimeInterval, now: Date) async -> Date {
+        let reserved = try? await pool.writeWithoutTransaction { db -> Date in
+            var slot = now
+            try db.inTransaction(.immediate) {
+                let last = try Data.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key])
+                slot = RequestSlot.next(after: RequestSlot.decode(last), interval: interval, now: now)
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                    arguments: [key, RequestSlot.encode(slot)])
+                return .commit
+            }
+            return slot
+        }
+        return reserved ?? now
+    }
+
     /// Counts for `tools doctor`/`tools cache`: entries and SQLite's own integrity verdict.
     public func health() async throws -> (entries: Int, integrity: String) {
         try await pool.read { db in

@@ -164,6 +164,28 @@ public final class PostgresCacheStore: CacheStore, ProviderStateStore, Sendable 
         }
     }
 
+    /// Reserves a request slot for every host at once: a transaction-scoped advisory lock on the
+    /// key orders the hosts, so two never read the same last slot. When the database cannot be
+    /// reached it waits nothing beyond `now` (the call itself will say what failed).
+    public func reserveSlot(_ key: String, interval: TimeInterval, now: Date) async -> Date {
+        let logger = logger
+        let reserved = try? await client.withTransaction(logger: logger) { connection -> Date in
+            try await connection.query("SELECT pg_advisory_xact_lock(hashtext(\(key)))", logger: logger)
+            var last: Data?
+            let rows = try await connection.query("SELECT value FROM almanac_state WHERE key = \(key)", logger: logger)
+            for try await value in rows.decode(Data.self) { last = value }
+            let slot = RequestSlot.next(after: RequestSlot.decode(last), interval: interval, now: now)
+            let stored = RequestSlot.encode(slot)
+            try await connection.query(
+                """
+                INSERT INTO almanac_state (key, value) VALUES (\(key), \(stored))
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value
+                """, logger: logger)
+            return slot
+        }
+        return reserved ?? now
+    }
+
     /// Entries stored (for tests and `/healthz`).
     public func count() async throws -> Int {
         let rows = try await client.query("SELECT count(*)::bigint FROM almanac_entry", logger: logger)

@@ -136,4 +136,17 @@ struct TermsTransportTests {
         // The standard agent identifies Almanac even without a contact.
         #expect(base.requests.first?.headers["User-Agent"]?.hasPrefix("almanac/") == true)
     }
+
+    @Test("request slots queue concurrent callers one interval apart; a clock stepped back waits one interval")
+    func requestSlots() async {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let state = MemoryStateStore()
+        var slots: [Date] = []
+        for _ in 0..<3 { slots.append(await state.reserveSlot("k", interval: 1, now: now)) }
+        #expect(slots == [now, now.addingTimeInterval(1), now.addingTimeInterval(2)])
+        // A slot stored an hour ahead (the clock went back since) is not waited for.
+        let stepped = RequestSlot.next(after: now.addingTimeInterval(3_600), interval: 1, now: now)
+        #expect(stepped == now.addingTimeInterval(1))
+        #expect(RequestSlot.next(after: nil, interval: 1, now: now) == now)
+    }
 }

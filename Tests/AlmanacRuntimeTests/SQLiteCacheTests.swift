@@ -32,6 +32,46 @@ struct SQLiteCacheTests {
         #expect(try await first.entry(for: "sports:nba") == nil)
     }
 
+    @Test("request slots are reserved atomically across connections: concurrent callers never share one")
+    func requestSlots() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Two stores on one file stand for two processes (each has its own connection).
+        let stores = [try SQLiteCacheStore(directory: folder), try SQLiteCacheStore(directory: folder)]
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let slots = await withTaskGroup(of: Date.self) { group in
+            for index in 0..<12 {
+                group.addTask { await stores[index % 2].reserveSlot("terms:nominatim:last-request", interval: 1, now: now) }
+            }
+            var slots: [Date] = []
+            for await slot in group { slots.append(slot) }
+            return slots.sorted()
+        }
+        // One request a second: slots now, now+1 ... now+11, whichever caller got which.
+        #expect(slots == (0..<12).map { now.addingTimeInterval(Double($0)) })
+        // A later caller, past every reserved slot, goes at once.
+        let later = now.addingTimeInterval(60)
+        #expect(await stores[0].reserveSlot("terms:nominatim:last-request", interval: 1, now: later) == later)
+    }
+
+    @Test("the runtime keeps one state store: a server's requests share intervals; a shared store is used")
+    func runtimeState() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let environment = ["ALMANAC_CACHE_DIR": folder.path, "HOME": folder.path]
+        let runtime = try Runtime.make(environment: environment)
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let first = await runtime.context().environment.state.reserveSlot("k", interval: 1, now: now)
+        let second = await runtime.forRequest().context().environment.state.reserveSlot("k", interval: 1, now: now)
+        #expect(second.timeIntervalSince(first) == 1)
+
+        let shared = try SQLiteCacheStore(directory: folder.appendingPathComponent("shared"))
+        let hosted = try Runtime.make(environment: environment, options: RuntimeOptions(sharedStore: shared))
+        _ = await hosted.context().environment.state.reserveSlot("k", interval: 1, now: now)
+        // The slot went to the shared store, not to the host's own file.
+        #expect(RequestSlot.decode(await shared.value(for: "k")) == now)
+    }
+
     @Test("a file that is not a database is moved aside and the cache starts afresh")
     func corruptFile() async throws {
         let folder = directory()

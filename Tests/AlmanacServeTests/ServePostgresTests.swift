@@ -1,6 +1,9 @@
+import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacServe
 
 /// Two `tools serve` hosts sharing the cache in a real PostgreSQL (Debian's, started on loopback
 /// by the test, stopped by pg_ctl), with the upstream a loopback fixture server that counts calls.
@@ -67,6 +70,29 @@ struct ServePostgresTests {
         #expect((again.json?["attempts"] as? [[String: Any]])?.first?["outcome"] as? String == "cached")
         let health = try HTTP.get("\(hostB.baseURL)/healthz")
         #expect(health.status == 200)
+    }
+
+    @Test("request intervals are one queue for every host: concurrent reservations get distinct slots")
+    func sharedRequestSlots() async throws {
+        let cluster = try PostgresCluster()
+        defer { cluster.stop() }
+        // Two stores (two connection pools) stand for two hosts.
+        let hostA = try await PostgresCacheStore.connect(url: cluster.url)
+        defer { hostA.close() }
+        let hostB = try await PostgresCacheStore.connect(url: cluster.url)
+        defer { hostB.close() }
+        let stores = [hostA, hostB]
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let slots = await withTaskGroup(of: Date.self) { group in
+            for index in 0..<10 {
+                group.addTask { await stores[index % 2].reserveSlot("terms:nominatim:last-request", interval: 1, now: now) }
+            }
+            var slots: [Date] = []
+            for await slot in group { slots.append(slot) }
+            return slots.sorted()
+        }
+        #expect(slots == (0..<10).map { now.addingTimeInterval(Double($0)) })
+        #expect(RequestSlot.decode(await hostB.value(for: "terms:nominatim:last-request")) == now.addingTimeInterval(9))
     }
 
     @Test("a bad cache URL is one line, exit 64, without the password")

@@ -40,8 +40,10 @@ struct CLIUsageTests {
     }
 
     @Test("bad environment values are named with an example", arguments: [
-        ("ALMANAC_TIMEOUT", "soon", "ALMANAC_TIMEOUT must be a number of seconds above 0, got 'soon'"),
-        ("ALMANAC_CACHE_TTL", "-5", "ALMANAC_CACHE_TTL must be a number of seconds (0 or more), got '-5'"),
+        ("ALMANAC_TIMEOUT", "soon", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got 'soon'"),
+        ("ALMANAC_TIMEOUT", "1e20", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got '1e20'"),
+        ("ALMANAC_CACHE_TTL", "-5", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '-5'"),
+        ("ALMANAC_CACHE_TTL", "9e18", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '9e18'"),
         ("ALMANAC_NOW", "yesterday", "ALMANAC_NOW is not an ISO 8601 instant: 'yesterday'"),
         ("ALMANAC_ESPN_URL", "ftp://x", "ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"),
     ])

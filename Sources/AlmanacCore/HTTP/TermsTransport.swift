@@ -135,17 +135,13 @@ public struct TermsTransport: HTTPTransport {
     }
 
     /// Waits until `minimumInterval` has passed since the last request any process made to this
-    /// upstream. Reserves its slot first, so concurrent callers queue instead of colliding.
+    /// upstream. Reserves its slot first (atomically in the store), so concurrent callers, in this
+    /// process or others, queue instead of colliding.
     func waitForInterval() async throws {
         guard let interval = terms.minimumInterval else { return }
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        let key = "terms:\(name):last-request"
         let now = clock()
-        let last = await state.value(for: key).flatMap { Double(String(decoding: $0, as: UTF8.self)) }
-            .map { Date(timeIntervalSince1970: $0) }
-        // A stored time far in the future (a clock stepped back) waits at most one interval.
-        let slot = max(now, min((last ?? .distantPast).addingTimeInterval(seconds), now.addingTimeInterval(seconds)))
-        await state.setValue(Data(String(slot.timeIntervalSince1970).utf8), for: key)
+        let slot = await state.reserveSlot("terms:\(name):last-request", interval: seconds, now: now)
         let wait = slot.timeIntervalSince(now)
         if wait > 0 { try await Task.sleep(for: .milliseconds(Int((wait * 1000).rounded(.up)))) }
     }
