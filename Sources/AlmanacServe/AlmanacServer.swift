@@ -70,21 +70,27 @@ public enum AlmanacServer {
         return router
     }
 
-    /// Reads the body within the size limit and runs `work` within the time limit (413 and 504
-    /// otherwise). An SSE stream's response is returned at once; only producing it is timed.
+    /// Reads the body within the size limit and runs `work`, both within the time limit (413 and
+    /// 504 otherwise). An SSE stream's response is returned at once; only producing it is timed.
     static func limited(
         _ request: Request, configuration: ServeConfiguration, metrics: ServeMetrics,
         _ work: @escaping @Sendable (ByteBuffer) async throws -> Response
     ) async throws -> Response {
-        let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            metrics.refused("too_large")
-            return json(413, ToolAPI.error(413, "error: the request body is larger than \(configuration.maxBodyBytes) bytes", lines: []).body)
-        }
-        do {
-            return try await withDeadline(configuration.requestTimeout) { try await work(body) }
+            // Reading the body is inside the limit too: a client sending slowly is cut like a slow tool.
+            return try await Deadline.run(configuration.requestTimeout) {
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+                } catch let error as HTTPError where error.status == .contentTooLarge {
+                    metrics.refused("too_large")
+                    return json(
+                        413,
+                        ToolAPI.error(413, "error: the request body is larger than \(configuration.maxBodyBytes) bytes", lines: [])
+                            .body)
+                }
+                return try await work(body)
+            }
         } catch is DeadlineExceeded {
             metrics.refused("timeout")
             return json(504, ToolAPI.error(504, "error: the request took longer than the server's limit", lines: []).body)
@@ -201,9 +207,28 @@ struct ServeGuard: RouterMiddleware {
             await inFlight.leave(client)
             throw error
         }
-        await inFlight.leave(client)
+        if response.body.contentLength == nil, request.method == .post {
+            // An MCP call answers as a stream whose events carry the result: the client's slot is
+            // held until the stream has been written, not only until it was handed over.
+            response.body = Self.leaving(client, counter: inFlight, after: response.body)
+        } else {
+            await inFlight.leave(client)
+        }
         addCORS(&response.headers, origin: origin)
         return response
+    }
+
+    /// `body`, leaving the client's in-flight slot once it is written (or fails).
+    static func leaving(_ client: String, counter: InFlightCounter, after body: ResponseBody) -> ResponseBody {
+        ResponseBody { writer in
+            do {
+                try await body.write(writer)
+            } catch {
+                await counter.leave(client)
+                throw error
+            }
+            await counter.leave(client)
+        }
     }
 
     private func addCORS(_ headers: inout HTTPFields, origin: String?) {

@@ -25,7 +25,7 @@ public final class PostgresCacheStore: CacheStore, ProviderStateStore, Sendable 
     public static func connect(url: String, timeout: Duration = .seconds(10)) async throws -> PostgresCacheStore {
         let store = try PostgresCacheStore(url: url)
         do {
-            try await withDeadline(timeout) { try await store.migrate() }
+            try await Deadline.run(timeout) { try await store.migrate() }
         } catch {
             store.close()
             throw AlmanacError.configuration(
@@ -202,22 +202,5 @@ public final class PostgresCacheStore: CacheStore, ProviderStateStore, Sendable 
         }
         if error is DeadlineExceeded { return "no answer in time" }
         return "\(type(of: error))"
-    }
-}
-
-/// Thrown by ``withDeadline(_:_:)`` when the work did not finish in time.
-struct DeadlineExceeded: Error {}
-
-/// Runs `work`, cancelling it and throwing ``DeadlineExceeded`` after `limit`.
-func withDeadline<T: Sendable>(_ limit: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw DeadlineExceeded()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded() }
-        return first
     }
 }

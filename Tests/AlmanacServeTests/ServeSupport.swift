@@ -50,12 +50,13 @@ final class ServeProcess: @unchecked Sendable {
 
     struct NotReady: Error, CustomStringConvertible { var description: String }
 
+    private let err = Pipe()
+
     init(environment: [String: String], arguments: [String] = []) throws {
         process.executableURL = ToolsBinary.url
         process.arguments = ["serve", "--port", "0"] + arguments
         process.environment = environment
         let out = Pipe()
-        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
@@ -81,6 +82,12 @@ final class ServeProcess: @unchecked Sendable {
     }
 
     func stop() { ChildProcess.stop(process, grace: 3) }
+
+    /// Stops the server and returns everything it wrote to stderr (its log).
+    func stopAndReadLog() -> String {
+        stop()
+        return String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
 
     /// SIGKILL at once (a host dying mid-write).
     func kill9() {
@@ -193,6 +200,44 @@ enum HTTP {
 
     static func get(_ url: String, headers: [String] = []) throws -> Reply {
         try curl(headers.flatMap { ["-H", $0] } + [url])
+    }
+
+    /// POSTs every body at once, each from its own curl process (blocking calls in task groups
+    /// would run only as many at a time as the cooperative pool has threads), and returns the
+    /// statuses in the order of `bodies`.
+    static func postAtOnce(_ url: String, _ bodies: [String], headers: [String] = []) throws -> [Int] {
+        let runs = try bodies.map { body -> (Process, Pipe) in
+            let process = Process()
+            let out = Pipe()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+            process.arguments =
+                ["-s", "--max-time", "30", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
+                 "Content-Type: application/json", "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url]
+            process.standardOutput = out
+            try process.run()
+            return (process, out)
+        }
+        return runs.map { process, out in
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            return Int(text) ?? 0
+        }
+    }
+
+    /// Status and headers (names lower-cased) of a request sent with `arguments` (e.g. a preflight).
+    static func headers(_ arguments: [String]) throws -> (status: Int, headers: [String: String]) {
+        let output = try Command.run(
+            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30", "-o", "/dev/null", "-D", "-"] + arguments,
+            environment: ["PATH": "/usr/bin:/bin"], timeout: 40)
+        var lines = output.stdout.components(separatedBy: "\r\n")
+        let statusLine = lines.isEmpty ? "" : lines.removeFirst()
+        let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, headers)
     }
 
     static func curl(_ arguments: [String]) throws -> Reply {
