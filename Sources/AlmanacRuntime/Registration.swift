@@ -24,4 +24,7 @@ extension Runtime {
     static func webSearcher(_ settings: Settings) -> (any WebSearching)? {
         SearchChain.configuredWebSearch(settings)
     }
+
+    /// How to configure web search when no searcher is (the search chain's own words).
+    public static var webSearchHelp: String { SearchChain.unconfiguredHelp }
 }

@@ -40,7 +40,7 @@ public enum SearchChain {
     }
 
     /// With neither provider configured: one line naming both ways to enable search.
-    static let unconfiguredHelp =
+    public static let unconfiguredHelp =
         "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys:"
         + " https://api-dashboard.search.brave.com) for Brave Search, or ALMANAC_SEARXNG_URL (or url under [searxng])"
         + " to your own SearXNG instance"

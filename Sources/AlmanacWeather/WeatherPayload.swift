@@ -21,6 +21,8 @@ public struct WeatherPayload: ToolPayload {
     public let alternatives: [GeoPlace]
     /// The reference time JSON output is cut at (the run's "now").
     public let now: Date
+    /// The geocoder that named the place (its licence may ask for attribution), nil for coordinates.
+    public var geocoder: String?
 
     /// Builds the payload for a checked request; resolves a day word in the forecast's zone.
     ///
@@ -87,12 +89,11 @@ public struct WeatherPayload: ToolPayload {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
             var lines = [rendering.header(sheet.title, zone: sheet.zone)] + sheet.textLines(self)
-            // The provider's licence asks for attribution wherever people see the data.
-            if let attribution = WeatherTool.forecastChain.first(where: { $0.name == rendering.metadata.provider })?
-                .descriptor.terms.attribution
-            {
-                lines.append(attribution)
-            }
+            // The providers' licences ask for attribution wherever people see the data: the forecast's
+            // and the geocoder's (OpenStreetMap's ODbL).
+            let forecaster = WeatherTool.forecastChain.first { $0.name == rendering.metadata.provider }
+            let geocoder = WeatherTool.geocodingChain.first { $0.name == self.geocoder }
+            lines += [forecaster?.descriptor.terms.attribution, geocoder?.descriptor.terms.attribution].compactMap { $0 }
             return lines.joined(separator: "\n")
         case .web(let web):
             return webContext(web, rendering)

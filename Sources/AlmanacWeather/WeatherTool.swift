@@ -81,6 +81,7 @@ public struct WeatherTool: Tool {
         var query: WeatherQuery
         var alternatives: [GeoPlace] = []
         var estimateZone = context.timeZone
+        var geocoder: String?
         switch request.target {
         case .coordinates(let latitude, let longitude):
             let label = WeatherLocation.coordinates(latitude, longitude)
@@ -93,6 +94,7 @@ public struct WeatherTool: Tool {
                     tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.name),
                     providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> }, ttl: .seconds(86_400))
                 let choice = try PlaceMatcher.choose(text, from: geocoded.value.places)
+                geocoder = geocoded.metadata.provider
                 alternatives = choice.alternatives
                 if let zone = choice.place.timezone.flatMap(TimeZone.init(identifier:)) { estimateZone = zone }
                 query = WeatherQuery(
@@ -110,8 +112,9 @@ public struct WeatherTool: Tool {
 
         let fetched = try await context.fetch(
             tool: name, key: Self.cacheKey(query), query: query, providers: forecastProviders(context))
-        let payload = try WeatherPayload(
+        var payload = try WeatherPayload(
             report: fetched.value, request: request, now: context.now, alternatives: alternatives)
+        payload.geocoder = geocoder
         return ToolResult(metadata: fetched.metadata, payload: payload)
     }
 

@@ -88,19 +88,26 @@ struct almanac_xml_reader {
     char error[256];
 };
 
+/* libxml2 2.12 made the structured handler's error const; match the headers we build against. */
+#if LIBXML_VERSION >= 21200
+typedef const xmlError *almanac_xml_error_ref;
+#else
+typedef xmlErrorPtr almanac_xml_error_ref;
+#endif
+
 /* libxml2's default handlers print to stderr; these drop what no reader of ours asked for. */
 static void ignore_message(void *context, const char *message, ...) {
     (void)context;
     (void)message;
 }
 
-static void ignore_error(void *context, xmlErrorPtr error) {
+static void ignore_error(void *context, almanac_xml_error_ref error) {
     (void)context;
     (void)error;
 }
 
 /* Keeps the reader's first error, on one line, for the caller to report. */
-static void keep_first_error(void *context, xmlErrorPtr error) {
+static void keep_first_error(void *context, almanac_xml_error_ref error) {
     almanac_xml_reader *reader = context;
     if (reader->error[0] != '\0' || error == NULL || error->level < XML_ERR_ERROR) return;
     const char *message = error->message != NULL ? error->message : "malformed XML";

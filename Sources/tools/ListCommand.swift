@@ -1,6 +1,5 @@
 import AlmanacCore
 import AlmanacRuntime
-import AlmanacSports
 import ArgumentParser
 import Foundation
 
@@ -25,11 +24,14 @@ extension Tools {
         func run() async throws {
             do {
                 if let tool {
-                    guard tool.lowercased() == "sports" else {
+                    let tools = ToolRegistry(Runtime.defaultTools())
+                    guard let choices = try tools.require(tool).choices(filter: sport) else {
+                        let listed = tools.tools.filter { (try? $0.choices(filter: nil)) != nil }.map(\.name)
                         throw AlmanacError.usage(
-                            "nothing to list for '\(tool)'", suggestion: "tools list, or tools list sports [SPORT]")
+                            "nothing to list for '\(tool)'",
+                            suggestion: "tools list, or " + listed.map { "tools list \($0) [FILTER]" }.joined(separator: ", "))
                     }
-                    printLine(try League.listing(sport: sport))
+                    printLine(choices)
                     return
                 }
                 let runtime = try Runtime.make()
@@ -78,8 +80,7 @@ extension Tools {
                             "\(indent)\(members.count + index + 1). web search via \(searcher.providerName) [priority \(priority)]")
                     }
                 } else {
-                    lines.append(
-                        "\(indent)-. web search [unconfigured: no search provider: set BRAVE_API_KEY or ALMANAC_SEARXNG_URL]")
+                    lines.append("\(indent)-. web search [unconfigured: no search provider: \(Runtime.webSearchHelp)]")
                 }
             }
             return lines

@@ -55,6 +55,21 @@ struct CLIUsageTests {
         #expect(output.stderr.components(separatedBy: "\n").first == "error: \(message)")
     }
 
+    @Test("tools list TOOL lists the tool's choices when it has some; otherwise one line naming which do")
+    func listChoices() throws {
+        let scratch = try Scratch()
+        let golf = try ToolsBinary.run(["list", "sports", "golf"], environment: scratch.environment())
+        #expect(golf.status == 0)
+        #expect(golf.stdout.contains("golf/pga"))
+        let weather = try ToolsBinary.run(["list", "weather"], environment: scratch.environment())
+        #expect(weather.status == 64)
+        #expect(weather.stderr.hasPrefix("error: nothing to list for 'weather'"))
+        #expect(weather.stderr.contains("tools list sports [FILTER]"))
+        let unknown = try ToolsBinary.run(["list", "wether"], environment: scratch.environment())
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.hasPrefix("error: unknown tool 'wether'"))
+    }
+
     @Test("an unknown output format and an unknown zone are usage errors")
     func badGlobals() throws {
         let scratch = try Scratch()

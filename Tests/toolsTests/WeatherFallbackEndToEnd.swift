@@ -119,6 +119,12 @@ struct WeatherFallbackEndToEndTests {
         #expect(output.stdout.contains("source: open-meteo"))
         #expect(try await down.requestCount() == 1)
         #expect(try await up.requestCount() == 2)
+        // Text for people credits both licences: the forecast's and OpenStreetMap's (the place
+        // comes from the cache now, still named as Nominatim's).
+        let text = try ToolsBinary.run(
+            ["run", "weather", "Ottawa", "--units", "imperial", "--format", "text"], environment: environment)
+        #expect(text.status == 0, "stderr: \(text.stderr)")
+        #expect(text.stdout.contains("Weather data by Open-Meteo.com (CC BY 4.0)\nGeocoding © OpenStreetMap contributors (ODbL)"))
     }
 
     @Test("Nominatim: at most one request a second across processes (the last request time in the SQLite state)")

@@ -27,6 +27,11 @@ public protocol Tool: Sendable {
     func unconfiguredReason(in context: ToolContext) -> String?
     /// Whether web search stands in when the tool's own providers fail.
     var usesWebSearchFallback: Bool { get }
+    /// What the tool can be asked about, for `tools list TOOL [FILTER]` (sports: its leagues,
+    /// optionally of one sport); nil when the tool has no such list.
+    ///
+    /// - Throws: ``AlmanacError`` (usage) for a filter the tool does not know.
+    func choices(filter: String?) throws -> String?
     /// Runs the tool.
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult
 }
@@ -57,6 +62,9 @@ extension Tool {
 
     /// Whether web search stands in when the tool's own providers fail (default: no).
     public var usesWebSearchFallback: Bool { false }
+
+    /// Tools have no list of choices unless they say so.
+    public func choices(filter: String?) throws -> String? { nil }
 }
 
 /// A provider's name and priority as shown by `tools list --providers`.

@@ -1,3 +1,4 @@
+import AlmanacSports
 import Foundation
 
 /// Word lists the router matches against: English, not sports data. Leagues and teams come from
@@ -35,16 +36,6 @@ enum Lexicon {
         "hockey", "soccer",
     ]
 
-    /// Words and events that name a sport played by individuals, not teams ("masters" is golf,
-    /// "grand prix" racing), as (phrase, ESPN sport). A question about one of these sports routes to
-    /// that sport's first league (PGA Tour, ATP, Formula 1, UFC) with `--player` for a named person.
-    static let individualSportPhrases: [(phrase: String, sport: String)] = [
-        ("golf", "golf"), ("golfer", "golf"), ("masters", "golf"), ("leaderboard", "golf"), ("ryder cup", "golf"),
-        ("tennis", "tennis"), ("wimbledon", "tennis"), ("roland garros", "tennis"), ("french open", "tennis"),
-        ("australian open", "tennis"), ("racing", "racing"), ("grand prix", "racing"),
-        ("race", "racing"), ("qualifying", "racing"), ("mma", "mma"), ("fight", "mma"), ("bout", "mma"),
-    ]
-
     /// Words that make a question about golf, tennis, racing or MMA (beside `sportsContext`):
     /// "who is leading the masters", "how is the race going", "when is the next grand prix".
     static let individualContext: Set<String> = [
@@ -75,7 +66,7 @@ enum Lexicon {
     ])
     .union(questionWords).union(placeStop).union(sportsContext).union(pastWords).union(beforePlayer)
     .union(afterPlayer).union(calendarWords).union(months)
-    .union(individualSportPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
+    .union(SportsVocabulary.individualSportPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
 
     static let weatherWords: Set<String> = [
         "weather", "forecast", "temperature", "temperatures", "temp", "rain", "raining", "rainy", "snow",

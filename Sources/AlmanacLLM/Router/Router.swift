@@ -281,10 +281,9 @@ struct Analysis {
     /// person asked about: the words between "is/did/how" and "doing/winning/finish" ("how is scheffler
     /// doing"), else a capitalised name ("Scheffler score at the Masters").
     private mutating func detectIndividualSport() {
-        let individual: Set<String> = ["golf", "tennis", "racing", "mma"]
-        if let league, individual.contains(league.sport) {
+        if let league, SportsVocabulary.individualSports.contains(league.sport) {
             individualLeague = league
-        } else if league == nil, let sport = Lexicon.individualSportPhrases.first(where: { has($0.phrase) })?.sport {
+        } else if league == nil, let sport = SportsVocabulary.individualSportPhrases.first(where: { has($0.phrase) })?.sport {
             individualLeague = SportsVocabulary.league(forSport: sport)
         }
         guard individualLeague != nil else { return }
