@@ -47,7 +47,7 @@ public struct MetNorwayProvider: DescribedProvider {
     /// The request for `query` against `base`: coordinates with at most 4 decimals (the terms;
     /// queries carry 2).
     public static func request(_ query: WeatherQuery, base: URL) -> HTTPRequest {
-        let url = OpenMeteoURL.make(
+        let url = ForecastURL.make(
             base: base, path: "/weatherapi/locationforecast/2.0/compact",
             items: [("lat", Coordinate.text(query.latitude ?? 0)), ("lon", Coordinate.text(query.longitude ?? 0))])
         return HTTPRequest(url: url, headers: ["Accept": "application/json"])

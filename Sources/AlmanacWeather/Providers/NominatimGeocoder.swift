@@ -39,7 +39,7 @@ public struct NominatimGeocoder: DescribedProvider {
     /// The request for `query` against `base` (the parameters the issue and Nominatim's
     /// documentation name).
     public static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
-        let url = OpenMeteoURL.make(
+        let url = ForecastURL.make(
             base: base, path: "/search",
             items: [("q", query.name), ("format", "jsonv2"), ("limit", "10"), ("addressdetails", "1")])
         return HTTPRequest(url: url, headers: ["Accept": "application/json"])

@@ -92,7 +92,7 @@ public struct OpenMeteoGeocoder: DescribedProvider {
 
     /// The request for `query` against `base`.
     public static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
-        let url = OpenMeteoURL.make(
+        let url = ForecastURL.make(
             base: base, path: "/v1/search",
             items: [("name", query.name), ("count", "10"), ("language", "en"), ("format", "json")])
         return HTTPRequest(url: url, headers: ["Accept": "application/json"])
@@ -148,21 +148,3 @@ public struct OpenMeteoGeocoder: DescribedProvider {
     }
 }
 
-/// Builds Open-Meteo URLs with strict percent-encoding (`&`, `+`, `=` in a place name stay data).
-enum OpenMeteoURL {
-    static let allowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics.intersection(
-            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        set.insert(charactersIn: "-._~,")
-        return set
-    }()
-
-    static func make(base: URL, path: String, items: [(String, String)]) -> URL {
-        let query = items.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value)"
-        }.joined(separator: "&")
-        let text = base.absoluteString + path + "?" + query
-        // The pieces are a validated base URL and percent-encoded ASCII, so this cannot fail.
-        return URL(string: text) ?? base
-    }
-}

@@ -73,22 +73,6 @@ public struct WeatherQuery: Sendable {
     }
 }
 
-/// Coordinate rounding and wording shared by requests and cache keys.
-enum Coordinate {
-    /// Two decimals, half away from zero.
-    static func round(_ value: Double) -> Double {
-        (value * 100).rounded() / 100
-    }
-
-    /// "39.41", "12.5", "-104.99": the shortest text of the rounded value.
-    static func text(_ value: Double) -> String {
-        var text = String(format: "%.2f", round(value))
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text == "-0" ? "0" : text
-    }
-}
-
 /// Open-Meteo's forecast API (`/v1/forecast`): current conditions, hourly and daily values.
 ///
 /// Always sends `timezone=auto`, so daily values are the place's own local days; the times come
@@ -152,7 +136,7 @@ public struct OpenMeteoProvider: DescribedProvider {
         }
         if query.wind != .kmh { items.append(("wind_speed_unit", query.wind.rawValue)) }
         return HTTPRequest(
-            url: OpenMeteoURL.make(base: base, path: "/v1/forecast", items: items),
+            url: ForecastURL.make(base: base, path: "/v1/forecast", items: items),
             headers: ["Accept": "application/json"])
     }
 
