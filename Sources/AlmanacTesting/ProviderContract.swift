@@ -35,9 +35,13 @@ public enum ProviderContract {
     ///     `.environment` secret it declares is set to ``sentinelSecret`` on top of them.
     ///   - now: The reference time of the recording.
     ///   - makeCache: The cache two coordinators share (a fresh one per call).
+    ///   - reopen: The same cache as another process opens it (default: the same instance). With
+    ///     the runtime's SQLite cache, a second store on the same file: the 429 check then proves
+    ///     Retry-After is remembered across processes.
     public static func check<P: DescribedProvider>(
         _ provider: P, query: P.Query, recorded: any HTTPTransport, settings: Settings = Settings(), now: Date,
-        makeCache: @Sendable () -> any CacheStore = { MemoryCacheStore() }
+        makeCache: @Sendable () -> any CacheStore = { MemoryCacheStore() },
+        reopen: @Sendable (any CacheStore) -> any CacheStore = { $0 }
     ) async -> [String] where P.Output: Codable {
         var violations: [String] = []
         let secrets = secretSettings(for: P.descriptor, base: settings)
@@ -117,7 +121,8 @@ public enum ProviderContract {
             violations.append("5xx: did not fall through: \(error)")
         }
 
-        // 429 with Retry-After: remembered by the shared cache, so a second coordinator skips it.
+        // 429 with Retry-After: remembered by the shared cache, so a second coordinator (another
+        // process, when `reopen` opens the file anew) skips it.
         do {
             let limited = environment(Bent(inner: recorded) { _, _ in
                 HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
@@ -127,7 +132,7 @@ public enum ProviderContract {
             _ = try await coordinator(cache).fetch(
                 CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-a", providers: [call(provider, query, limited), next]))
             let healthy = environment(recorded)
-            let second = try await coordinator(cache).fetch(
+            let second = try await coordinator(reopen(cache)).fetch(
                 CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-b", providers: [call(provider, query, healthy), next]))
             if second.metadata.attempts.first?.outcome != .skipped {
                 violations.append(

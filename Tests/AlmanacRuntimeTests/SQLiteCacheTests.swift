@@ -4,6 +4,8 @@ import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacSports
+
 @Suite("SQLite cache")
 struct SQLiteCacheTests {
     func directory() -> URL {
@@ -70,6 +72,31 @@ struct SQLiteCacheTests {
         _ = await hosted.context().environment.state.reserveSlot("k", interval: 1, now: now)
         // The slot went to the shared store, not to the host's own file.
         #expect(RequestSlot.decode(await shared.value(for: "k")) == now)
+    }
+
+    @Test("the contract kit on the runtime's SQLite cache: a 429's Retry-After holds for another process")
+    func contractAcrossProcesses() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let league = try #require(League.named("nba"))
+        let now = try #require(TimeText.parseInstant("2024-12-16T04:30:00Z"))
+        let zone = try #require(TimeZone(identifier: "America/New_York"))
+        let query = SportsQuery(league: league, view: .scores, day: LocalDay.containing(now, in: zone))
+        // A fresh cache file per check; reopening it is a second connection, as another `tools`
+        // process's is.
+        let fresh: @Sendable () -> any CacheStore = {
+            let store = try? SQLiteCacheStore(directory: folder.appendingPathComponent(UUID().uuidString))
+            return store.map { $0 as any CacheStore } ?? MemoryCacheStore()
+        }
+        let reopen: @Sendable (any CacheStore) -> any CacheStore = { cache in
+            guard let store = cache as? SQLiteCacheStore,
+                let again = try? SQLiteCacheStore(directory: URL(fileURLWithPath: store.path).deletingLastPathComponent())
+            else { return MemoryCacheStore() }  // a fresh memory store fails the 429 check: never silently passes
+            return again
+        }
+        let violations = await ProviderContract.check(
+            ESPNProvider(), query: query, recorded: try Fixtures.replay(), now: now, makeCache: fresh, reopen: reopen)
+        #expect(violations.isEmpty, "\(violations)")
     }
 
     @Test("a file that is not a database is moved aside and the cache starts afresh")
