@@ -204,15 +204,15 @@ enum HTTP {
 
     /// POSTs every body at once, each from its own curl process (blocking calls in task groups
     /// would run only as many at a time as the cooperative pool has threads), and returns the
-    /// statuses in the order of `bodies`.
-    static func postAtOnce(_ url: String, _ bodies: [String], headers: [String] = []) throws -> [Int] {
+    /// replies in the order of `bodies`.
+    static func postAtOnce(_ url: String, _ bodies: [String], headers: [String] = []) throws -> [Reply] {
         let runs = try bodies.map { body -> (Process, Pipe) in
             let process = Process()
             let out = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments =
-                ["-s", "--max-time", "30", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST", "-H",
-                 "Content-Type: application/json", "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url]
+                ["-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", "-H", "Content-Type: application/json",
+                 "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url]
             process.standardOutput = out
             try process.run()
             return (process, out)
@@ -220,7 +220,9 @@ enum HTTP {
         return runs.map { process, out in
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            return Int(text) ?? 0
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            let status = Int(lines.popLast() ?? "") ?? 0
+            return Reply(status: status, body: lines.joined(separator: "\n"))
         }
     }
 
