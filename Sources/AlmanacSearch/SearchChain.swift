@@ -39,6 +39,15 @@ public enum SearchChain {
         WebSearchChain(configured(settings).map { ChainWebSearch(provider: $0) })
     }
 
+    /// The variable that enables each provider (its key when it needs one, else its base URL),
+    /// for the first line of the error when none is configured: "set BRAVE_API_KEY or ALMANAC_SEARXNG_URL".
+    static var enablingVariables: [String] {
+        descriptors.compactMap { descriptor in
+            for case .environment(let name) in descriptor.secrets { return name }
+            return descriptor.endpoints.first?.env
+        }
+    }
+
     /// With neither provider configured: one line naming both ways to enable search.
     public static let unconfiguredHelp =
         "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys:"

@@ -74,7 +74,9 @@ public struct SearchTool: Tool {
         let request = try Self.request(from: arguments)
         let configured = chain.filter { $0.descriptor.unconfiguredReason(context.settings) == nil }
         guard !configured.isEmpty else {
-            throw AlmanacError.configuration("search needs a search provider", suggestion: SearchChain.unconfiguredHelp)
+            throw AlmanacError.configuration(
+                "search needs a search provider: set " + SearchChain.enablingVariables.joined(separator: " or "),
+                suggestion: SearchChain.unconfiguredHelp)
         }
         // A bad base URL is a usage error, not a provider failure.
         for provider in configured { _ = try provider.descriptor.baseURL(context.settings) }

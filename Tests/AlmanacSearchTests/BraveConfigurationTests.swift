@@ -18,7 +18,7 @@ struct BraveConfigurationTests {
         } catch let error as AlmanacError {
             #expect(error.kind == .configuration)
             #expect(error.exitStatus == 64)
-            #expect(error.message == "search needs a search provider")
+            #expect(error.message == "search needs a search provider: set BRAVE_API_KEY or ALMANAC_SEARXNG_URL")
             #expect(
                 error.suggestion
                     == "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys: https://api-dashboard.search.brave.com) for Brave Search, or ALMANAC_SEARXNG_URL (or url under [searxng]) to your own SearXNG instance"
