@@ -94,7 +94,8 @@ public struct SportsTool: Tool {
         case .events(let events):
             let player = try request.playerWord.map { try Self.resolvePlayer($0, in: events, league: league) }
             payload = EventsPayload(
-                league: league, day: request.day, events: events, next: request.next, player: player, limit: request.limit)
+                league: league, day: request.day, events: events, next: request.next, player: player, limit: request.limit,
+                now: context.now)
         }
         return ToolResult(metadata: fetched.metadata, payload: payload)
     }

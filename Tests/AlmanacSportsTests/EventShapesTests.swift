@@ -149,7 +149,8 @@ struct EventShapesTests {
         ]
         let event = SportEvent(id: "1", name: "Canadian Grand Prix", state: .in, sessions: sessions)
         let payload = EventsPayload(
-            league: f1, day: day, events: SportEvents(leagueName: nil, events: [event]), next: false, player: nil)
+            league: f1, day: day, events: SportEvents(leagueName: nil, events: [event]), next: false, player: nil,
+            now: instant("2026-05-23T12:00:00Z"))
         let lines = payload.racingLines(event, rendering: Self.rendering(now: instant("2026-05-23T12:00:00Z")))
         #expect(lines.contains("  Qualifying Sat 22:00 · LIVE:"))
         #expect(lines.last == "  Next: Race Sun 24 May 2026 (tomorrow) 22:00")
@@ -159,7 +160,8 @@ struct EventShapesTests {
             id: "2", name: "Valero Texas Open", state: .in, start: instant("2026-04-02T04:00:00Z"),
             end: instant("2026-04-05T04:00:00Z"), round: 3, rounds: 4)
         let golfPayload = EventsPayload(
-            league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil)
+            league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil,
+            now: instant("2026-04-04T18:00:00Z"))
         #expect(
             golfPayload.eventLine(golf, rendering: Self.rendering(now: instant("2026-04-04T18:00:00Z")))
                 .hasPrefix("Valero Texas Open · in progress · Round 3 of 4, Sat 4 Apr 2026 (today)"))

@@ -16,15 +16,20 @@ public struct EventsPayload: ToolPayload {
     public var player: String?
     /// At most this many lines per list (golfers, matches, results, bouts), when set.
     public var limit: Int?
+    /// The clock the answer is for: a live tennis match belongs to the asked day only when that day is today.
+    public var now: Date
 
     /// Creates the payload.
-    public init(league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil) {
+    public init(
+        league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil, now: Date
+    ) {
         self.league = league
         self.day = day
         self.events = events
         self.next = next
         self.player = player
         self.limit = limit
+        self.now = now
     }
 
     var zone: TimeZone { day.zone }
@@ -51,7 +56,7 @@ public struct EventsPayload: ToolPayload {
             lines.append(eventLine(event, rendering: rendering))
             switch league.shape {
             case .golf: lines += golfLines(event)
-            case .tennis: lines += tennisLines(event)
+            case .tennis: lines += tennisLines(event, rendering: rendering)
             case .racing: lines += racingLines(event, rendering: rendering)
             case .mma: lines += mmaLines(event)
             case .team: break
@@ -140,38 +145,76 @@ public struct EventsPayload: ToolPayload {
 
     // MARK: Tennis
 
-    func tennisLines(_ event: SportEvent) -> [String] {
-        var matches = event.matches
+    /// The matches of the asked day: those starting in it, and live ones when the asked day is today (a live
+    /// match is not yesterday's news). `--next` keeps the whole draw.
+    func dayMatches(_ event: SportEvent) -> [TennisMatch] {
+        guard !next else { return event.matches }
+        let today = day.contains(now)
+        return event.matches.filter { match in
+            (match.state == .in && today) || match.start.map(day.contains) == true
+        }
+    }
+
+    func tennisLines(_ event: SportEvent, rendering: Rendering) -> [String] {
+        var matches = dayMatches(event)
         if let player { matches = matches.filter { PlayerMatcher.mentions($0.people, player) } }
         guard !matches.isEmpty else {
-            return ["  no matches on this day" + (player.map { " for \($0)" } ?? "")]
+            guard let player else { return ["  no matches on this day"] }
+            return [otherMatchLine(event, player: player, rendering: rendering)]
         }
         // Live first, then upcoming by start, then finished: what matters most survives a tight budget.
         let ordered = matches.enumerated().sorted { left, right in
             (EventText.weight(left.element.state), left.element.start ?? .distantFuture, left.offset)
                 < (EventText.weight(right.element.state), right.element.start ?? .distantFuture, right.offset)
         }.map(\.element)
-        var lines = ordered.prefix(limit ?? 40).map { match -> String in
-            let what = [match.draw, match.round].compactMap { $0 }.joined(separator: " ")
-            let names = match.players.joined(separator: " v ")
-            switch match.state {
-            case .pre:
-                let when = match.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
-                return "  \(when) \(what): \(names)"
-            case .in:
-                return "  LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
-            case .post:
-                guard let winner = match.winner else {
-                    return "  \(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
-                }
-                let loser = match.players.first { $0 != winner } ?? ""
-                let note =
-                    match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
-                return "  \(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
-            }
-        }
+        var lines = ordered.prefix(limit ?? 40).map { "  " + matchLine($0) }
         if ordered.count > (limit ?? 40) { lines.append("  … \(ordered.count - (limit ?? 40)) more matches") }
         return lines
+    }
+
+    /// "19:00 Men's Singles 4th Round: A v B", "LIVE 3rd Women's Singles …", "Men's Singles …: A d. B 6-4 6-4";
+    /// `day` puts the date before a start on another day.
+    func matchLine(_ match: TennisMatch, day showDay: Bool = false, now: Date? = nil) -> String {
+        let what = [match.draw, match.round].compactMap { $0 }.joined(separator: " ")
+        let names = match.players.joined(separator: " v ")
+        switch match.state {
+        case .pre:
+            let when =
+                match.start.map { start in
+                    showDay
+                        ? EventText.dayAndClock(start, now: now ?? self.now, zone: zone) : TimeText.clock(start, in: zone)
+                } ?? "time TBD"
+            return "\(when) \(what): \(names)"
+        case .in:
+            return "LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+        case .post:
+            guard let winner = match.winner else {
+                return "\(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+            }
+            let loser = match.players.first { $0 != winner } ?? ""
+            let note =
+                match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
+            return "\(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
+        }
+    }
+
+    /// The asked player has no match on the day: where they stand in the draw instead (live now, next match,
+    /// else last result).
+    func otherMatchLine(_ event: SportEvent, player: String, rendering: Rendering) -> String {
+        let theirs = event.matches.filter { PlayerMatcher.mentions($0.people, player) }
+        let when = TimeText.labelledDay(day.start, now: rendering.now, in: zone)
+        let head = "  no match for \(player) on \(when)"
+        let byStart = { (a: TennisMatch, b: TennisMatch) in (a.start ?? .distantFuture) < (b.start ?? .distantFuture) }
+        if let live = theirs.first(where: { $0.state == .in }) {
+            return head + "; now: " + matchLine(live)
+        }
+        if let upcoming = theirs.filter({ $0.state == .pre }).min(by: byStart) {
+            return head + "; next: " + matchLine(upcoming, day: true, now: rendering.now)
+        }
+        if let last = theirs.filter({ $0.state == .post }).max(by: byStart) {
+            return head + "; last: " + matchLine(last)
+        }
+        return head
     }
 
     // MARK: Racing
@@ -268,8 +311,12 @@ public struct EventsPayload: ToolPayload {
         try container.encode(day.zoneIdentifier, forKey: .timeZone)
         try container.encode(next, forKey: .next)
         try container.encode(player, forKey: .player)
-        try container.encode(
-            events.events.map { EventJSON(event: $0, shape: league.shape, league: league) }, forKey: .events)
+        let shown = events.events.map { event in
+            var shown = event
+            if league.shape == .tennis { shown.matches = dayMatches(event) }
+            return EventJSON(event: shown, shape: league.shape, league: league)
+        }
+        try container.encode(shown, forKey: .events)
     }
 }
 

@@ -401,8 +401,8 @@ extension ESPNProvider {
         }
     }
 
-    /// Events overlapping `day`, or with `next` the first one still to finish; tennis keeps the day's matches
-    /// (and any live one).
+    /// Events overlapping `day`, or with `next` the first one still to finish. Tennis keeps the whole draw:
+    /// `--player` searches all of it, and `EventsPayload` cuts it to the asked day (it knows the clock).
     static func pick(_ events: [SportEvent], day: LocalDay, next: Bool, shape: League.Shape) -> [SportEvent] {
         let sorted = events.enumerated().sorted {
             ($0.element.start ?? .distantFuture, $0.offset) < ($1.element.start ?? .distantFuture, $1.offset)
@@ -415,12 +415,7 @@ extension ESPNProvider {
         return sorted.compactMap { event in
             let first = firstInstant(event)
             guard first.map({ $0 < day.end }) ?? true, lastInstant(event, shape: shape) >= day.start else { return nil }
-            guard shape == .tennis else { return event }
-            var cut = event
-            cut.matches = event.matches.filter { match in
-                match.state == .in || match.start.map(day.contains) == true
-            }
-            return cut
+            return event
         }
     }
 

@@ -1,0 +1,78 @@
+import AlmanacCore
+import AlmanacTesting
+import Foundation
+import Testing
+
+@testable import AlmanacSports
+
+/// A recorded body with values written at paths (object keys and array indexes): the minimal edit a case no
+/// recording shows needs (a golf round in play, a race not yet run). Everything else is the recording's.
+func edited(_ data: Data, _ edits: [([Any], Any)]) throws -> Data {
+    func setting(_ value: Any, at path: ArraySlice<Any>, in node: Any) -> Any {
+        guard let key = path.first else { return value }
+        if let name = key as? String, var object = node as? [String: Any] {
+            object[name] = setting(value, at: path.dropFirst(), in: object[name] ?? [String: Any]())
+            return object
+        }
+        if let index = key as? Int, var array = node as? [Any], array.indices.contains(index) {
+            array[index] = setting(value, at: path.dropFirst(), in: array[index])
+            return array
+        }
+        preconditionFailure("no \(key) in the recording")
+    }
+    var root = try JSONSerialization.jsonObject(with: data)
+    for (path, value) in edits { root = setting(value, at: path[...], in: root) }
+    return try JSONSerialization.data(withJSONObject: root)
+}
+
+/// ESPN's status object, as the recordings write it (`period`, `type.name/state/detail/shortDetail`).
+func statusObject(period: Int, name: String, state: String, detail: String) -> [String: Any] {
+    [
+        "period": period,
+        "type": ["name": name, "state": state, "completed": state == "post", "detail": detail, "shortDetail": detail],
+    ]
+}
+
+@Suite("Sports event shapes: rounds in play, late finishes, unrun sessions, bouts without a winner, tennis days")
+struct EventEdgeCaseTests {
+    static func body(_ name: String) throws -> Data { try Fixtures.data("sports/espn/\(name).response.json") }
+
+    @Test("tennis --player on a day they do not play: their next match, or their last result")
+    func tennisPlayerOtherDay() async throws {
+        let harness = Harness(
+            transport: try Fixtures.replay(), now: instant("2025-09-01T02:00:00Z"), zone: zone("America/New_York"))
+        let sinner = try harness.render(try await harness.run(["atp", "--player", "sinner"]))
+        #expect(
+            sinner.contains(
+                "  no match for Jannik Sinner on Sun 31 Aug 2025 (today); next: Mon 1 Sep 2025 (tomorrow) 19:00 Men's Singles Round 4: Alexander Bublik v Jannik Sinner"
+            ), "\(sinner)")
+        let shelton = try harness.render(try await harness.run(["atp", "--player", "shelton"]))
+        #expect(shelton.contains("  no match for Ben Shelton on Sun 31 Aug 2025 (today); last: Men's Singles Round 3: "), "\(shelton)")
+        // On a day they play, their match itself.
+        let alcaraz = try harness.render(try await harness.run(["atp", "--player", "alcaraz"]))
+        #expect(alcaraz.contains("Men's Singles Round 4: Carlos Alcaraz d. Arthur Rinderknech"), "\(alcaraz)")
+    }
+
+    @Test("tennis: a live match belongs to today, not to yesterday's results")
+    func tennisLiveOnlyToday() throws {
+        let wta = try #require(League.named("wta"))
+        let events = try ESPNEventsDecoder.decode(Self.body("tennis-atp-scoreboard-usopen-middraw-live-2025"), league: wta)
+        let event = try #require(events.events.first)
+        let now = instant("2025-09-01T02:00:00Z")
+        let ny = zone("America/New_York")
+        // Vondrousova v Rybakina, live at 22:00 EDT on Sunday 31 Aug.
+        let isLive = { (match: TennisMatch) in match.state == .in }
+        for (asked, expected) in [("2025-08-31T12:00:00Z", true), ("2025-08-30T12:00:00Z", false)] {
+            let payload = EventsPayload(
+                league: wta, day: LocalDay.containing(instant(asked), in: ny), events: events, next: false, player: nil,
+                now: now)
+            #expect(payload.dayMatches(event).contains(where: isLive) == expected, "\(asked)")
+        }
+        // Yesterday still has its own results.
+        let yesterday = EventsPayload(
+            league: wta, day: LocalDay.containing(instant("2025-08-30T12:00:00Z"), in: ny), events: events, next: false,
+            player: nil, now: now)
+        #expect(!yesterday.dayMatches(event).isEmpty)
+    }
+
+}
