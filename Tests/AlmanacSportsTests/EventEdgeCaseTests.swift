@@ -37,6 +37,60 @@ func statusObject(period: Int, name: String, state: String, detail: String) -> [
 struct EventEdgeCaseTests {
     static func body(_ name: String) throws -> Data { try Fixtures.data("sports/espn/\(name).response.json") }
 
+    /// The Valero Texas Open recording (scoreboard and leaderboard) with the tournament still in play at `round`.
+    static func golfInPlay(round: Int, detail: String) throws -> StubTransport {
+        let status = statusObject(period: round, name: "STATUS_IN_PROGRESS", state: "in", detail: detail)
+        let edits: [([Any], Any)] = [
+            (["events", 0, "status"], status), (["events", 0, "competitions", 0, "status"], status),
+        ]
+        let scoreboard = try edited(body("golf-pga-scoreboard-final-2026-04-07"), edits)
+        let board = try edited(body("golf-pga-leaderboard-endpoint-final-2026-04-07"), edits)
+        return StubTransport { request in
+            let path = request.url.path
+            if path.hasSuffix("/golf/leaderboard") { return HTTPResponse(status: 200, body: board) }
+            if path.hasSuffix("/golf/pga/scoreboard") { return HTTPResponse(status: 200, body: scoreboard) }
+            return HTTPResponse(status: 404, body: Data())
+        }
+    }
+
+    @Test("golf in play shows ESPN's round and status, not the calendar day's round")
+    func golfRoundInPlay() async throws {
+        // Saturday is the third calendar day, but round 2 was suspended and is still being played.
+        let harness = Harness(
+            transport: try Self.golfInPlay(round: 2, detail: "Round 2 - Suspended"), now: instant("2026-04-04T22:00:00Z"),
+            zone: zone("America/New_York"))
+        let context = try harness.render(try await harness.run(["pga"]))
+        let line = try #require(context.split(separator: "\n").dropFirst().first)
+        #expect(line.hasPrefix("Valero Texas Open · Round 2 - Suspended · Round 2 of 4 · "), "\(line)")
+        #expect(!context.contains("Round 3"))
+    }
+
+    @Test("golf finishing on a Monday stays listed while in play, past its end date")
+    func golfMondayFinish() async throws {
+        let harness = Harness(
+            transport: try Self.golfInPlay(round: 4, detail: "Round 4 - Play Complete"),
+            now: instant("2026-04-06T15:00:00Z"), zone: zone("America/New_York"))
+        let context = try harness.render(try await harness.run(["pga"]))
+        #expect(context.contains("Valero Texas Open · Round 4 - Play Complete · Round 4 of 4"), "\(context)")
+        #expect(context.contains("  1 J.J. Spaun -17"))
+        // The same tournament finished is gone the day after its end date.
+        let over = SportEvent(
+            id: "1", name: "Over", state: .post, start: instant("2026-04-02T04:00:00Z"), end: instant("2026-04-05T04:00:00Z"))
+        var playing = over
+        playing.state = .in
+        let monday = LocalDay.containing(instant("2026-04-06T15:00:00Z"), in: zone("America/New_York"))
+        #expect(ESPNProvider.pick([over, playing], day: monday, next: false, shape: .golf) == [playing])
+        #expect(ESPNProvider.pick([over, playing], day: monday, next: true, shape: .golf) == [playing])
+    }
+
+    @Test("the leaderboard endpoint's board is used only for the same event id")
+    func leaderboardId() throws {
+        let data = try Self.body("golf-pga-leaderboard-endpoint-final-2026-04-07")
+        #expect(try ESPNEventsDecoder.leaderboardEvent(data, id: "401811940") != nil)
+        // The body holds one event: another tournament's id (an opposite-field week) must not take its board.
+        #expect(try ESPNEventsDecoder.leaderboardEvent(data, id: "401811941") == nil)
+    }
+
     @Test("tennis --player on a day they do not play: their next match, or their last result")
     func tennisPlayerOtherDay() async throws {
         let harness = Harness(

@@ -135,7 +135,7 @@ struct EventShapesTests {
         #expect(EventText.mainEventFirst(bouts, league: lfa).first == bouts.first)
     }
 
-    @Test("racing: the next session's local start; golf: the round of the asked day while it is live")
+    @Test("racing: the next session's local start; golf: ESPN's round while it is live")
     func upcoming() throws {
         let f1 = try #require(League.named("f1"))
         let day = LocalDay.containing(instant("2026-05-23T12:00:00Z"), in: zone("Europe/Berlin"))
@@ -162,9 +162,10 @@ struct EventShapesTests {
         let golfPayload = EventsPayload(
             league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil,
             now: instant("2026-04-04T18:00:00Z"))
+        // While play is on the round is ESPN's (no status detail here, so "in progress").
         #expect(
             golfPayload.eventLine(golf, rendering: Self.rendering(now: instant("2026-04-04T18:00:00Z")))
-                .hasPrefix("Valero Texas Open · in progress · Round 3 of 4, Sat 4 Apr 2026 (today)"))
+                .hasPrefix("Valero Texas Open · in progress · Round 3 of 4 · Thu 2 Apr 2026 to Sun 5 Apr 2026"))
     }
 
     static func rendering(now: Date) -> Rendering {

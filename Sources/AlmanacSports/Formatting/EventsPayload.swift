@@ -79,7 +79,8 @@ public struct EventsPayload: ToolPayload {
 
     // MARK: Event line
 
-    /// "Valero Texas Open · Final · Round 4 of 4 was Sun 5 Apr 2026 (today)".
+    /// "Valero Texas Open · Final · Round 4 of 4, Sun 5 Apr 2026 (today)"; while play is on, ESPN's own round
+    /// and status: "Valero Texas Open · Round 2 - Suspended · Round 2 of 4".
     func eventLine(_ event: SportEvent, rendering: Rendering) -> String {
         var parts = [event.name]
         switch event.state {
@@ -89,11 +90,16 @@ public struct EventsPayload: ToolPayload {
             } else {
                 parts.append("scheduled")
             }
-        case .in: parts.append("in progress")
+        case .in:
+            // Golf's detail says where play stands ("Round 3 - Play Complete"); other shapes' is less telling.
+            parts.append(league.shape == .golf ? event.status ?? "in progress" : "in progress")
         case .post: parts.append(event.status.map { $0 == "Complete" ? "Final" : $0 } ?? "Final")
         }
         if league.shape == .golf, let rounds = event.rounds {
-            if let index = roundOfDay(event), index <= rounds {
+            // While play is on, the round is ESPN's: a suspended or rained-out round runs past its calendar day.
+            if event.state == .in, let round = event.round {
+                parts.append("Round \(round) of \(rounds)")
+            } else if let index = roundOfDay(event), index <= rounds {
                 parts.append(
                     "Round \(index) of \(rounds), \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))")
             } else if let round = event.round {

@@ -168,10 +168,10 @@ enum ESPNEventsDecoder {
         return GolfPlayer(position: position, name: name, score: score, thru: thru)
     }
 
-    /// The leaderboard endpoint's event with `id` (or its first), for `golf(_:leaderboard:)`.
+    /// The leaderboard endpoint's event with `id`, for `golf(_:leaderboard:)`. Only that id: in a week with
+    /// an opposite-field event the board may be another tournament's, and a wrong board is worse than none.
     static func leaderboardEvent(_ data: Data, id: String) throws -> Loose? {
-        let events = try root(data)["events"].list
-        return events.first { $0["id"].text == id } ?? (events.count == 1 ? events.first : nil)
+        try root(data)["events"].list.first { $0["id"].text == id }
     }
 
     // MARK: Tennis
@@ -407,14 +407,15 @@ extension ESPNProvider {
         let sorted = events.enumerated().sorted {
             ($0.element.start ?? .distantFuture, $0.offset) < ($1.element.start ?? .distantFuture, $1.offset)
         }.map(\.element)
+        // An event still in progress has not ended whatever its end date says (golf finishing on a Monday).
+        func lasts(_ event: SportEvent) -> Bool { event.state == .in || lastInstant(event, shape: shape) >= day.start }
         if next {
-            let upcoming = sorted.first { event in event.state != .post && lastInstant(event, shape: shape) >= day.start
-            }
+            let upcoming = sorted.first { event in event.state != .post && lasts(event) }
             return upcoming.map { [$0] } ?? []
         }
         return sorted.compactMap { event in
             let first = firstInstant(event)
-            guard first.map({ $0 < day.end }) ?? true, lastInstant(event, shape: shape) >= day.start else { return nil }
+            guard first.map({ $0 < day.end }) ?? true, lasts(event) else { return nil }
             return event
         }
     }
