@@ -91,6 +91,33 @@ struct EventEdgeCaseTests {
         #expect(try ESPNEventsDecoder.leaderboardEvent(data, id: "401811941") == nil)
     }
 
+    @Test("a race session not yet run has no positions, and its context shows no grid")
+    func racingScheduled() throws {
+        // The Canadian GP recording with its race (the fifth session) set back to scheduled.
+        let data = try edited(
+            Self.body("racing-f1-scoreboard-canada-sprint-weekend-final-2026"),
+            [
+                (
+                    ["events", 0, "competitions", 4, "status"],
+                    statusObject(period: 0, name: "STATUS_SCHEDULED", state: "pre", detail: "Sun, May 24th at 4:00 PM EDT")
+                )
+            ])
+        let f1 = try #require(League.named("f1"))
+        let events = try ESPNEventsDecoder.decode(data, league: f1)
+        let event = try #require(events.events.first)
+        let race = try #require(event.sessions.last)
+        #expect(race.name == "Race" && race.state == .pre)
+        #expect(race.results.count == 22 && race.results.allSatisfy { $0.position == nil })
+        #expect(event.sessions.first?.results.first?.position == 1)
+        let day = LocalDay.containing(instant("2026-05-24T12:00:00Z"), in: zone("America/New_York"))
+        let payload = EventsPayload(
+            league: f1, day: day, events: events, next: false, player: nil, now: instant("2026-05-24T12:00:00Z"))
+        let lines = payload.racingLines(event, rendering: EventShapesTests.rendering(now: instant("2026-05-24T12:00:00Z")))
+        #expect(lines.contains("  Race Sun 16:00 · scheduled, 22 entered"), "\(lines)")
+        #expect(!lines.contains { $0.hasPrefix("    1 ") })
+        #expect(lines.last == "  Next: Race Sun 24 May 2026 (today) 16:00")
+    }
+
     @Test("tennis --player on a day they do not play: their next match, or their last result")
     func tennisPlayerOtherDay() async throws {
         let harness = Harness(

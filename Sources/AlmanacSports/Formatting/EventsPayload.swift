@@ -239,9 +239,11 @@ public struct EventsPayload: ToolPayload {
                 lines.append("  \(session.name) \(when) · \(EventText.word(session.state))\(leader)")
                 continue
             }
-            guard !session.results.isEmpty else {
-                // IndyCar and NASCAR sessions list no drivers before qualifying.
-                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), no entry list yet")
+            guard session.state != .pre, !session.results.isEmpty else {
+                // Before a session runs ESPN's order is an entry list, not a result: no places to show. IndyCar
+                // and NASCAR sessions list no drivers before qualifying.
+                let entered = session.results.isEmpty ? "no entry list yet" : "\(session.results.count) entered"
+                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), \(entered)")
                 continue
             }
             lines.append("  \(session.name) \(when) · \(EventText.word(session.state)):")

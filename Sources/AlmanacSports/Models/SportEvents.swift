@@ -137,7 +137,7 @@ public struct RaceSession: Sendable, Hashable, Codable {
     public var state: Game.State
     /// Start (UTC).
     public var start: Date?
-    /// Finishing (or running) order.
+    /// Finishing (or running) order; before the session, the entry list without positions.
     public var results: [RaceResult]
 
     /// Creates a session.
@@ -151,7 +151,7 @@ public struct RaceSession: Sendable, Hashable, Codable {
 
 /// One driver's place in a session.
 public struct RaceResult: Sendable, Hashable, Codable {
-    /// 1-based place, when upstream gives it.
+    /// 1-based place, when upstream gives it; nil before the session runs (upstream's order is then an entry list).
     public var position: Int?
     /// "Kimi Antonelli".
     public var name: String

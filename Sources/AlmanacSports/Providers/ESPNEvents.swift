@@ -266,6 +266,7 @@ enum ESPNEventsDecoder {
         guard var result = base(event) else { return nil }
         result.sessions = event["competitions"].list.map { competition in
             let type = competition["type"]
+            let sessionState = state(competition["status"])
             let abbreviation = type["abbreviation"].text ?? type["text"].text
             let name = abbreviation.map { sessionNames[$0] ?? $0 } ?? "Session"
             let results = competition["competitors"].list
@@ -280,12 +281,13 @@ enum ESPNEventsDecoder {
                             ?? competitor["team"]["displayName"].text
                     else { return nil }
                     let team = competitor["team"]["displayName"].text ?? competitor["vehicle"]["manufacturer"].text
+                    // Before the session runs, `order` is ESPN's entry order, not a place.
                     return RaceResult(
-                        position: competitor["order"].int, name: driver,
+                        position: sessionState == .pre ? nil : competitor["order"].int, name: driver,
                         team: athlete["displayName"].text == nil ? nil : team)
                 }
             return RaceSession(
-                name: name, state: state(competition["status"]),
+                name: name, state: sessionState,
                 start: competition["date"].date ?? competition["startDate"].date, results: results)
         }
         .sorted { ($0.start ?? .distantFuture) < ($1.start ?? .distantFuture) }
