@@ -118,6 +118,40 @@ struct EventEdgeCaseTests {
         #expect(lines.last == "  Next: Race Sun 24 May 2026 (today) 16:00")
     }
 
+    @Test(
+        "a finished bout without a winner says draw, no contest or cancelled from ESPN's status, else its detail",
+        arguments: [
+            ("STATUS_FINAL", "post", "Draw", "draw"),
+            ("STATUS_NO_CONTEST", "post", "Final", "no contest"),
+            ("STATUS_FINAL", "post", "No Contest", "no contest"),
+            ("STATUS_CANCELED", "post", "Canceled", "cancelled"),
+            ("STATUS_CANCELED", "pre", "Canceled", "cancelled"),
+            ("STATUS_POSTPONED", "pre", "Postponed", "postponed"),
+            ("STATUS_FINAL", "post", "Overturned", "Overturned"),
+            ("STATUS_FINAL", "post", "Final", "no winner"),
+        ])
+    func boutWithoutWinner(_ name: String, _ state: String, _ detail: String, _ shown: String) throws {
+        // The Contender Series recording's main event (listed last) with no winner and the given status.
+        let index = 4
+        let data = try edited(
+            Self.body("mma-ufc-scoreboard-contender-series-final"),
+            [
+                (["events", 0, "competitions", index, "status"], statusObject(period: 1, name: name, state: state, detail: detail)),
+                (["events", 0, "competitions", index, "competitors", 0, "winner"], false),
+                (["events", 0, "competitions", index, "competitors", 1, "winner"], false),
+                (["events", 0, "competitions", index, "details"], [Any]()),
+            ])
+        let ufc = try #require(League.named("ufc"))
+        let events = try ESPNEventsDecoder.decode(data, league: ufc)
+        let event = try #require(events.events.first)
+        let day = LocalDay.containing(instant("2025-09-03T05:00:00Z"), in: zone("America/New_York"))
+        let payload = EventsPayload(
+            league: ufc, day: day, events: events, next: false, player: nil, now: instant("2025-09-03T05:00:00Z"))
+        let main = try #require(payload.mmaLines(event).first)
+        #expect(main.hasSuffix("Jack Congdon (7-2-0) · \(shown)"), "\(main)")
+        #expect(!main.contains("draw or no contest"))
+    }
+
     @Test("tennis --player on a day they do not play: their next match, or their last result")
     func tennisPlayerOtherDay() async throws {
         let harness = Harness(

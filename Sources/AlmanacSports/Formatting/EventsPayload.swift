@@ -280,6 +280,7 @@ public struct EventsPayload: ToolPayload {
                 bout.records + Array(repeating: nil, count: max(0, bout.fighters.count - bout.records.count))
             )
             .map { name, record in record.map { "\(name) (\($0))" } ?? name }.joined(separator: " v ")
+            if let called = EventText.calledOff(bout) { return "  \(label)\(weight): \(names) · \(called)" }
             switch bout.state {
             case .pre:
                 let when = bout.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
@@ -288,7 +289,7 @@ public struct EventsPayload: ToolPayload {
                 return "  \(label)\(weight): \(names) · LIVE" + (bout.round.map { " round \($0)" } ?? "")
             case .post:
                 guard let winner = bout.winner else {
-                    return "  \(label)\(weight): \(names) · no winner (draw or no contest)"
+                    return "  \(label)\(weight): \(names) · \(EventText.noWinner(bout))"
                 }
                 var how = [bout.method, bout.round.map { "round \($0)" }, bout.clock].compactMap { $0 }.joined(
                     separator: ", ")
@@ -416,11 +417,14 @@ struct EventJSON: Encodable {
 
     struct BoutJSON: Encodable {
         var bout: Bout
-        enum CodingKeys: String, CodingKey { case weightClass, state, start, fighters, winner, method, round, clock }
+        enum CodingKeys: String, CodingKey {
+            case weightClass, state, status, start, fighters, winner, method, round, clock
+        }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(bout.weightClass, forKey: .weightClass)
             try container.encode(bout.state.rawValue, forKey: .state)
+            try container.encode(bout.status, forKey: .status)
             try container.encode(bout.start.map(TimeText.isoUTC), forKey: .start)
             try container.encode(bout.fighters, forKey: .fighters)
             try container.encode(bout.winner, forKey: .winner)
@@ -457,6 +461,25 @@ enum EventText {
 
     /// The event's first start: its date or its first session, match or bout.
     static func firstStart(_ event: SportEvent) -> Date? { ESPNProvider.firstInstant(event) }
+
+    /// A bout called off ("cancelled", "postponed"), from ESPN's status name or detail; nil otherwise.
+    static func calledOff(_ bout: Bout) -> String? {
+        let key = [bout.statusName, bout.status].compactMap { $0 }.joined(separator: " ").lowercased()
+        if key.contains("cancel") { return "cancelled" }
+        if key.contains("postpone") { return "postponed" }
+        return nil
+    }
+
+    /// A finished bout without a winner: draw or no contest when ESPN's status (or result) says so, else
+    /// ESPN's own status detail, else "no winner". No recording shows one; the words are ESPN's status names'.
+    static func noWinner(_ bout: Bout) -> String {
+        let key = [bout.statusName, bout.status, bout.method].compactMap { $0 }.joined(separator: " ").lowercased()
+            .replacingOccurrences(of: "_", with: " ")
+        if key.contains("no contest") { return "no contest" }
+        if key.contains("draw") { return "draw" + (bout.method.map { $0.lowercased().contains("draw") ? "" : " (\($0))" } ?? "") }
+        if let status = bout.status, !["final", "complete"].contains(status.lowercased()) { return status }
+        return "no winner"
+    }
 
     /// The main event first: UFC and PFL (and most cards) list it last; LFA lists it first.
     static func mainEventFirst(_ bouts: [Bout], league: League) -> [Bout] {

@@ -186,11 +186,15 @@ public struct Bout: Sendable, Hashable, Codable {
     public var round: Int?
     /// Time in that round, "1:08".
     public var clock: String?
+    /// Upstream short detail: "Final", "9/27 - 7:00 PM EDT" (and whatever it says for a draw or no contest).
+    public var status: String?
+    /// Upstream status name: "STATUS_FINAL", "STATUS_SCHEDULED".
+    public var statusName: String?
 
     /// Creates a bout.
     public init(
         weightClass: String?, state: Game.State, start: Date?, fighters: [String], records: [String?] = [],
-        winner: String?, method: String?, round: Int?, clock: String?
+        winner: String?, method: String?, round: Int?, clock: String?, status: String? = nil, statusName: String? = nil
     ) {
         self.weightClass = weightClass
         self.state = state
@@ -201,5 +205,7 @@ public struct Bout: Sendable, Hashable, Codable {
         self.method = method
         self.round = round
         self.clock = clock
+        self.status = status
+        self.statusName = statusName
     }
 }

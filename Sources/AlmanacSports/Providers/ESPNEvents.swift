@@ -312,7 +312,9 @@ enum ESPNEventsDecoder {
                 records: competitors.map { $0["records"].list.first?["summary"].text },
                 winner: winner, method: state == .post ? method(competition) : nil,
                 round: state == .pre ? nil : status["period"].int,
-                clock: state == .pre ? nil : status["displayClock"].text)
+                clock: state == .pre ? nil : status["displayClock"].text,
+                status: status["type"]["shortDetail"].text ?? status["type"]["detail"].text,
+                statusName: status["type"]["name"].text)
         }
         return result
     }
