@@ -190,4 +190,14 @@ struct EventEdgeCaseTests {
         #expect(!yesterday.dayMatches(event).isEmpty)
     }
 
+    @Test("a sport with many leagues alone suggests listing that sport")
+    func sportAlone() async {
+        #expect(League.unknown("soccer").suggestion?.hasSuffix("tools list sports soccer") == true)
+        #expect(League.unknown("rugby").suggestion?.hasSuffix("tools list sports rugby") == true)
+        let harness = Harness(
+            transport: StubTransport { _ in HTTPResponse(status: 500, body: Data()) }, now: instant("2024-07-13T10:30:00Z"),
+            zone: zone("America/New_York"))
+        let error = await usageError { _ = try await harness.run(["soccer"]) }
+        #expect(error?.suggestion?.hasSuffix("list them with: tools list sports soccer") == true, "\(String(describing: error))")
+    }
 }

@@ -136,7 +136,8 @@ extension League {
                 suggestion: "try a web search instead (tools run search \"cricket scores\")")
         }
         let guesses = closestNames(to: key, count: 3)
-        let sport = catalogSports.first { key.hasPrefix($0 + "/") }
+        // "soccer" alone (many peers, no main league) or "golf/xyz": list that sport's leagues.
+        let sport = catalogSports.first { key == $0 || key.hasPrefix($0 + "/") }
         return AlmanacError.usage(
             "unknown league '\(word)'",
             suggestion: didYouMean(guesses) + "list them with: tools list sports \(sport ?? "[SPORT]")")
