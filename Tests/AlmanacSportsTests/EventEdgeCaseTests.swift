@@ -190,6 +190,47 @@ struct EventEdgeCaseTests {
         #expect(!yesterday.dayMatches(event).isEmpty)
     }
 
+    @Test("ESPN's own league name heads the answer; the catalog's only when the body has none")
+    func upstreamLeagueName() async throws {
+        let rugby = try Self.body("rugby-289234-scoreboard-test-matches-2024")
+        // A rugby id outside the catalog would be headed by its slug; the body names the competition.
+        let harness = Harness(
+            transport: StubTransport { request in
+                request.url.path.hasSuffix("/rugby/999999/scoreboard")
+                    ? HTTPResponse(status: 200, body: rugby) : HTTPResponse(status: 404, body: Data())
+            }, now: instant("2024-07-13T10:30:00Z"), zone: zone("America/New_York"))
+        #expect(League.named("rugby/999999")?.name == "999999")
+        let result = try await harness.run(["rugby/999999"])
+        #expect(try harness.render(result).hasPrefix("[sports] International Test Match · Sat 13 Jul 2024 (today)"))
+        let nba = try #require(League.named("nba"))
+        #expect(
+            try ESPNScoreboard.page(Self.body("nba-scoreboard-final-2024-12-15"), league: nba).leagueName
+                == "National Basketball Association")
+        #expect(nba.titled(nil).name == "NBA" && nba.titled(" ").name == "NBA")
+        #expect(nba.titled("National Basketball Association").name == "National Basketball Association")
+        // A `leagues` of another shape costs only the name, never the games.
+        let odd = try ESPNScoreboard.page(Data(#"{"leagues":{},"events":[]}"#.utf8), league: nba)
+        #expect(odd.leagueName == nil && odd.games.isEmpty)
+    }
+
+    @Test("every scoreboard golden is headed by its recorded body's own league name (upstream bytes, not our output)")
+    func goldenHeaders() throws {
+        let directory = Fixtures.packageRoot().appendingPathComponent("Fixtures/sports/espn")
+        var checked = 0
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        where file.hasSuffix(".response.json") {
+            let stem = String(file.dropLast(".response.json".count))
+            guard let context = try? String(contentsOf: directory.appendingPathComponent("\(stem).context.txt"), encoding: .utf8),
+                let body = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(file)))
+                    as? [String: Any],
+                let name = (body["leagues"] as? [[String: Any]])?.first?["name"] as? String
+            else { continue }
+            #expect(context.hasPrefix("[sports] \(name) · "), "\(stem)")
+            checked += 1
+        }
+        #expect(checked >= 20)
+    }
+
     @Test("a sport with many leagues alone suggests listing that sport")
     func sportAlone() async {
         #expect(League.unknown("soccer").suggestion?.hasSuffix("tools list sports soccer") == true)
