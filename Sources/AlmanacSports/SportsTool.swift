@@ -78,9 +78,10 @@ public struct SportsTool: Tool {
         let league = request.league
         let payload: any ToolPayload
         switch fetched.value {
-        case .games(let games):
+        case .games(let games, let leagueName):
             let shown = team.map { team in games.filter { $0.involves(team) } } ?? games
-            payload = ScoresPayload(league: league, day: request.day, games: shown, team: team, limit: request.limit)
+            payload = ScoresPayload(
+                league: league.titled(leagueName), day: request.day, games: shown, team: team, limit: request.limit)
         case .schedule(let schedule):
             payload = SchedulePayload(
                 league: league, schedule: schedule, nextOnly: request.next, limit: request.limit ?? 5,
@@ -94,7 +95,8 @@ public struct SportsTool: Tool {
         case .events(let events):
             let player = try request.playerWord.map { try Self.resolvePlayer($0, in: events, league: league) }
             payload = EventsPayload(
-                league: league, day: request.day, events: events, next: request.next, player: player, limit: request.limit)
+                league: league.titled(events.leagueName), day: request.day, events: events, next: request.next,
+                player: player, limit: request.limit, now: context.now)
         }
         return ToolResult(metadata: fetched.metadata, payload: payload)
     }

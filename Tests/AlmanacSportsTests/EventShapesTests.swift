@@ -135,7 +135,7 @@ struct EventShapesTests {
         #expect(EventText.mainEventFirst(bouts, league: lfa).first == bouts.first)
     }
 
-    @Test("racing: the next session's local start; golf: the round of the asked day while it is live")
+    @Test("racing: the next session's local start; golf: ESPN's round while it is live")
     func upcoming() throws {
         let f1 = try #require(League.named("f1"))
         let day = LocalDay.containing(instant("2026-05-23T12:00:00Z"), in: zone("Europe/Berlin"))
@@ -149,7 +149,8 @@ struct EventShapesTests {
         ]
         let event = SportEvent(id: "1", name: "Canadian Grand Prix", state: .in, sessions: sessions)
         let payload = EventsPayload(
-            league: f1, day: day, events: SportEvents(leagueName: nil, events: [event]), next: false, player: nil)
+            league: f1, day: day, events: SportEvents(leagueName: nil, events: [event]), next: false, player: nil,
+            now: instant("2026-05-23T12:00:00Z"))
         let lines = payload.racingLines(event, rendering: Self.rendering(now: instant("2026-05-23T12:00:00Z")))
         #expect(lines.contains("  Qualifying Sat 22:00 · LIVE:"))
         #expect(lines.last == "  Next: Race Sun 24 May 2026 (tomorrow) 22:00")
@@ -159,10 +160,12 @@ struct EventShapesTests {
             id: "2", name: "Valero Texas Open", state: .in, start: instant("2026-04-02T04:00:00Z"),
             end: instant("2026-04-05T04:00:00Z"), round: 3, rounds: 4)
         let golfPayload = EventsPayload(
-            league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil)
+            league: pga, day: golfDay, events: SportEvents(leagueName: nil, events: [golf]), next: false, player: nil,
+            now: instant("2026-04-04T18:00:00Z"))
+        // While play is on the round is ESPN's (no status detail here, so "in progress").
         #expect(
             golfPayload.eventLine(golf, rendering: Self.rendering(now: instant("2026-04-04T18:00:00Z")))
-                .hasPrefix("Valero Texas Open · in progress · Round 3 of 4, Sat 4 Apr 2026 (today)"))
+                .hasPrefix("Valero Texas Open · in progress · Round 3 of 4 · Thu 2 Apr 2026 to Sun 5 Apr 2026"))
     }
 
     static func rendering(now: Date) -> Rendering {

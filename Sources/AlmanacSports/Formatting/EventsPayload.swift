@@ -16,15 +16,20 @@ public struct EventsPayload: ToolPayload {
     public var player: String?
     /// At most this many lines per list (golfers, matches, results, bouts), when set.
     public var limit: Int?
+    /// The clock the answer is for: a live tennis match belongs to the asked day only when that day is today.
+    public var now: Date
 
     /// Creates the payload.
-    public init(league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil) {
+    public init(
+        league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil, now: Date
+    ) {
         self.league = league
         self.day = day
         self.events = events
         self.next = next
         self.player = player
         self.limit = limit
+        self.now = now
     }
 
     var zone: TimeZone { day.zone }
@@ -51,7 +56,7 @@ public struct EventsPayload: ToolPayload {
             lines.append(eventLine(event, rendering: rendering))
             switch league.shape {
             case .golf: lines += golfLines(event)
-            case .tennis: lines += tennisLines(event)
+            case .tennis: lines += tennisLines(event, rendering: rendering)
             case .racing: lines += racingLines(event, rendering: rendering)
             case .mma: lines += mmaLines(event)
             case .team: break
@@ -74,7 +79,8 @@ public struct EventsPayload: ToolPayload {
 
     // MARK: Event line
 
-    /// "Valero Texas Open · Final · Round 4 of 4 was Sun 5 Apr 2026 (today)".
+    /// "Valero Texas Open · Final · Round 4 of 4, Sun 5 Apr 2026 (today)"; while play is on, ESPN's own round
+    /// and status: "Valero Texas Open · Round 2 - Suspended · Round 2 of 4".
     func eventLine(_ event: SportEvent, rendering: Rendering) -> String {
         var parts = [event.name]
         switch event.state {
@@ -84,11 +90,16 @@ public struct EventsPayload: ToolPayload {
             } else {
                 parts.append("scheduled")
             }
-        case .in: parts.append("in progress")
+        case .in:
+            // Golf's detail says where play stands ("Round 3 - Play Complete"); other shapes' is less telling.
+            parts.append(league.shape == .golf ? event.status ?? "in progress" : "in progress")
         case .post: parts.append(event.status.map { $0 == "Complete" ? "Final" : $0 } ?? "Final")
         }
         if league.shape == .golf, let rounds = event.rounds {
-            if let index = roundOfDay(event), index <= rounds {
+            // While play is on, the round is ESPN's: a suspended or rained-out round runs past its calendar day.
+            if event.state == .in, let round = event.round {
+                parts.append("Round \(round) of \(rounds)")
+            } else if let index = roundOfDay(event), index <= rounds {
                 parts.append(
                     "Round \(index) of \(rounds), \(TimeText.labelledDay(day.start, now: rendering.now, in: zone))")
             } else if let round = event.round {
@@ -140,38 +151,76 @@ public struct EventsPayload: ToolPayload {
 
     // MARK: Tennis
 
-    func tennisLines(_ event: SportEvent) -> [String] {
-        var matches = event.matches
+    /// The matches of the asked day: those starting in it, and live ones when the asked day is today (a live
+    /// match is not yesterday's news). `--next` keeps the whole draw.
+    func dayMatches(_ event: SportEvent) -> [TennisMatch] {
+        guard !next else { return event.matches }
+        let today = day.contains(now)
+        return event.matches.filter { match in
+            (match.state == .in && today) || match.start.map(day.contains) == true
+        }
+    }
+
+    func tennisLines(_ event: SportEvent, rendering: Rendering) -> [String] {
+        var matches = dayMatches(event)
         if let player { matches = matches.filter { PlayerMatcher.mentions($0.people, player) } }
         guard !matches.isEmpty else {
-            return ["  no matches on this day" + (player.map { " for \($0)" } ?? "")]
+            guard let player else { return ["  no matches on this day"] }
+            return [otherMatchLine(event, player: player, rendering: rendering)]
         }
         // Live first, then upcoming by start, then finished: what matters most survives a tight budget.
         let ordered = matches.enumerated().sorted { left, right in
             (EventText.weight(left.element.state), left.element.start ?? .distantFuture, left.offset)
                 < (EventText.weight(right.element.state), right.element.start ?? .distantFuture, right.offset)
         }.map(\.element)
-        var lines = ordered.prefix(limit ?? 40).map { match -> String in
-            let what = [match.draw, match.round].compactMap { $0 }.joined(separator: " ")
-            let names = match.players.joined(separator: " v ")
-            switch match.state {
-            case .pre:
-                let when = match.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
-                return "  \(when) \(what): \(names)"
-            case .in:
-                return "  LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
-            case .post:
-                guard let winner = match.winner else {
-                    return "  \(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
-                }
-                let loser = match.players.first { $0 != winner } ?? ""
-                let note =
-                    match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
-                return "  \(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
-            }
-        }
+        var lines = ordered.prefix(limit ?? 40).map { "  " + matchLine($0) }
         if ordered.count > (limit ?? 40) { lines.append("  … \(ordered.count - (limit ?? 40)) more matches") }
         return lines
+    }
+
+    /// "19:00 Men's Singles 4th Round: A v B", "LIVE 3rd Women's Singles …", "Men's Singles …: A d. B 6-4 6-4";
+    /// `day` puts the date before a start on another day.
+    func matchLine(_ match: TennisMatch, day showDay: Bool = false, now: Date? = nil) -> String {
+        let what = [match.draw, match.round].compactMap { $0 }.joined(separator: " ")
+        let names = match.players.joined(separator: " v ")
+        switch match.state {
+        case .pre:
+            let when =
+                match.start.map { start in
+                    showDay
+                        ? EventText.dayAndClock(start, now: now ?? self.now, zone: zone) : TimeText.clock(start, in: zone)
+                } ?? "time TBD"
+            return "\(when) \(what): \(names)"
+        case .in:
+            return "LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+        case .post:
+            guard let winner = match.winner else {
+                return "\(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+            }
+            let loser = match.players.first { $0 != winner } ?? ""
+            let note =
+                match.status.flatMap { ["Final", "Complete"].contains($0) ? nil : " (\($0.lowercased()))" } ?? ""
+            return "\(what): \(winner) d. \(loser)" + (match.score.map { " \($0)" } ?? "") + note
+        }
+    }
+
+    /// The asked player has no match on the day: where they stand in the draw instead (live now, next match,
+    /// else last result).
+    func otherMatchLine(_ event: SportEvent, player: String, rendering: Rendering) -> String {
+        let theirs = event.matches.filter { PlayerMatcher.mentions($0.people, player) }
+        let when = TimeText.labelledDay(day.start, now: rendering.now, in: zone)
+        let head = "  no match for \(player) on \(when)"
+        let byStart = { (a: TennisMatch, b: TennisMatch) in (a.start ?? .distantFuture) < (b.start ?? .distantFuture) }
+        if let live = theirs.first(where: { $0.state == .in }) {
+            return head + "; now: " + matchLine(live)
+        }
+        if let upcoming = theirs.filter({ $0.state == .pre }).min(by: byStart) {
+            return head + "; next: " + matchLine(upcoming, day: true, now: rendering.now)
+        }
+        if let last = theirs.filter({ $0.state == .post }).max(by: byStart) {
+            return head + "; last: " + matchLine(last)
+        }
+        return head
     }
 
     // MARK: Racing
@@ -190,9 +239,11 @@ public struct EventsPayload: ToolPayload {
                 lines.append("  \(session.name) \(when) · \(EventText.word(session.state))\(leader)")
                 continue
             }
-            guard !session.results.isEmpty else {
-                // IndyCar and NASCAR sessions list no drivers before qualifying.
-                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), no entry list yet")
+            guard session.state != .pre, !session.results.isEmpty else {
+                // Before a session runs ESPN's order is an entry list, not a result: no places to show. IndyCar
+                // and NASCAR sessions list no drivers before qualifying.
+                let entered = session.results.isEmpty ? "no entry list yet" : "\(session.results.count) entered"
+                lines.append("  \(session.name) \(when) · \(EventText.word(session.state)), \(entered)")
                 continue
             }
             lines.append("  \(session.name) \(when) · \(EventText.word(session.state)):")
@@ -229,6 +280,7 @@ public struct EventsPayload: ToolPayload {
                 bout.records + Array(repeating: nil, count: max(0, bout.fighters.count - bout.records.count))
             )
             .map { name, record in record.map { "\(name) (\($0))" } ?? name }.joined(separator: " v ")
+            if let called = EventText.calledOff(bout) { return "  \(label)\(weight): \(names) · \(called)" }
             switch bout.state {
             case .pre:
                 let when = bout.start.map { TimeText.clock($0, in: zone) } ?? "time TBD"
@@ -237,7 +289,7 @@ public struct EventsPayload: ToolPayload {
                 return "  \(label)\(weight): \(names) · LIVE" + (bout.round.map { " round \($0)" } ?? "")
             case .post:
                 guard let winner = bout.winner else {
-                    return "  \(label)\(weight): \(names) · no winner (draw or no contest)"
+                    return "  \(label)\(weight): \(names) · \(EventText.noWinner(bout))"
                 }
                 var how = [bout.method, bout.round.map { "round \($0)" }, bout.clock].compactMap { $0 }.joined(
                     separator: ", ")
@@ -268,8 +320,12 @@ public struct EventsPayload: ToolPayload {
         try container.encode(day.zoneIdentifier, forKey: .timeZone)
         try container.encode(next, forKey: .next)
         try container.encode(player, forKey: .player)
-        try container.encode(
-            events.events.map { EventJSON(event: $0, shape: league.shape, league: league) }, forKey: .events)
+        let shown = events.events.map { event in
+            var shown = event
+            if league.shape == .tennis { shown.matches = dayMatches(event) }
+            return EventJSON(event: shown, shape: league.shape, league: league)
+        }
+        try container.encode(shown, forKey: .events)
     }
 }
 
@@ -361,11 +417,14 @@ struct EventJSON: Encodable {
 
     struct BoutJSON: Encodable {
         var bout: Bout
-        enum CodingKeys: String, CodingKey { case weightClass, state, start, fighters, winner, method, round, clock }
+        enum CodingKeys: String, CodingKey {
+            case weightClass, state, status, start, fighters, winner, method, round, clock
+        }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(bout.weightClass, forKey: .weightClass)
             try container.encode(bout.state.rawValue, forKey: .state)
+            try container.encode(bout.status, forKey: .status)
             try container.encode(bout.start.map(TimeText.isoUTC), forKey: .start)
             try container.encode(bout.fighters, forKey: .fighters)
             try container.encode(bout.winner, forKey: .winner)
@@ -402,6 +461,25 @@ enum EventText {
 
     /// The event's first start: its date or its first session, match or bout.
     static func firstStart(_ event: SportEvent) -> Date? { ESPNProvider.firstInstant(event) }
+
+    /// A bout called off ("cancelled", "postponed"), from ESPN's status name or detail; nil otherwise.
+    static func calledOff(_ bout: Bout) -> String? {
+        let key = [bout.statusName, bout.status].compactMap { $0 }.joined(separator: " ").lowercased()
+        if key.contains("cancel") { return "cancelled" }
+        if key.contains("postpone") { return "postponed" }
+        return nil
+    }
+
+    /// A finished bout without a winner: draw or no contest when ESPN's status (or result) says so, else
+    /// ESPN's own status detail, else "no winner". No recording shows one; the words are ESPN's status names'.
+    static func noWinner(_ bout: Bout) -> String {
+        let key = [bout.statusName, bout.status, bout.method].compactMap { $0 }.joined(separator: " ").lowercased()
+            .replacingOccurrences(of: "_", with: " ")
+        if key.contains("no contest") { return "no contest" }
+        if key.contains("draw") { return "draw" + (bout.method.map { $0.lowercased().contains("draw") ? "" : " (\($0))" } ?? "") }
+        if let status = bout.status, !["final", "complete"].contains(status.lowercased()) { return status }
+        return "no winner"
+    }
 
     /// The main event first: UFC and PFL (and most cards) list it last; LFA lists it first.
     static func mainEventFirst(_ bouts: [Bout], league: League) -> [Bout] {

@@ -33,6 +33,17 @@ public struct League: Sendable, Hashable, Codable {
     /// `basketball/nba`: the canonical spelling, used in cache keys.
     public var path: String { "\(sport)/\(slug)" }
 
+    /// This league under upstream's own name (a scoreboard's `leagues[0].name`), which heads the answer: the
+    /// catalog's name is made from the slug for most leagues ("COL 1", "Rugby 267979"). Unchanged without one.
+    func titled(_ upstream: String?) -> League {
+        guard let upstream else { return self }
+        let name = UntrustedText.clean(upstream, limit: 80).trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty else { return self }
+        var titled = self
+        titled.name = name
+        return titled
+    }
+
     /// What a season record means, when it is not plain wins-losses.
     var recordLegend: String? {
         switch (style, sport) {
@@ -136,7 +147,8 @@ extension League {
                 suggestion: "try a web search instead (tools run search \"cricket scores\")")
         }
         let guesses = closestNames(to: key, count: 3)
-        let sport = catalogSports.first { key.hasPrefix($0 + "/") }
+        // "soccer" alone (many peers, no main league) or "golf/xyz": list that sport's leagues.
+        let sport = catalogSports.first { key == $0 || key.hasPrefix($0 + "/") }
         return AlmanacError.usage(
             "unknown league '\(word)'",
             suggestion: didYouMean(guesses) + "list them with: tools list sports \(sport ?? "[SPORT]")")

@@ -137,7 +137,7 @@ public struct RaceSession: Sendable, Hashable, Codable {
     public var state: Game.State
     /// Start (UTC).
     public var start: Date?
-    /// Finishing (or running) order.
+    /// Finishing (or running) order; before the session, the entry list without positions.
     public var results: [RaceResult]
 
     /// Creates a session.
@@ -151,7 +151,7 @@ public struct RaceSession: Sendable, Hashable, Codable {
 
 /// One driver's place in a session.
 public struct RaceResult: Sendable, Hashable, Codable {
-    /// 1-based place, when upstream gives it.
+    /// 1-based place, when upstream gives it; nil before the session runs (upstream's order is then an entry list).
     public var position: Int?
     /// "Kimi Antonelli".
     public var name: String
@@ -186,11 +186,15 @@ public struct Bout: Sendable, Hashable, Codable {
     public var round: Int?
     /// Time in that round, "1:08".
     public var clock: String?
+    /// Upstream short detail: "Final", "9/27 - 7:00 PM EDT" (and whatever it says for a draw or no contest).
+    public var status: String?
+    /// Upstream status name: "STATUS_FINAL", "STATUS_SCHEDULED".
+    public var statusName: String?
 
     /// Creates a bout.
     public init(
         weightClass: String?, state: Game.State, start: Date?, fighters: [String], records: [String?] = [],
-        winner: String?, method: String?, round: Int?, clock: String?
+        winner: String?, method: String?, round: Int?, clock: String?, status: String? = nil, statusName: String? = nil
     ) {
         self.weightClass = weightClass
         self.state = state
@@ -201,5 +205,7 @@ public struct Bout: Sendable, Hashable, Codable {
         self.method = method
         self.round = round
         self.clock = clock
+        self.status = status
+        self.statusName = statusName
     }
 }

@@ -15,8 +15,8 @@ public enum SportsView: String, Sendable, Hashable, Codable, CaseIterable {
 
 /// A provider's answer for one sports question. Cached as JSON by the coordinator.
 public enum SportsData: Sendable, Hashable, Codable {
-    /// Games on a local day.
-    case games([Game])
+    /// Games on a local day, and the league as upstream names it ("National Basketball Association"), when it says.
+    case games([Game], leagueName: String? = nil)
     /// Standings tables.
     case standings(Standings)
     /// Headlines.

@@ -12,8 +12,13 @@ public enum ESPNScoreboard {
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` when the body is not a scoreboard.
     public static func decode(_ data: Data, league: League) throws -> [Game] {
+        try page(data, league: league).games
+    }
+
+    /// The games and ESPN's own name for the league (`leagues[0].name`), when the body has one.
+    static func page(_ data: Data, league: League) throws -> (games: [Game], leagueName: String?) {
         let wire = try ESPNDecoder.decode(ScoreboardWire.self, from: data)
-        return wire.events.compactMap { $0.game(style: league.style) }
+        return (wire.events.compactMap { $0.game(style: league.style) }, wire.leagueName)
     }
 
     /// Decodes a scoreboard body and renders its games as LLM context for the local day containing `now`
@@ -28,9 +33,9 @@ public enum ESPNScoreboard {
     public static func decodeAndFormat(
         _ data: Data, league: League, now: Date, timeZone: TimeZone, budget: ContextBudget = .unlimited
     ) throws -> String {
-        let games = try decode(data, league: league)
+        let page = try page(data, league: league)
         let day = LocalDay.containing(now, in: timeZone)
-        let payload = ScoresPayload(league: league, day: day, games: games, team: nil)
+        let payload = ScoresPayload(league: league.titled(page.leagueName), day: day, games: page.games, team: nil)
         let metadata = ResultMetadata(
             tool: "sports", provider: "espn", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
         return payload.context(Rendering(metadata: metadata, now: now, timeZone: timeZone, budget: budget))

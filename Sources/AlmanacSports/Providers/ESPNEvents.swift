@@ -168,10 +168,10 @@ enum ESPNEventsDecoder {
         return GolfPlayer(position: position, name: name, score: score, thru: thru)
     }
 
-    /// The leaderboard endpoint's event with `id` (or its first), for `golf(_:leaderboard:)`.
+    /// The leaderboard endpoint's event with `id`, for `golf(_:leaderboard:)`. Only that id: in a week with
+    /// an opposite-field event the board may be another tournament's, and a wrong board is worse than none.
     static func leaderboardEvent(_ data: Data, id: String) throws -> Loose? {
-        let events = try root(data)["events"].list
-        return events.first { $0["id"].text == id } ?? (events.count == 1 ? events.first : nil)
+        try root(data)["events"].list.first { $0["id"].text == id }
     }
 
     // MARK: Tennis
@@ -266,6 +266,7 @@ enum ESPNEventsDecoder {
         guard var result = base(event) else { return nil }
         result.sessions = event["competitions"].list.map { competition in
             let type = competition["type"]
+            let sessionState = state(competition["status"])
             let abbreviation = type["abbreviation"].text ?? type["text"].text
             let name = abbreviation.map { sessionNames[$0] ?? $0 } ?? "Session"
             let results = competition["competitors"].list
@@ -280,12 +281,13 @@ enum ESPNEventsDecoder {
                             ?? competitor["team"]["displayName"].text
                     else { return nil }
                     let team = competitor["team"]["displayName"].text ?? competitor["vehicle"]["manufacturer"].text
+                    // Before the session runs, `order` is ESPN's entry order, not a place.
                     return RaceResult(
-                        position: competitor["order"].int, name: driver,
+                        position: sessionState == .pre ? nil : competitor["order"].int, name: driver,
                         team: athlete["displayName"].text == nil ? nil : team)
                 }
             return RaceSession(
-                name: name, state: state(competition["status"]),
+                name: name, state: sessionState,
                 start: competition["date"].date ?? competition["startDate"].date, results: results)
         }
         .sorted { ($0.start ?? .distantFuture) < ($1.start ?? .distantFuture) }
@@ -310,7 +312,9 @@ enum ESPNEventsDecoder {
                 records: competitors.map { $0["records"].list.first?["summary"].text },
                 winner: winner, method: state == .post ? method(competition) : nil,
                 round: state == .pre ? nil : status["period"].int,
-                clock: state == .pre ? nil : status["displayClock"].text)
+                clock: state == .pre ? nil : status["displayClock"].text,
+                status: status["type"]["shortDetail"].text ?? status["type"]["detail"].text,
+                statusName: status["type"]["name"].text)
         }
         return result
     }
@@ -401,26 +405,22 @@ extension ESPNProvider {
         }
     }
 
-    /// Events overlapping `day`, or with `next` the first one still to finish; tennis keeps the day's matches
-    /// (and any live one).
+    /// Events overlapping `day`, or with `next` the first one still to finish. Tennis keeps the whole draw:
+    /// `--player` searches all of it, and `EventsPayload` cuts it to the asked day (it knows the clock).
     static func pick(_ events: [SportEvent], day: LocalDay, next: Bool, shape: League.Shape) -> [SportEvent] {
         let sorted = events.enumerated().sorted {
             ($0.element.start ?? .distantFuture, $0.offset) < ($1.element.start ?? .distantFuture, $1.offset)
         }.map(\.element)
+        // An event still in progress has not ended whatever its end date says (golf finishing on a Monday).
+        func lasts(_ event: SportEvent) -> Bool { event.state == .in || lastInstant(event, shape: shape) >= day.start }
         if next {
-            let upcoming = sorted.first { event in event.state != .post && lastInstant(event, shape: shape) >= day.start
-            }
+            let upcoming = sorted.first { event in event.state != .post && lasts(event) }
             return upcoming.map { [$0] } ?? []
         }
         return sorted.compactMap { event in
             let first = firstInstant(event)
-            guard first.map({ $0 < day.end }) ?? true, lastInstant(event, shape: shape) >= day.start else { return nil }
-            guard shape == .tennis else { return event }
-            var cut = event
-            cut.matches = event.matches.filter { match in
-                match.state == .in || match.start.map(day.contains) == true
-            }
-            return cut
+            guard first.map({ $0 < day.end }) ?? true, lasts(event) else { return nil }
+            return event
         }
     }
 

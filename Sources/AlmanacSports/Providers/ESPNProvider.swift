@@ -71,7 +71,8 @@ public struct ESPNProvider: DescribedProvider {
             if league.shape != .team {
                 return .events(try await events(query, day: day, base: base, environment: environment))
             }
-            return .games(try await games(league: league, day: day, base: base, environment: environment))
+            let (games, name) = try await games(league: league, day: day, base: base, environment: environment)
+            return .games(games, leagueName: name)
         case .standings:
             let url = Self.url(base, "/apis/v2/sports/\(league.path)/standings")
             let wire = try await get(StandingsWire.self, url, environment)
@@ -85,24 +86,26 @@ public struct ESPNProvider: DescribedProvider {
         }
     }
 
-    /// Every game starting in `day`, from the Eastern dates overlapping it.
-    func games(league: League, day: LocalDay, base: URL, environment: ProviderEnvironment) async throws -> [Game] {
+    /// Every game starting in `day`, from the Eastern dates overlapping it, and ESPN's name for the league.
+    func games(league: League, day: LocalDay, base: URL, environment: ProviderEnvironment) async throws
+        -> (games: [Game], leagueName: String?)
+    {
         let dates = day.easternDates
-        let pages = try await withThrowingTaskGroup(of: (Int, [Game]).self) { group in
+        let pages = try await withThrowingTaskGroup(of: (Int, (games: [Game], leagueName: String?)).self) { group in
             for (index, date) in dates.enumerated() {
                 let groups = league.scoreboardGroups.map { "&groups=\($0)" } ?? ""
                 let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)\(groups)")
                 group.addTask {
                     let response = try await environment.transport.fetch(
                         HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)
-                    return (index, try ESPNScoreboard.decode(response.body, league: league))
+                    return (index, try ESPNScoreboard.page(response.body, league: league))
                 }
             }
-            var pages = [[Game]](repeating: [], count: dates.count)
-            for try await (index, games) in group { pages[index] = games }
+            var pages = [(games: [Game], leagueName: String?)](repeating: ([], nil), count: dates.count)
+            for try await (index, page) in group { pages[index] = page }
             return pages
         }
-        return Self.merge(pages, day: day)
+        return (Self.merge(pages.map { $0.games }, day: day), pages.lazy.compactMap { $0.leagueName }.first)
     }
 
     /// Merges pages by event id (the more advanced state wins) and keeps games starting in `day`.

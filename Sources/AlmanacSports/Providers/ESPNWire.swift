@@ -9,6 +9,18 @@ import Foundation
 struct ScoreboardWire: Decodable {
     // Required: a body without the list is a changed API, not an empty day.
     var events: [EventWire]
+    /// `leagues[0].name`: ESPN's own name for the league ("National Basketball Association").
+    var leagueName: String?
+
+    private struct LeagueWire: Decodable { var name: String? }
+    private enum CodingKeys: String, CodingKey { case events, leagues }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        events = try container.decode([EventWire].self, forKey: .events)
+        // Only a header: a `leagues` of another shape must not cost the games.
+        leagueName = (try? container.decodeIfPresent([LeagueWire].self, forKey: .leagues))?.first?.name
+    }
 }
 
 /// One event on a scoreboard or team schedule.
