@@ -19,7 +19,7 @@ struct EntryPointTests {
             body, league: league, now: instant("2022-09-17T17:30:00Z"), timeZone: zone("America/New_York"))
         let lines = text.split(separator: "\n")
         #expect(lines.count == 26)
-        #expect(lines[0].hasPrefix("[sports] NCAA - Football · Sat 17 Sep 2022 (today) · times "))
+        #expect(lines[0].hasPrefix("[sports] College Football · Sat 17 Sep 2022 (today) · times "))
         #expect(lines[1] == "LIVE Halftime: #1 Georgia (2-0) 24 @ South Carolina (1-1) 0")
     }
 }

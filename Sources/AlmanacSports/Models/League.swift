@@ -33,10 +33,12 @@ public struct League: Sendable, Hashable, Codable {
     /// `basketball/nba`: the canonical spelling, used in cache keys.
     public var path: String { "\(sport)/\(slug)" }
 
-    /// This league under upstream's own name (a scoreboard's `leagues[0].name`), which heads the answer: the
-    /// catalog's name is made from the slug for most leagues ("COL 1", "Rugby 267979"). Unchanged without one.
+    /// This league under upstream's own name (a scoreboard's `leagues[0].name`), which heads the answer where
+    /// the catalog's name is only made from the slug ("COL 1", "Rugby 267979", a path outside the catalog).
+    /// A named league keeps its short common name ("NBA", "Premier League"): the words people and small models
+    /// know, fewer tokens than "National Basketball Association". Unchanged without an upstream name.
     func titled(_ upstream: String?) -> League {
-        guard let upstream else { return self }
+        guard let upstream, !Self.namedPaths.contains(path) else { return self }
         let name = UntrustedText.clean(upstream, limit: 80).trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty else { return self }
         var titled = self
@@ -58,6 +60,9 @@ extension League {
     /// The named leagues (those with a display name and aliases in the catalog table), in the order
     /// `tools run sports` lists them; the LLM router knows these by name. `catalog` holds every league.
     public static let all: [League] = Array(catalog.prefix(namedCount))
+
+    /// The paths of ``all``: leagues whose catalog name was chosen, not made from the slug.
+    static let namedPaths: Set<String> = Set(all.map(\.path))
 
     /// Friendly names people and models type, mapped to ESPN slugs (slugs with a hyphen map to themselves).
     public static let aliases: [String: String] = {
