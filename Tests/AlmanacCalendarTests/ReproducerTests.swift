@@ -145,4 +145,17 @@ struct ReproducerTests {
         #expect(context.contains("- 09:00–10:00: (no title)"))
         #expect(context.contains("- all day: (no title)"))
     }
+
+    @Test("a task with no SUMMARY: null in JSON, '(no title)' in context")
+    func taskWithoutSummary() async throws {
+        let harness = CalendarHarness(now: "2024-05-20T08:00:00Z", zone: "UTC")
+        let result = try await harness.run(["tasks", "--ics", Fixtures.url("calendar/reproducers/no-summary.ics").path])
+        let payload = try #require(result.payload as? CalendarPayload)
+        #expect(payload.tasks.map(\.summary) == [nil, "Padded task"])
+        let data = try JSONSerialization.jsonObject(with: Data(try Envelope.dataJSON(result.payload).utf8)) as? [String: Any]
+        let tasks = try #require(data?["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["summary"] is NSNull } == [true, false])
+        let context = try harness.context(result)
+        #expect(context.contains("- due Mon 20 May 2024 (today) 17:00: (no title)"), "\(context)")
+    }
 }
