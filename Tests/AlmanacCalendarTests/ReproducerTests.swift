@@ -71,6 +71,47 @@ struct ReproducerTests {
         #expect(payload.warnings.isEmpty)
     }
 
+    @Test("a vendor-prefixed TZID or an X-LIC-LOCATION naming a zone uses the database, not a VTIMEZONE that stops in 2020")
+    func prefixedZone() async throws {
+        let payload = try await Self.payload("prefixed-tzid.ics", from: "2023-11-01", to: "2024-01-31")
+        // Each VTIMEZONE's last transition is to summer time in March 2020: read alone, every
+        // winter time below would come out an hour early (UTC+2, UTC-4).
+        #expect(Self.rows(payload) == [
+            "2023-11-04T17:00:00Z 2023-11-04T19:00:00Z citadel Citadel export",  // 18:00 CET
+            "2023-11-06T09:00:00Z 2023-11-06T10:00:00Z mozilla Thunderbird export",  // 10:00 CET
+            "2023-11-11T17:00:00Z 2023-11-11T19:00:00Z citadel Citadel export",
+            "2023-11-18T17:00:00Z 2023-11-18T19:00:00Z citadel Citadel export",
+            "2023-12-01T17:00:00Z 2023-12-01T18:00:00Z softwarestudio Old libical export",  // 12:00 EST
+            "2023-12-04T09:00:00Z 2023-12-04T10:00:00Z mozilla Thunderbird export",
+            "2024-01-01T09:00:00Z 2024-01-01T10:00:00Z mozilla Thunderbird export",
+            "2024-01-10T07:00:00Z 2024-01-10T08:00:00Z x-lic-location Named by X-LIC-LOCATION",  // 08:00 CET
+            "2024-01-15T08:00:00Z 2024-01-15T08:30:00Z evolution Evolution export",  // 09:00 CET
+        ])
+        #expect(payload.warnings.isEmpty)
+        // Summer: the database's CEST, which here agrees with the file's last rule.
+        let summer = try await Self.payload("prefixed-tzid.ics", from: "2024-07-01", to: "2024-07-01")
+        #expect(Self.rows(summer) == ["2024-07-01T08:00:00Z 2024-07-01T09:00:00Z mozilla Thunderbird export"])
+    }
+
+    @Test("an abbreviation TZID (EST, MST, GMT, EET) keeps the file's VTIMEZONE; without one, or for UTC, the database")
+    func abbreviationZone() async throws {
+        let payload = try await Self.payload("abbreviation-tzid.ics", from: "2024-07-01", to: "2024-07-31")
+        // The database's EST and MST are fixed (UTC-5, UTC-7), GMT is UTC and EET has summer
+        // time: each of the first four would be an hour off.
+        #expect(Self.rows(payload) == [
+            "2024-07-02T13:00:00Z 2024-07-02T13:15:00Z est-standup Standup (EST with DST rules)",  // 09:00 EDT
+            "2024-07-10T15:00:00Z 2024-07-10T16:00:00Z mst-review Review (MST with DST rules)",  // 09:00 MDT
+            "2024-07-11T11:00:00Z 2024-07-11T12:00:00Z gmt-lunch Lunch (GMT with BST rules)",  // 12:00 BST
+            "2024-07-12T07:00:00Z 2024-07-12T08:00:00Z eet-call Call (EET, fixed +02:00)",
+            "2024-07-12T15:00:00Z 2024-07-12T15:30:00Z utc-sync Sync (UTC)",
+            "2024-07-13T17:00:00Z 2024-07-13T19:00:00Z hst-no-vtimezone Surf (HST, no VTIMEZONE)",  // 07:00 UTC-10
+        ])
+        #expect(payload.warnings.isEmpty)
+        // In winter the file's rules give standard time.
+        let winter = try await Self.payload("abbreviation-tzid.ics", from: "2024-01-02", to: "2024-01-02")
+        #expect(Self.rows(winter) == ["2024-01-02T14:00:00Z 2024-01-02T14:15:00Z est-standup Standup (EST with DST rules)"])
+    }
+
     @Test("an invalid RRULE part is dropped with a warning and the rest expanded; COUNT beside UNTIL ends at the first")
     func invalidRulePart() async throws {
         let payload = try await Self.payload("invalid-rrule-part.ics", from: "2024-03-01", to: "2024-03-31")
