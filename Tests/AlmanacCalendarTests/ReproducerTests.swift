@@ -112,6 +112,41 @@ struct ReproducerTests {
         #expect(Self.rows(winter) == ["2024-01-02T14:00:00Z 2024-01-02T14:15:00Z est-standup Standup (EST with DST rules)"])
     }
 
+    @Test("RRULE parts libical parses but its iterator refuses are dropped with a warning; a rule that selects no day keeps DTSTART only")
+    func refusedRuleParts() async throws {
+        let payload = try await Self.payload("rrule-refused-parts.ics", from: "2024-03-01", to: "2027-12-31")
+        #expect(Self.rows(payload) == [
+            "2024-03-04T09:00:00Z 2024-03-04T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-04T09:00:00Z 2024-03-04T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2024-03-05T09:00:00Z 2024-03-05T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-06T09:00:00Z 2024-03-06T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-06T09:00:00Z 2024-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+            "2024-03-07T09:00:00Z 2024-03-07T10:00:00Z sixth-monday Sixth Monday of the month",
+            "2024-03-08T09:00:00Z 2024-03-08T10:00:00Z february-30 30 February",
+            "2024-03-11T09:00:00Z 2024-03-11T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            // UNTIL=2024-03-20 is read as the date 20 March (libical), which ends a timed series
+            // before that day, as the reference library reads UNTIL=20240320.
+            "2024-03-14T09:00:00Z 2024-03-14T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-15T09:00:00Z 2024-03-15T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-16T09:00:00Z 2024-03-16T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-17T09:00:00Z 2024-03-17T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-18T09:00:00Z 2024-03-18T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-18T09:00:00Z 2024-03-18T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2024-03-19T09:00:00Z 2024-03-19T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-25T09:00:00Z 2024-03-25T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2025-03-06T09:00:00Z 2025-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+            "2026-03-06T09:00:00Z 2026-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+        ])
+        let dropped = "is invalid; dropped, the rest of the rule is expanded"
+        #expect(payload.warnings == [
+            "rrule-refused-parts.ics: event 'Weekly with BYMONTHDAY' (weekly-bymonthday): RRULE part 'BYMONTHDAY=5' \(dropped)",
+            "rrule-refused-parts.ics: event 'Daily with BYWEEKNO' (daily-byweekno): RRULE part 'BYWEEKNO=3' \(dropped)",
+            "rrule-refused-parts.ics: event 'Yearly in month 13' (bymonth-13): RRULE part 'BYMONTH=13' \(dropped)",
+            "rrule-refused-parts.ics: event 'Sixth Monday of the month': RRULE could not be expanded; only its first occurrence is shown",
+            "rrule-refused-parts.ics: event '30 February': RRULE could not be expanded; only its first occurrence is shown",
+        ])
+    }
+
     @Test("an invalid RRULE part is dropped with a warning and the rest expanded; COUNT beside UNTIL ends at the first")
     func invalidRulePart() async throws {
         let payload = try await Self.payload("invalid-rrule-part.ics", from: "2024-03-01", to: "2024-03-31")

@@ -389,7 +389,8 @@ extension ICalendarDocument {
         for error in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
             guard let text = icalproperty_get_xlicerror(error) else { continue }
             let message = String(cString: text)
-            if let repaired = Self.repairedRule(fromError: message) {
+            if var repaired = Self.repairedRule(fromError: message) {
+                repaired.dropped += Self.dropInvalidParts(of: &repaired.rule.recurrence)
                 rrules.append(repaired.rule)
                 for part in repaired.dropped {
                     notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
@@ -416,10 +417,13 @@ extension ICalendarDocument {
         if swapped { notes.append("\(label): DTEND before DTSTART; read as swapped") }
 
         for property in properties(of: component, kind: ICAL_RRULE_PROPERTY) {
-            let rule = icalproperty_get_rrule(property)
+            var rule = icalproperty_get_rrule(property)
             if rule.freq == ICAL_NO_RECURRENCE {
                 notes.append("\(label): bad RRULE; only its first occurrence is shown")
             } else {
+                for part in Self.dropInvalidParts(of: &rule) {
+                    notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
+                }
                 rrules.append(Rule(recurrence: rule, limit: nil))
             }
         }
@@ -533,6 +537,71 @@ extension ICalendarDocument {
             }
         }
         return (Rule(recurrence: icalrecurrencetype_from_string(kept.joined(separator: ";")), limit: limit), dropped)
+    }
+
+    /// A BY rule part libical keeps in a fixed array of the rule: its values, ended by
+    /// `ICAL_RECURRENCE_ARRAY_MAX`.
+    private struct ByPart: Sendable {
+        let name: String
+        /// RFC 5545 3.3.10's range; `signed` parts also take the negated values (from the end).
+        let range: ClosedRange<Int>
+        let signed: Bool
+        let values: @Sendable (icalrecurrencetype) -> [Int]
+        let clear: @Sendable (inout icalrecurrencetype) -> Void
+
+        func isValid(_ value: Int) -> Bool { range.contains(signed ? abs(value) : value) }
+    }
+
+    private static func values<Array>(_ array: Array) -> [Int] {
+        withUnsafeBytes(of: array) { bytes in
+            var values: [Int] = []
+            for offset in stride(from: 0, to: bytes.count, by: MemoryLayout<Int16>.stride) {
+                let value = bytes.loadUnaligned(fromByteOffset: offset, as: Int16.self)
+                if Int(value) == Int(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
+                values.append(Int(value))
+            }
+            return values
+        }
+    }
+
+    private static let end = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+
+    private static let byParts: [ByPart] = [
+        ByPart(name: "BYSECOND", range: 0...60, signed: false, values: { values($0.by_second) }, clear: { $0.by_second.0 = end }),
+        ByPart(name: "BYMINUTE", range: 0...59, signed: false, values: { values($0.by_minute) }, clear: { $0.by_minute.0 = end }),
+        ByPart(name: "BYHOUR", range: 0...23, signed: false, values: { values($0.by_hour) }, clear: { $0.by_hour.0 = end }),
+        ByPart(name: "BYMONTHDAY", range: 1...31, signed: true, values: { values($0.by_month_day) }, clear: { $0.by_month_day.0 = end }),
+        ByPart(name: "BYYEARDAY", range: 1...366, signed: true, values: { values($0.by_year_day) }, clear: { $0.by_year_day.0 = end }),
+        ByPart(name: "BYWEEKNO", range: 1...53, signed: true, values: { values($0.by_week_no) }, clear: { $0.by_week_no.0 = end }),
+        ByPart(name: "BYMONTH", range: 1...12, signed: false, values: { values($0.by_month) }, clear: { $0.by_month.0 = end }),
+        ByPart(name: "BYSETPOS", range: 1...366, signed: true, values: { values($0.by_set_pos) }, clear: { $0.by_set_pos.0 = end }),
+    ]
+
+    /// Removes the BY parts libical parsed but its iterator refuses, which RFC 5545 3.3.10 makes
+    /// invalid: one its FREQ forbids (BYMONTHDAY with WEEKLY, BYYEARDAY with DAILY, WEEKLY or
+    /// MONTHLY, BYWEEKNO with anything but YEARLY) or one with a value out of range (BYMONTH=13);
+    /// returns them as written. Read per rule, not per occurrence. A valid rule that selects no
+    /// day (`BYDAY=+6MO` monthly, 30 February) is kept: it has only DTSTART, as in other readers.
+    private static func dropInvalidParts(of rule: inout icalrecurrencetype) -> [String] {
+        var dropped: [String] = []
+        let freq = rule.freq
+        for part in byParts {
+            let values = part.values(rule)
+            guard !values.isEmpty else { continue }
+            let forbidden: Bool
+            switch part.name {
+            case "BYWEEKNO": forbidden = freq != ICAL_YEARLY_RECURRENCE
+            case "BYYEARDAY":
+                forbidden = freq == ICAL_DAILY_RECURRENCE || freq == ICAL_WEEKLY_RECURRENCE || freq == ICAL_MONTHLY_RECURRENCE
+            case "BYMONTHDAY": forbidden = freq == ICAL_WEEKLY_RECURRENCE
+            default: forbidden = false
+            }
+            if forbidden || !values.allSatisfy(part.isValid) {
+                part.clear(&rule)
+                dropped.append("\(part.name)=\(values.map(String.init).joined(separator: ","))")
+            }
+        }
+        return dropped
     }
 
     // MARK: Expanding one master
