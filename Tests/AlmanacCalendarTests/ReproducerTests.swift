@@ -147,6 +147,22 @@ struct ReproducerTests {
         ])
     }
 
+    @Test("revisions of one UID are chosen across the VCALENDAR blocks of one file")
+    func revisionsAcrossCalendars() async throws {
+        let payload = try await Self.payload("two-vcalendars.ics", from: "2024-03-01", to: "2024-03-31")
+        // SEQUENCE 1 (first block) beats SEQUENCE 0 (second block, later in the file); the
+        // second block's override of the newer series applies to it.
+        #expect(Self.rows(payload) == [
+            "2024-03-04T10:00:00Z 2024-03-04T10:15:00Z standup Standup (moved to 10:00)",
+            "2024-03-06T12:00:00Z 2024-03-06T13:00:00Z lunch Team lunch",
+            "2024-03-08T15:00:00Z 2024-03-08T16:00:00Z retro Retro",
+            "2024-03-11T10:00:00Z 2024-03-11T10:15:00Z standup Standup (moved to 10:00)",
+            "2024-03-19T10:00:00Z 2024-03-19T10:15:00Z standup Standup (Tuesday)",
+            "2024-03-25T10:00:00Z 2024-03-25T10:15:00Z standup Standup (moved to 10:00)",
+        ])
+        #expect(payload.warnings.isEmpty)
+    }
+
     @Test("an invalid RRULE part is dropped with a warning and the rest expanded; COUNT beside UNTIL ends at the first")
     func invalidRulePart() async throws {
         let payload = try await Self.payload("invalid-rrule-part.ics", from: "2024-03-01", to: "2024-03-31")

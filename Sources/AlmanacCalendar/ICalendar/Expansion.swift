@@ -206,11 +206,17 @@ extension ICalendarDocument {
     /// TZIDs, X-WR-TIMEZONE and floating times in the viewer's zone.
     func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
         var result = Expansion()
+        // Revisions are chosen across every VCALENDAR of the file: exporters that append a newer
+        // copy of an event write it as a block of its own.
+        var read: [EventRecord] = []
+        var unknown: [String] = []
+        var position = 0
         for calendar in calendars {
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
-            let (records, unknownZones) = await readAll(components, in: calendar, viewer: window.zone)
-            var read: [EventRecord] = []
-            read.reserveCapacity(records.count)
+            let (records, unknownZones) = await readAll(
+                components, in: calendar, viewer: window.zone, firstPosition: position)
+            position += components.count
+            read.reserveCapacity(read.count + records.count)
             for record in records {
                 switch record {
                 case .failure(let problem): result.warnings.append(problem.message)
@@ -219,18 +225,17 @@ extension ICalendarDocument {
                     read.append(record)
                 }
             }
-            let current = CurrentRevisions(read)
-            read = []
-            let (events, notes) = await expandAll(
-                current.masters, overrides: current.overrides, window: window, calendar: name)
-            // Taken over, not appended, when it is all there is: copying tens of thousands of
-            // instances costs a retain per string.
-            if result.events.isEmpty { result.events = events } else { result.events += events }
-            result.warnings += notes
-            appendOrphans(current, window: window, calendar: name, into: &result.events)
-            for tzid in unknownZones {
-                result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
-            }
+            for tzid in unknownZones where !unknown.contains(tzid) { unknown.append(tzid) }
+        }
+        let current = CurrentRevisions(read)
+        read = []
+        let (events, notes) = await expandAll(
+            current.masters, overrides: current.overrides, window: window, calendar: name)
+        result.events = events
+        result.warnings += notes
+        appendOrphans(current, window: window, calendar: name, into: &result.events)
+        for tzid in unknown {
+            result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
         }
         return result
     }
@@ -310,19 +315,21 @@ extension ICalendarDocument {
         return (events, notes)
     }
 
-    /// Reads `components` (VEVENTs of `calendar`) into records, in their order, with the TZIDs no
-    /// zone was found for (in order of first use).
+    /// Reads `components` (VEVENTs of `calendar`) into records, in their order, numbered in the
+    /// file from `firstPosition`, with the TZIDs no zone was found for (in order of first use).
     ///
     /// On every core for a big calendar: reading copies strings and converts DTSTART/DTEND through
     /// the zones, ~7 µs an event. Each part has its own ``ZoneResolver`` (it caches), so the
     /// unknown zones are merged in part order, which is the order they were first met in.
-    private func readAll(_ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone) async -> (
+    private func readAll(
+        _ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone, firstPosition: Int
+    ) async -> (
         records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]
     ) {
         let zones = ZoneResolver(calendar: calendar, viewer: viewer)
         let parts = ProcessInfo.processInfo.activeProcessorCount
         guard components.count >= Self.parallelThreshold, parts > 1 else {
-            let records = components.enumerated().map { read($1, zones: zones, index: $0) }
+            let records = components.enumerated().map { read($1, zones: zones, index: firstPosition + $0) }
             return (records, zones.unknown)
         }
         // libical sorts a calendar's VTIMEZONE list on the first lookup: do that one here, before
@@ -340,7 +347,7 @@ extension ICalendarDocument {
                     let (document, components, main) = shared.value
                     let zones = main.fork()
                     let range = min(part * size, components.count)..<min((part + 1) * size, components.count)
-                    let records = range.map { document.read(components[$0], zones: zones, index: $0) }
+                    let records = range.map { document.read(components[$0], zones: zones, index: firstPosition + $0) }
                     return (part, UncheckedSendable(value: records), zones.unknown)
                 }
             }
