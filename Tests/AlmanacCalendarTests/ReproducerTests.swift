@@ -5,8 +5,9 @@ import Testing
 
 @testable import AlmanacCalendar
 
-/// The six ways real producers' files used to come out different from the reference expansion
-/// library (issue 14), one handwritten reproducer each in `Fixtures/calendar/reproducers/`.
+/// The ways real producers' files used to come out different from the reference expansion
+/// library (issue 14's six classes, then prefixed and abbreviation TZIDs, RRULE parts libical will
+/// not expand, several VCALENDARs), one handwritten reproducer each in `Fixtures/calendar/reproducers/`.
 /// `scripts/calendar-peer-diff` also runs them against recurring-ical-events (CalendarPeerDiff).
 @Suite("Calendar reproducers: revisions, zones, bad rules, backwards times, no title")
 struct ReproducerTests {
