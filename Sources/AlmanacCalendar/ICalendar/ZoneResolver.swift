@@ -104,8 +104,7 @@ struct Stamp {
 ///
 /// Any other TZID keeps the file's VTIMEZONE: a custom name, and abbreviations (`EST`, `MST`,
 /// `EET`), which the database knows as fixed or different zones while the file's rules say what
-/// the producer meant. Without a VTIMEZONE: the database or Foundation by the name, then a
-/// prefixed name by its last path components.
+/// the producer meant. Without a VTIMEZONE: the database or Foundation by the name.
 final class ZoneResolver {
     private let calendar: OpaquePointer
     private var cache: [String: ICalZone?] = [:]
@@ -169,9 +168,7 @@ final class ZoneResolver {
         }
         // Foundation comes only after the VTIMEZONE: it accepts names the zone database does not
         // have (offsets like "GMT+1"), which must not beat a zone the file defines.
-        if let zone = Self.named(String(name.drop(while: { $0 == "/" }))) { return zone }
-        if let place = Self.trailingArea(of: name) { return Self.named(place) }
-        return nil
+        return Self.named(String(name.drop(while: { $0 == "/" })))
     }
 
     /// The zone database's name for `name` when the database is to be used before the file's own
