@@ -167,7 +167,7 @@ struct CalendarPayload: CompactJSONPayload {
             case .open: state = task.due == nil ? "open, no due date" : "open, due\(due)"
             case .completed: state = "done"
             }
-            var line = "- \(state): \(UntrustedText.clean(task.summary, limit: 120))"
+            var line = "- \(state): \(task.summary.map { UntrustedText.clean($0, limit: 120) } ?? "(no title)")"
             if let priority = task.priority, priority <= 4 { line += " · high priority" }
             if showCalendar { line += " · [\(UntrustedText.clean(task.calendar, limit: 40))]" }
             return line

@@ -109,7 +109,7 @@ struct CalendarRun {
                 }
             }
             found.tasks = found.tasks.filter {
-                $0.summary.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+                ($0.summary ?? "").range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
             }
         }
         Self.sortForDisplay(&found.events, zone: request.window.zone)

@@ -5,8 +5,9 @@ import Testing
 
 @testable import AlmanacCalendar
 
-/// The six ways real producers' files used to come out different from the reference expansion
-/// library (issue 14), one handwritten reproducer each in `Fixtures/calendar/reproducers/`.
+/// The ways real producers' files used to come out different from the reference expansion
+/// library (issue 14's six classes, then prefixed and abbreviation TZIDs, RRULE parts libical will
+/// not expand, several VCALENDARs), one handwritten reproducer each in `Fixtures/calendar/reproducers/`.
 /// `scripts/calendar-peer-diff` also runs them against recurring-ical-events (CalendarPeerDiff).
 @Suite("Calendar reproducers: revisions, zones, bad rules, backwards times, no title")
 struct ReproducerTests {
@@ -68,6 +69,98 @@ struct ReproducerTests {
         #expect(rows.contains("2023-07-01T12:00:00Z 2023-07-01T15:00:00Z repair-cafe Repair cafe"))  // 14:00 CEST
         #expect(rows.contains("2023-07-04T07:00:00Z 2023-07-04T08:00:00Z board-meeting Board meeting"))  // Windows name
         #expect(rows.contains("2023-07-04T03:30:00Z 2023-07-04T04:00:00Z office-call Office call"))  // its own +05:30
+        #expect(payload.warnings.isEmpty)
+    }
+
+    @Test("a vendor-prefixed TZID or an X-LIC-LOCATION naming a zone uses the database, not a VTIMEZONE that stops in 2020")
+    func prefixedZone() async throws {
+        let payload = try await Self.payload("prefixed-tzid.ics", from: "2023-11-01", to: "2024-01-31")
+        // Each VTIMEZONE's last transition is to summer time in March 2020: read alone, every
+        // winter time below would come out an hour early (UTC+2, UTC-4).
+        #expect(Self.rows(payload) == [
+            "2023-11-04T17:00:00Z 2023-11-04T19:00:00Z citadel Citadel export",  // 18:00 CET
+            "2023-11-06T09:00:00Z 2023-11-06T10:00:00Z mozilla Thunderbird export",  // 10:00 CET
+            "2023-11-11T17:00:00Z 2023-11-11T19:00:00Z citadel Citadel export",
+            "2023-11-18T17:00:00Z 2023-11-18T19:00:00Z citadel Citadel export",
+            "2023-12-01T17:00:00Z 2023-12-01T18:00:00Z softwarestudio Old libical export",  // 12:00 EST
+            "2023-12-04T09:00:00Z 2023-12-04T10:00:00Z mozilla Thunderbird export",
+            "2024-01-01T09:00:00Z 2024-01-01T10:00:00Z mozilla Thunderbird export",
+            "2024-01-10T07:00:00Z 2024-01-10T08:00:00Z x-lic-location Named by X-LIC-LOCATION",  // 08:00 CET
+            "2024-01-15T08:00:00Z 2024-01-15T08:30:00Z evolution Evolution export",  // 09:00 CET
+        ])
+        #expect(payload.warnings.isEmpty)
+        // Summer: the database's CEST, which here agrees with the file's last rule.
+        let summer = try await Self.payload("prefixed-tzid.ics", from: "2024-07-01", to: "2024-07-01")
+        #expect(Self.rows(summer) == ["2024-07-01T08:00:00Z 2024-07-01T09:00:00Z mozilla Thunderbird export"])
+    }
+
+    @Test("an abbreviation TZID (EST, MST, GMT, EET) keeps the file's VTIMEZONE; without one, or for UTC, the database")
+    func abbreviationZone() async throws {
+        let payload = try await Self.payload("abbreviation-tzid.ics", from: "2024-07-01", to: "2024-07-31")
+        // The database's EST and MST are fixed (UTC-5, UTC-7), GMT is UTC and EET has summer
+        // time: each of the first four would be an hour off.
+        #expect(Self.rows(payload) == [
+            "2024-07-02T13:00:00Z 2024-07-02T13:15:00Z est-standup Standup (EST with DST rules)",  // 09:00 EDT
+            "2024-07-10T15:00:00Z 2024-07-10T16:00:00Z mst-review Review (MST with DST rules)",  // 09:00 MDT
+            "2024-07-11T11:00:00Z 2024-07-11T12:00:00Z gmt-lunch Lunch (GMT with BST rules)",  // 12:00 BST
+            "2024-07-12T07:00:00Z 2024-07-12T08:00:00Z eet-call Call (EET, fixed +02:00)",
+            "2024-07-12T15:00:00Z 2024-07-12T15:30:00Z utc-sync Sync (UTC)",
+            "2024-07-13T17:00:00Z 2024-07-13T19:00:00Z hst-no-vtimezone Surf (HST, no VTIMEZONE)",  // 07:00 UTC-10
+        ])
+        #expect(payload.warnings.isEmpty)
+        // In winter the file's rules give standard time.
+        let winter = try await Self.payload("abbreviation-tzid.ics", from: "2024-01-02", to: "2024-01-02")
+        #expect(Self.rows(winter) == ["2024-01-02T14:00:00Z 2024-01-02T14:15:00Z est-standup Standup (EST with DST rules)"])
+    }
+
+    @Test("RRULE parts libical parses but its iterator refuses are dropped with a warning; a rule that selects no day keeps DTSTART only")
+    func refusedRuleParts() async throws {
+        let payload = try await Self.payload("rrule-refused-parts.ics", from: "2024-03-01", to: "2027-12-31")
+        #expect(Self.rows(payload) == [
+            "2024-03-04T09:00:00Z 2024-03-04T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-04T09:00:00Z 2024-03-04T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2024-03-05T09:00:00Z 2024-03-05T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-06T09:00:00Z 2024-03-06T10:00:00Z daily-byweekno Daily with BYWEEKNO",
+            "2024-03-06T09:00:00Z 2024-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+            "2024-03-07T09:00:00Z 2024-03-07T10:00:00Z sixth-monday Sixth Monday of the month",
+            "2024-03-08T09:00:00Z 2024-03-08T10:00:00Z february-30 30 February",
+            "2024-03-11T09:00:00Z 2024-03-11T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            // UNTIL=2024-03-20 is read as the date 20 March (libical), which ends a timed series
+            // before that day, as the reference library reads UNTIL=20240320.
+            "2024-03-14T09:00:00Z 2024-03-14T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-15T09:00:00Z 2024-03-15T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-16T09:00:00Z 2024-03-16T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-17T09:00:00Z 2024-03-17T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-18T09:00:00Z 2024-03-18T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-18T09:00:00Z 2024-03-18T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2024-03-19T09:00:00Z 2024-03-19T10:00:00Z dashed-until Dashed UNTIL",
+            "2024-03-25T09:00:00Z 2024-03-25T10:00:00Z weekly-bymonthday Weekly with BYMONTHDAY",
+            "2025-03-06T09:00:00Z 2025-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+            "2026-03-06T09:00:00Z 2026-03-06T10:00:00Z bymonth-13 Yearly in month 13",
+        ])
+        let dropped = "is invalid; dropped, the rest of the rule is expanded"
+        #expect(payload.warnings == [
+            "rrule-refused-parts.ics: event 'Weekly with BYMONTHDAY' (weekly-bymonthday): RRULE part 'BYMONTHDAY=5' \(dropped)",
+            "rrule-refused-parts.ics: event 'Daily with BYWEEKNO' (daily-byweekno): RRULE part 'BYWEEKNO=3' \(dropped)",
+            "rrule-refused-parts.ics: event 'Yearly in month 13' (bymonth-13): RRULE part 'BYMONTH=13' \(dropped)",
+            "rrule-refused-parts.ics: event 'Sixth Monday of the month': RRULE could not be expanded; only its first occurrence is shown",
+            "rrule-refused-parts.ics: event '30 February': RRULE could not be expanded; only its first occurrence is shown",
+        ])
+    }
+
+    @Test("revisions of one UID are chosen across the VCALENDAR blocks of one file")
+    func revisionsAcrossCalendars() async throws {
+        let payload = try await Self.payload("two-vcalendars.ics", from: "2024-03-01", to: "2024-03-31")
+        // SEQUENCE 1 (first block) beats SEQUENCE 0 (second block, later in the file); the
+        // second block's override of the newer series applies to it.
+        #expect(Self.rows(payload) == [
+            "2024-03-04T10:00:00Z 2024-03-04T10:15:00Z standup Standup (moved to 10:00)",
+            "2024-03-06T12:00:00Z 2024-03-06T13:00:00Z lunch Team lunch",
+            "2024-03-08T15:00:00Z 2024-03-08T16:00:00Z retro Retro",
+            "2024-03-11T10:00:00Z 2024-03-11T10:15:00Z standup Standup (moved to 10:00)",
+            "2024-03-19T10:00:00Z 2024-03-19T10:15:00Z standup Standup (Tuesday)",
+            "2024-03-25T10:00:00Z 2024-03-25T10:15:00Z standup Standup (moved to 10:00)",
+        ])
         #expect(payload.warnings.isEmpty)
     }
 
@@ -144,5 +237,18 @@ struct ReproducerTests {
         let context = try harness.context(result)
         #expect(context.contains("- 09:00–10:00: (no title)"))
         #expect(context.contains("- all day: (no title)"))
+    }
+
+    @Test("a task with no SUMMARY: null in JSON, '(no title)' in context")
+    func taskWithoutSummary() async throws {
+        let harness = CalendarHarness(now: "2024-05-20T08:00:00Z", zone: "UTC")
+        let result = try await harness.run(["tasks", "--ics", Fixtures.url("calendar/reproducers/no-summary.ics").path])
+        let payload = try #require(result.payload as? CalendarPayload)
+        #expect(payload.tasks.map(\.summary) == [nil, "Padded task"])
+        let data = try JSONSerialization.jsonObject(with: Data(try Envelope.dataJSON(result.payload).utf8)) as? [String: Any]
+        let tasks = try #require(data?["tasks"] as? [[String: Any]])
+        #expect(tasks.map { $0["summary"] is NSNull } == [true, false])
+        let context = try harness.context(result)
+        #expect(context.contains("- due Mon 20 May 2024 (today) 17:00: (no title)"), "\(context)")
     }
 }

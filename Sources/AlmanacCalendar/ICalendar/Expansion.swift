@@ -206,11 +206,17 @@ extension ICalendarDocument {
     /// TZIDs, X-WR-TIMEZONE and floating times in the viewer's zone.
     func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
         var result = Expansion()
+        // Revisions are chosen across every VCALENDAR of the file: exporters that append a newer
+        // copy of an event write it as a block of its own.
+        var read: [EventRecord] = []
+        var unknown: [String] = []
+        var position = 0
         for calendar in calendars {
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
-            let (records, unknownZones) = await readAll(components, in: calendar, viewer: window.zone)
-            var read: [EventRecord] = []
-            read.reserveCapacity(records.count)
+            let (records, unknownZones) = await readAll(
+                components, in: calendar, viewer: window.zone, firstPosition: position)
+            position += components.count
+            read.reserveCapacity(read.count + records.count)
             for record in records {
                 switch record {
                 case .failure(let problem): result.warnings.append(problem.message)
@@ -219,18 +225,17 @@ extension ICalendarDocument {
                     read.append(record)
                 }
             }
-            let current = CurrentRevisions(read)
-            read = []
-            let (events, notes) = await expandAll(
-                current.masters, overrides: current.overrides, window: window, calendar: name)
-            // Taken over, not appended, when it is all there is: copying tens of thousands of
-            // instances costs a retain per string.
-            if result.events.isEmpty { result.events = events } else { result.events += events }
-            result.warnings += notes
-            appendOrphans(current, window: window, calendar: name, into: &result.events)
-            for tzid in unknownZones {
-                result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
-            }
+            for tzid in unknownZones where !unknown.contains(tzid) { unknown.append(tzid) }
+        }
+        let current = CurrentRevisions(read)
+        read = []
+        let (events, notes) = await expandAll(
+            current.masters, overrides: current.overrides, window: window, calendar: name)
+        result.events = events
+        result.warnings += notes
+        appendOrphans(current, window: window, calendar: name, into: &result.events)
+        for tzid in unknown {
+            result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
         }
         return result
     }
@@ -310,19 +315,21 @@ extension ICalendarDocument {
         return (events, notes)
     }
 
-    /// Reads `components` (VEVENTs of `calendar`) into records, in their order, with the TZIDs no
-    /// zone was found for (in order of first use).
+    /// Reads `components` (VEVENTs of `calendar`) into records, in their order, numbered in the
+    /// file from `firstPosition`, with the TZIDs no zone was found for (in order of first use).
     ///
     /// On every core for a big calendar: reading copies strings and converts DTSTART/DTEND through
     /// the zones, ~7 µs an event. Each part has its own ``ZoneResolver`` (it caches), so the
     /// unknown zones are merged in part order, which is the order they were first met in.
-    private func readAll(_ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone) async -> (
+    private func readAll(
+        _ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone, firstPosition: Int
+    ) async -> (
         records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]
     ) {
         let zones = ZoneResolver(calendar: calendar, viewer: viewer)
         let parts = ProcessInfo.processInfo.activeProcessorCount
         guard components.count >= Self.parallelThreshold, parts > 1 else {
-            let records = components.enumerated().map { read($1, zones: zones, index: $0) }
+            let records = components.enumerated().map { read($1, zones: zones, index: firstPosition + $0) }
             return (records, zones.unknown)
         }
         // libical sorts a calendar's VTIMEZONE list on the first lookup: do that one here, before
@@ -340,7 +347,7 @@ extension ICalendarDocument {
                     let (document, components, main) = shared.value
                     let zones = main.fork()
                     let range = min(part * size, components.count)..<min((part + 1) * size, components.count)
-                    let records = range.map { document.read(components[$0], zones: zones, index: $0) }
+                    let records = range.map { document.read(components[$0], zones: zones, index: firstPosition + $0) }
                     return (part, UncheckedSendable(value: records), zones.unknown)
                 }
             }
@@ -389,7 +396,8 @@ extension ICalendarDocument {
         for error in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
             guard let text = icalproperty_get_xlicerror(error) else { continue }
             let message = String(cString: text)
-            if let repaired = Self.repairedRule(fromError: message) {
+            if var repaired = Self.repairedRule(fromError: message) {
+                repaired.dropped += Self.dropInvalidParts(of: &repaired.rule.recurrence)
                 rrules.append(repaired.rule)
                 for part in repaired.dropped {
                     notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
@@ -416,10 +424,13 @@ extension ICalendarDocument {
         if swapped { notes.append("\(label): DTEND before DTSTART; read as swapped") }
 
         for property in properties(of: component, kind: ICAL_RRULE_PROPERTY) {
-            let rule = icalproperty_get_rrule(property)
+            var rule = icalproperty_get_rrule(property)
             if rule.freq == ICAL_NO_RECURRENCE {
                 notes.append("\(label): bad RRULE; only its first occurrence is shown")
             } else {
+                for part in Self.dropInvalidParts(of: &rule) {
+                    notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
+                }
                 rrules.append(Rule(recurrence: rule, limit: nil))
             }
         }
@@ -533,6 +544,71 @@ extension ICalendarDocument {
             }
         }
         return (Rule(recurrence: icalrecurrencetype_from_string(kept.joined(separator: ";")), limit: limit), dropped)
+    }
+
+    /// A BY rule part libical keeps in a fixed array of the rule: its values, ended by
+    /// `ICAL_RECURRENCE_ARRAY_MAX`.
+    private struct ByPart: Sendable {
+        let name: String
+        /// RFC 5545 3.3.10's range; `signed` parts also take the negated values (from the end).
+        let range: ClosedRange<Int>
+        let signed: Bool
+        let values: @Sendable (icalrecurrencetype) -> [Int]
+        let clear: @Sendable (inout icalrecurrencetype) -> Void
+
+        func isValid(_ value: Int) -> Bool { range.contains(signed ? abs(value) : value) }
+    }
+
+    private static func values<Array>(_ array: Array) -> [Int] {
+        withUnsafeBytes(of: array) { bytes in
+            var values: [Int] = []
+            for offset in stride(from: 0, to: bytes.count, by: MemoryLayout<Int16>.stride) {
+                let value = bytes.loadUnaligned(fromByteOffset: offset, as: Int16.self)
+                if Int(value) == Int(ICAL_RECURRENCE_ARRAY_MAX.rawValue) { break }
+                values.append(Int(value))
+            }
+            return values
+        }
+    }
+
+    private static let end = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
+
+    private static let byParts: [ByPart] = [
+        ByPart(name: "BYSECOND", range: 0...60, signed: false, values: { values($0.by_second) }, clear: { $0.by_second.0 = end }),
+        ByPart(name: "BYMINUTE", range: 0...59, signed: false, values: { values($0.by_minute) }, clear: { $0.by_minute.0 = end }),
+        ByPart(name: "BYHOUR", range: 0...23, signed: false, values: { values($0.by_hour) }, clear: { $0.by_hour.0 = end }),
+        ByPart(name: "BYMONTHDAY", range: 1...31, signed: true, values: { values($0.by_month_day) }, clear: { $0.by_month_day.0 = end }),
+        ByPart(name: "BYYEARDAY", range: 1...366, signed: true, values: { values($0.by_year_day) }, clear: { $0.by_year_day.0 = end }),
+        ByPart(name: "BYWEEKNO", range: 1...53, signed: true, values: { values($0.by_week_no) }, clear: { $0.by_week_no.0 = end }),
+        ByPart(name: "BYMONTH", range: 1...12, signed: false, values: { values($0.by_month) }, clear: { $0.by_month.0 = end }),
+        ByPart(name: "BYSETPOS", range: 1...366, signed: true, values: { values($0.by_set_pos) }, clear: { $0.by_set_pos.0 = end }),
+    ]
+
+    /// Removes the BY parts libical parsed but its iterator refuses, which RFC 5545 3.3.10 makes
+    /// invalid: one its FREQ forbids (BYMONTHDAY with WEEKLY, BYYEARDAY with DAILY, WEEKLY or
+    /// MONTHLY, BYWEEKNO with anything but YEARLY) or one with a value out of range (BYMONTH=13);
+    /// returns them as written. Read per rule, not per occurrence. A valid rule that selects no
+    /// day (`BYDAY=+6MO` monthly, 30 February) is kept: it has only DTSTART, as in other readers.
+    private static func dropInvalidParts(of rule: inout icalrecurrencetype) -> [String] {
+        var dropped: [String] = []
+        let freq = rule.freq
+        for part in byParts {
+            let values = part.values(rule)
+            guard !values.isEmpty else { continue }
+            let forbidden: Bool
+            switch part.name {
+            case "BYWEEKNO": forbidden = freq != ICAL_YEARLY_RECURRENCE
+            case "BYYEARDAY":
+                forbidden = freq == ICAL_DAILY_RECURRENCE || freq == ICAL_WEEKLY_RECURRENCE || freq == ICAL_MONTHLY_RECURRENCE
+            case "BYMONTHDAY": forbidden = freq == ICAL_WEEKLY_RECURRENCE
+            default: forbidden = false
+            }
+            if forbidden || !values.allSatisfy(part.isValid) {
+                part.clear(&rule)
+                dropped.append("\(part.name)=\(values.map(String.init).joined(separator: ","))")
+            }
+        }
+        return dropped
     }
 
     // MARK: Expanding one master

@@ -11,9 +11,10 @@ extension ICalendarDocument {
             for component in children(of: calendar, kind: ICAL_VTODO_COMPONENT) {
                 let status = icalcomponent_get_status(component)
                 if status == ICAL_STATUS_CANCELLED { continue }
-                let summary = textProperty(component, ICAL_SUMMARY_PROPERTY) ?? "(no title)"
+                // nil in JSON, as for events: "(no title)" is the context's wording, not the task's.
+                let summary = textProperty(component, ICAL_SUMMARY_PROPERTY)
                 let uid = icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
-                if uid.isEmpty { warnings.append("\(self.name): task '\(summary)' has no UID") }
+                if uid.isEmpty { warnings.append("\(self.name): task '\(summary ?? "(no title)")' has no UID") }
                 var due: EventTime?
                 if let property = icalcomponent_get_first_property(component, ICAL_DUE_PROPERTY),
                     let stamp = zones.stamp(icalproperty_get_due(property), of: property)
@@ -76,7 +77,7 @@ extension CalendarTask {
         case (let x?, let y?) where x.date(in: utc) != y.date(in: utc): return x.date(in: utc) < y.date(in: utc)
         case (.some, nil): return true
         case (nil, .some): return false
-        default: return (a.priority ?? 10, a.summary, a.uid) < (b.priority ?? 10, b.summary, b.uid)
+        default: return (a.priority ?? 10, a.summary ?? "", a.uid) < (b.priority ?? 10, b.summary ?? "", b.uid)
         }
     }
 }

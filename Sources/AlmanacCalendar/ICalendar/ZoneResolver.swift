@@ -92,15 +92,19 @@ struct Stamp {
 
 /// Resolves TZIDs the way real producers write them, caching per document.
 ///
-/// Order: a Windows name (Exchange/Outlook) maps to its IANA zone; else a name the zone database
-/// knows (libical's builtin zones, read from the system tzdata), with or without a leading `/`;
-/// else the calendar's own VTIMEZONE; else Foundation's zone of that name; else a prefixed name such as
-/// `/mozilla.org/20050126_1/Europe/Berlin` by its last path components.
-///
-/// The database comes before the embedded VTIMEZONE for a name it knows, as Google, Apple and
+/// The zone database's rules come first for a TZID that names a place in it, as Google, Apple and
 /// Thunderbird read such files: exporters often embed only the transitions around the export date
 /// (as RDATEs), and a VTIMEZONE that ends before an event's date would leave every later event an
-/// hour off. A TZID the database does not know (a custom or prefixed name) keeps its VTIMEZONE.
+/// hour off. A name places a zone when it is a Windows name (Exchange, Outlook), an Area/Location
+/// name with or without a leading `/`, such a name after a vendor prefix
+/// (`/mozilla.org/20050126_1/Europe/Berlin`, `/freeassociation.sourceforge.net/Tzfile/...`), or
+/// when its VTIMEZONE's X-LIC-LOCATION (libical, Evolution) is one. UTC, GMT and `Etc/` names do so
+/// only when the file's VTIMEZONE has no daylight time: Outlook-era exporters write `GMT` with
+/// British summer time.
+///
+/// Any other TZID keeps the file's VTIMEZONE: a custom name, and abbreviations (`EST`, `MST`,
+/// `EET`), which the database knows as fixed or different zones while the file's rules say what
+/// the producer meant. Without a VTIMEZONE: the database or Foundation by the name.
 final class ZoneResolver {
     private let calendar: OpaquePointer
     private var cache: [String: ICalZone?] = [:]
@@ -108,23 +112,43 @@ final class ZoneResolver {
     private(set) var floating: ICalZone
     /// TZIDs that could not be resolved (reported once as a warning).
     private(set) var unknown: [String] = []
+    /// What the calendar's VTIMEZONEs say beyond their rules, by TZID: read once here, as walking
+    /// the calendar moves libical's per-component cursor, which forks on other threads must not.
+    private let embedded: [String: EmbeddedZone]
+
+    /// A VTIMEZONE's X-LIC-LOCATION and whether it has daylight time.
+    struct EmbeddedZone {
+        var location: String?
+        var daylight: Bool
+    }
 
     init(calendar: OpaquePointer, viewer: TimeZone) {
         self.calendar = calendar
+        var embedded: [String: EmbeddedZone] = [:]
+        for zone in children(of: calendar, kind: ICAL_VTIMEZONE_COMPONENT) {
+            guard let property = icalcomponent_get_first_property(zone, ICAL_TZID_PROPERTY),
+                let tzid = icalproperty_get_value_as_string(property)
+            else { continue }
+            embedded[String(cString: tzid)] = EmbeddedZone(
+                location: xProperty(zone, named: "X-LIC-LOCATION"),
+                daylight: icalcomponent_get_first_component(zone, ICAL_XDAYLIGHT_COMPONENT) != nil)
+        }
+        self.embedded = embedded
         floating = Self.builtin(viewer.identifier).map(ICalZone.libical) ?? .foundation(viewer)
         if let name = xProperty(calendar, named: "X-WR-TIMEZONE"), let zone = zone(for: name) {
             floating = zone
         }
     }
 
-    private init(calendar: OpaquePointer, floating: ICalZone) {
+    private init(calendar: OpaquePointer, floating: ICalZone, embedded: [String: EmbeddedZone]) {
         self.calendar = calendar
         self.floating = floating
+        self.embedded = embedded
     }
 
     /// A resolver for the same calendar with the same floating zone and its own, empty cache, for
     /// another thread (this one is not thread-safe); it does not read the calendar's properties.
-    func fork() -> ZoneResolver { ZoneResolver(calendar: calendar, floating: floating) }
+    func fork() -> ZoneResolver { ZoneResolver(calendar: calendar, floating: floating, embedded: embedded) }
 
     /// The zone named by `tzid`, or nil (recorded in ``unknown``).
     func zone(for tzid: String) -> ICalZone? {
@@ -137,19 +161,45 @@ final class ZoneResolver {
 
     private func resolve(_ raw: String) -> ICalZone? {
         let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\" ").union(.whitespaces))
-        if let iana = WindowsZones.iana(for: name), let zone = Self.named(iana) { return zone }
-        // Foundation comes only after the VTIMEZONE: it accepts names the zone database does not
-        // have (offsets like "GMT+1"), which must not beat a zone the file defines.
-        if let zone = Self.builtin(name) ?? Self.builtin(String(name.drop(while: { $0 == "/" }))) {
-            return .libical(zone)
-        }
+        let about = embedded[raw] ?? embedded[name]
+        if let place = databaseName(for: name, embedded: about), let zone = Self.named(place) { return zone }
         if let own = icalcomponent_get_timezone(calendar, raw) ?? icalcomponent_get_timezone(calendar, name) {
             return .libical(own)
         }
-        if let zone = Self.named(name) { return zone }
+        // Foundation comes only after the VTIMEZONE: it accepts names the zone database does not
+        // have (offsets like "GMT+1"), which must not beat a zone the file defines.
+        return Self.named(String(name.drop(while: { $0 == "/" })))
+    }
+
+    /// The zone database's name for `name` when the database is to be used before the file's own
+    /// VTIMEZONE (described by `embedded`, if the file has one), else nil.
+    private func databaseName(for name: String, embedded: EmbeddedZone?) -> String? {
+        let bare = String(name.drop(while: { $0 == "/" }))
+        var place: String?
+        if let iana = WindowsZones.iana(for: name), Self.builtin(iana) != nil {
+            place = iana
+        } else if bare.contains("/"), Self.builtin(bare) != nil {
+            place = bare
+        } else if let trailing = Self.trailingArea(of: name) {
+            place = trailing
+        } else if let location = embedded?.location, location.contains("/"), Self.builtin(location) != nil {
+            place = location
+        } else if ["UTC", "GMT", "UT", "Z"].contains(bare.uppercased()) {
+            place = "Etc/UTC"
+        }
+        guard let place else { return nil }
+        // A fixed UTC offset by name, but summer time in the file: the file says what was meant.
+        if embedded?.daylight == true, place == "Etc/UTC" || place.hasPrefix("Etc/") { return nil }
+        return place
+    }
+
+    /// The Area/Location zone at the end of a vendor-prefixed TZID such as
+    /// `/mozilla.org/20050126_1/Europe/Berlin` (three parts first, for `America/Argentina/Salta`).
+    private static func trailingArea(of name: String) -> String? {
         let parts = name.split(separator: "/")
         for count in [3, 2] where parts.count > count {
-            if let zone = Self.named(parts.suffix(count).joined(separator: "/")) { return zone }
+            let candidate = parts.suffix(count).joined(separator: "/")
+            if builtin(candidate) != nil { return candidate }
         }
         return nil
     }

@@ -181,8 +181,8 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
 
     /// UID.
     public var uid: String
-    /// Title (untrusted text).
-    public var summary: String
+    /// Title (untrusted text); nil when the task has no SUMMARY.
+    public var summary: String?
     /// Due time, if any.
     public var due: EventTime?
     /// State relative to now.
@@ -193,7 +193,7 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
     public var calendar: String
 
     /// Creates a task.
-    public init(uid: String, summary: String, due: EventTime?, state: State, priority: Int?, calendar: String) {
+    public init(uid: String, summary: String?, due: EventTime?, state: State, priority: Int?, calendar: String) {
         self.uid = uid
         self.summary = summary
         self.due = due
