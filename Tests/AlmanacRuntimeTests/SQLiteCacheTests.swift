@@ -39,16 +39,10 @@ struct SQLiteCacheTests {
         let folder = directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Two stores on one file stand for two processes (each has its own connection).
-        let stores = [try SQLiteCacheStore(directory: folder), try SQLiteCacheStore(directory: folder)]
+        let stores: [any ProviderStateStore] = [try SQLiteCacheStore(directory: folder), try SQLiteCacheStore(directory: folder)]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let slots = await withTaskGroup(of: Date.self) { group in
-            for index in 0..<12 {
-                group.addTask { await stores[index % 2].reserveSlot("terms:nominatim:last-request", interval: 1, now: now) }
-            }
-            var slots: [Date] = []
-            for await slot in group { slots.append(slot) }
-            return slots.sorted()
-        }
+        let slots = await RequestSlots.reserveAtOnce(
+            stores, count: 12, key: "terms:nominatim:last-request", interval: 1, now: now)
         // One request a second: slots now, now+1 ... now+11, whichever caller got which.
         #expect(slots == (0..<12).map { now.addingTimeInterval(Double($0)) })
         // A later caller, past every reserved slot, goes at once.

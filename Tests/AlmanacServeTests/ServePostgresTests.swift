@@ -81,16 +81,10 @@ struct ServePostgresTests {
         defer { hostA.close() }
         let hostB = try await PostgresCacheStore.connect(url: cluster.url)
         defer { hostB.close() }
-        let stores = [hostA, hostB]
+        let stores: [any ProviderStateStore] = [hostA, hostB]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
-        let slots = await withTaskGroup(of: Date.self) { group in
-            for index in 0..<10 {
-                group.addTask { await stores[index % 2].reserveSlot("terms:nominatim:last-request", interval: 1, now: now) }
-            }
-            var slots: [Date] = []
-            for await slot in group { slots.append(slot) }
-            return slots.sorted()
-        }
+        let slots = await RequestSlots.reserveAtOnce(
+            stores, count: 10, key: "terms:nominatim:last-request", interval: 1, now: now)
         #expect(slots == (0..<10).map { now.addingTimeInterval(Double($0)) })
         #expect(RequestSlot.decode(await hostB.value(for: "terms:nominatim:last-request")) == now.addingTimeInterval(9))
     }
