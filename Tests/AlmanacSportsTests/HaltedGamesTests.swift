@@ -147,6 +147,17 @@ struct HaltedGamesTests {
             "shortDetail": "Suspended",
         ])
         #expect(withHalf.period == "top 5th")
+        // Listed again as not started on the day it resumes: still the score it stopped at.
+        let resuming = try espnGame([
+            "name": "STATUS_SUSPENDED", "state": "pre", "completed": false, "detail": "Suspended - Top 5th",
+            "shortDetail": "Suspended",
+        ])
+        #expect(resuming.away.score == 4 && resuming.home.score == 3)
+        // A game that has simply not started has no score, whatever upstream's "0".
+        let scheduled = try espnGame([
+            "name": "STATUS_SCHEDULED", "state": "pre", "completed": false, "detail": "7:10 PM", "shortDetail": "7:10 PM",
+        ])
+        #expect(scheduled.away.score == nil && scheduled.home.score == nil)
     }
 
     /// The schedule view (`schedule --team`) of `games` for the Tigers, at 23:00 New York time on 4 June 2025.

@@ -235,8 +235,10 @@ extension EventWire {
             completed: completed, home: home, away: away,
             note: competition.note)
         // Upstream sends "0" before the start and for games called off: that is no score, not nil-nil.
-        // A suspended game is not called off: it stopped at a score and resumes from it.
-        if state == .pre || (state == .post && !completed && !GamePeriod.isSuspended(game.statusName)) {
+        // A suspended game is not called off: it stopped at a score and resumes from it, also when
+        // upstream lists it as not started again on the day it resumes.
+        let suspended = GamePeriod.isSuspended(game.statusName)
+        if (state == .pre && !suspended) || (state == .post && !completed && !suspended) {
             game.home.score = nil
             game.away.score = nil
         }
