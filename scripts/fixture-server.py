@@ -89,6 +89,7 @@ class State:
         self.requests = 0
         self.paths = {}
         self.agents = {}
+        self.times = []  # arrival of each upstream request (seconds since 1970), in order
         self.fault = "none"
 
 
@@ -120,7 +121,7 @@ def make_handler(state):
             if parts.path == "/__almanac/stats":
                 with state.lock:
                     body = json.dumps({"requests": state.requests, "paths": state.paths, "agents": state.agents,
-                                       "fault": state.fault})
+                                       "times": state.times, "fault": state.fault})
                 self.send_body(200, body.encode())
             elif parts.path == "/__almanac/fault":
                 mode = dict(urllib.parse.parse_qsl(parts.query)).get("mode", "none")
@@ -148,6 +149,7 @@ def make_handler(state):
             key = match_key(self.command, path)
             with state.lock:
                 state.requests += 1
+                state.times.append(time.time())
                 state.paths[key] = state.paths.get(key, 0) + 1
                 # What each path was last asked with: tests check the agent upstream terms require.
                 state.agents[key] = self.headers.get("User-Agent") or ""

@@ -1,5 +1,8 @@
 import AlmanacCore
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import GRDB
 
 /// The on-disk cache shared by every `tools` process: SQLite in WAL mode with a busy timeout.
@@ -36,9 +39,7 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         // One connection is enough for a short-lived process and cheaper to open than a pool;
         // WAL (a property of the file) still lets other processes read while one writes.
         configuration.prepareDatabase { db in
-            if try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal" {
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-            }
+            try switchToWAL(db)
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
         let pool = try DatabaseQueue(path: path, configuration: configuration)
@@ -60,10 +61,39 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
                 table.column("value", .blob).notNull()
             }
         }
-        // Skip the write transaction when already migrated: most runs only read.
-        let migrated = try pool.read { db in try migrator.hasCompletedMigrations(db) }
-        if !migrated { try migrator.migrate(pool) }
+        // Skip the write transaction when already migrated: most runs only read. GRDB's migrator
+        // is not safe across processes (two first runs both apply v1: a UNIQUE failure, or "no such
+        // table" mid-creation), so processes take turns on a lock file beside the database; the
+        // migrator then sees what the one before it did.
+        let migrated = (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
+        if !migrated { try withFileLock(path + ".lock") { try migrator.migrate(pool) } }
         return pool
+    }
+
+    /// Runs `work` holding an exclusive lock on `lockPath` (created 0600 if missing), so processes
+    /// opening the same cache run it one at a time; closing the descriptor releases it.
+    private static func withFileLock<T>(_ lockPath: String, _ work: () throws -> T) throws -> T {
+        let descriptor = Glibc.open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return try work() }  // an unlockable folder: no worse than before
+        defer { Glibc.close(descriptor) }
+        // A POSIX record lock (Swift cannot name glibc's flock function: a struct shares its name).
+        while lockf(descriptor, F_LOCK, 0) != 0, errno == EINTR {}
+        return try work()
+    }
+
+    /// Puts a new file in WAL mode. Processes starting together on a new cache all try it: the
+    /// switch needs an exclusive lock, and SQLite answers BUSY at once (no busy handler, to avoid a
+    /// deadlock) to all but one, so the others wait briefly until the file is WAL (bounded: ~2 s).
+    private static func switchToWAL(_ db: Database) throws {
+        for attempt in 0..<100 {
+            do {
+                if try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" { return }
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                return
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 99 {
+                usleep(20_000)
+            }
+        }
     }
 
     /// The entry for `key`.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -48,6 +49,28 @@ public enum ToolsBinary {
         -> CommandOutput
     {
         try Command.run(url, arguments, environment: environment, timeout: timeout)
+    }
+
+    /// Runs one `tools` process per argument list, all at once (each waited for on a thread of its
+    /// own: blocking calls in a task group would run only as many at a time as the pool has
+    /// threads), and returns their outputs in order (nil where one could not start).
+    public static func runAtOnce(_ argumentLists: [[String]], environment: [String: String], timeout: TimeInterval = 60)
+        async -> [CommandOutput?]
+    {
+        let outputs = Mutex<[CommandOutput?]>(Array(repeating: nil, count: argumentLists.count))
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            let group = DispatchGroup()
+            for (index, arguments) in argumentLists.enumerated() {
+                group.enter()
+                Thread {
+                    let output = try? run(arguments, environment: environment, timeout: timeout)
+                    outputs.withLock { $0[index] = output }
+                    group.leave()
+                }.start()
+            }
+            group.notify(queue: .global()) { done.resume() }
+        }
+        return outputs.withLock { $0 }
     }
 }
 
@@ -174,6 +197,11 @@ public final class FixtureServer: @unchecked Sendable {
     /// The User-Agent each upstream path (`GET /path?sorted=query`) was last asked with.
     public func userAgents() async throws -> [String: String] {
         try await stats()["agents"] as? [String: String] ?? [:]
+    }
+
+    /// When each upstream request arrived, in order (for interval checks across processes).
+    public func requestTimes() async throws -> [Date] {
+        (try await stats()["times"] as? [Double] ?? []).map { Date(timeIntervalSince1970: $0) }
     }
 
     private func stats() async throws -> [String: Any] {

@@ -6,6 +6,24 @@ import Testing
 /// caught while storing): afterwards the cache opens, passes SQLite's check and serves whole entries.
 @Suite("shared cache under concurrency and kill -9, end to end", .serialized)
 struct CacheCrashEndToEndTests {
+    @Test("processes starting together on a new cache all use it (none loses it to the first-run setup)")
+    func firstRunTogether() async throws {
+        // Before: a WAL switch answered BUSY without waiting, and two migrators raced ("UNIQUE
+        // constraint failed: grdb_migrations"): about one process in twenty ran without a cache.
+        let words = ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]
+        for _ in 0..<6 {
+            let scratch = try Scratch()
+            let environment = scratch.environment([
+                "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_NOW": "2024-12-16T04:30:00Z",
+            ])
+            let outputs = await ToolsBinary.runAtOnce(Array(repeating: words, count: 4), environment: environment)
+            for output in outputs {
+                #expect(output?.status == 0)
+                #expect(output?.stderr.contains("cache unavailable") == false, "\(output?.stderr ?? "")")
+            }
+        }
+    }
+
     @Test("rounds of 12 concurrent writers, half SIGKILLed at staggered moments; the cache stays whole")
     func killNine() async throws {
         let server = try FixtureServer()
