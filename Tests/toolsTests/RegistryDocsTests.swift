@@ -39,4 +39,36 @@ struct RegistryDocsTests {
             #expect(rows.filter { $0.contains(cell) }.count == FaultMatrixTests.expectations.count, "\(descriptor.name)")
         }
     }
+
+    @Test("no upstream host or secret name outside the module that owns its provider (Core, the CLI, runtime and servers name none)")
+    func literalsStayHome() throws {
+        let sources = Fixtures.packageRoot().appendingPathComponent("Sources")
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+        for descriptor in Runtime.defaultProviders().descriptors {
+            // A tool's module is Almanac + its name ("sports" -> AlmanacSports), by the layout's rule.
+            let owner = "Almanac" + descriptor.tool.prefix(1).uppercased() + descriptor.tool.dropFirst()
+            var words = descriptor.endpoints.compactMap(\.defaultHost)
+            for secret in descriptor.secrets {
+                switch secret {
+                case .environment(let name), .header(let name), .queryParameter(let name): words.append(name)
+                case .config: break
+                }
+            }
+            for module in modules where module != owner {
+                let folder = sources.appendingPathComponent(module)
+                guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+                for case let file as String in files where file.hasSuffix(".swift") || file.hasSuffix(".c") {
+                    let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                    // Comments may name an upstream to explain; code may not.
+                    let code = text.split(separator: "\n").filter {
+                        let line = $0.trimmingCharacters(in: .whitespaces)
+                        return !line.hasPrefix("//") && !line.hasPrefix("*") && !line.hasPrefix("/*")
+                    }.joined(separator: "\n")
+                    for word in words where code.localizedCaseInsensitiveContains(word) {
+                        Issue.record("\(module)/\(file) names \(descriptor.name)'s '\(word)'")
+                    }
+                }
+            }
+        }
+    }
 }
