@@ -58,10 +58,13 @@ public enum AlmanacServer {
             let path = request.uri.path
             let verb = request.method.rawValue
             return try await limited(request, configuration: configuration, metrics: api.metrics) { body in
+                // A POST's event stream carries one call's answer: cut at the time limit like a slow
+                // `/tools` call. A GET stream (server notifications) is meant to stay open.
                 response(
                     await sessions.handle(
                         method: verb, headers: headers, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
-                        path: path))
+                        path: path),
+                    streamLimit: verb == "POST" ? configuration.requestTimeout : nil, metrics: api.metrics)
             }
         }
         router.get("/mcp", use: mcp)
@@ -110,18 +113,52 @@ public enum AlmanacServer {
         return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
     }
 
-    /// The SDK's framework-free answer as Hummingbird's (an SSE stream stays a stream).
-    static func response(_ answer: MCPSessions.Reply) -> Response {
+    /// The SDK's framework-free answer as Hummingbird's (an SSE stream stays a stream, ended after
+    /// `streamLimit` when one is given).
+    static func response(_ answer: MCPSessions.Reply, streamLimit: Duration? = nil, metrics: ServeMetrics? = nil)
+        -> Response
+    {
         var headers = HTTPFields()
         for (name, value) in answer.headers {
             if let field = HTTPField.Name(name) { headers[field] = value }
         }
-        if let stream = answer.stream {
+        if let original = answer.stream {
+            let stream = streamLimit.map { ending(original, after: $0, metrics: metrics) } ?? original
             let buffers = stream.map { ByteBuffer(bytes: $0) }
             return Response(status: .ok, headers: headers, body: .init(asyncSequence: buffers))
         }
         let body = answer.body.map { ByteBuffer(bytes: $0) } ?? ByteBuffer()
         return Response(status: .init(code: answer.status), headers: headers, body: .init(byteBuffer: body))
+    }
+}
+
+extension AlmanacServer {
+    /// `stream`, ended once `limit` has passed (the client sees the stream close without an
+    /// answer, as a 504 would tell it on `/tools`); forwarding stops with it.
+    static func ending(
+        _ stream: AsyncThrowingStream<Data, any Error>, after limit: Duration, metrics: ServeMetrics?
+    ) -> AsyncThrowingStream<Data, any Error> {
+        AsyncThrowingStream { continuation in
+            let forward = Task {
+                do {
+                    for try await chunk in stream { continuation.yield(chunk) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                guard !Task.isCancelled else { return }
+                metrics?.refused("timeout")
+                forward.cancel()
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in
+                forward.cancel()
+                timer.cancel()
+            }
+        }
     }
 }
 

@@ -229,7 +229,7 @@ struct ServePeerTests {
         #expect(try await upstream.requestCount() == 1)
     }
 
-    @Test("limits: a client's concurrent calls are capped (429), a slow call is cut (504); CORS keeps to its allow-list; no secret in the log")
+    @Test("limits: a client's concurrent calls are capped (429), a slow call is cut (504, or its MCP stream closed); CORS keeps to its allow-list; no secret in the log")
     func limitsAndLog() async throws {
         let upstream = try FixtureServer()
         defer { upstream.stop() }
@@ -267,9 +267,27 @@ struct ServePeerTests {
         #expect(refused.status == 403)
         #expect(refused.headers["access-control-allow-origin"] == nil)
 
+        // An MCP call's event stream is cut at the same limit: it closes without the answer (the
+        // upstream would have taken 5 s).
+        let mcp = "\(server.baseURL)/mcp"
+        let accept = ["Content-Type: application/json", "Accept: application/json, text/event-stream"] + auth
+        let initialize = try HTTP.headers(
+            ["-X", "POST", "--data-binary",
+             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#]
+                + accept.flatMap { ["-H", $0] } + [mcp])
+        let session = try #require(initialize.headers["mcp-session-id"])
+        let inSession = accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
+        _ = try HTTP.post(mcp, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
+        let call = try HTTP.post(
+            mcp,
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sports","arguments":{"league":"nba","team":"bulls","date":"2024-12-15"}}}"#,
+            headers: inSession)
+        #expect(call.status == 200)
+        #expect(!call.body.contains(#""result""#), "\(call.body)")
+
         let metrics = try HTTP.get("\(server.baseURL)/metrics", headers: auth)
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="too_many"} 2"#))
-        #expect(metrics.body.contains(#"almanac_http_refused_total{reason="timeout"} 2"#))
+        #expect(metrics.body.contains(#"almanac_http_refused_total{reason="timeout"} 3"#))
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="origin"} 1"#))
         let log = server.stopAndReadLog()
         for secret in [Self.token, braveKey] {
