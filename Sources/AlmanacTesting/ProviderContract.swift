@@ -32,7 +32,7 @@ public enum ProviderContract {
     ///   - query: A query the recorded answers fit.
     ///   - recorded: Serves the recorded answers (usually a ``ReplayTransport`` over Fixtures/).
     ///   - settings: Settings the provider needs besides its secrets (a contact, a URL); every
-    ///     `.environment` secret it declares is set to ``sentinelSecret`` on top of them.
+    ///     environment and config secret it declares is set to ``sentinelSecret`` on top of them.
     ///   - now: The reference time of the recording.
     ///   - makeCache: The cache two coordinators share (a fresh one per call).
     ///   - reopen: The same cache as another process opens it (default: the same instance). With
@@ -174,11 +174,30 @@ public enum ProviderContract {
         return violations
     }
 
-    /// `base` with every environment secret the provider declares set to the sentinel.
+    /// `base` with every secret the provider declares, in the environment or the config file,
+    /// set to the sentinel (the environment wins where both are read, as in the runtime).
     static func secretSettings(for descriptor: ProviderDescriptor, base: Settings) -> Settings {
         var settings = base
-        for case .environment(let name) in descriptor.secrets { settings.environment[name] = sentinelSecret }
+        for secret in descriptor.secrets {
+            switch secret {
+            case .environment(let name): settings.environment[name] = sentinelSecret
+            case .config(let path): settings.config = setting(path[...], in: settings.config)
+            case .header, .queryParameter: break
+            }
+        }
         return settings
+    }
+
+    /// `table` with the value at `path` (creating tables on the way) set to the sentinel.
+    private static func setting(_ path: ArraySlice<String>, in table: [String: ConfigValue]) -> [String: ConfigValue] {
+        guard let key = path.first else { return table }
+        var table = table
+        if path.count == 1 {
+            table[key] = .string(sentinelSecret)
+        } else {
+            table[key] = .table(setting(path.dropFirst(), in: table[key]?.tableValue ?? [:]))
+        }
+        return table
     }
 
     static func call<P: DescribedProvider>(_ provider: P, _ query: P.Query, _ environment: ProviderEnvironment)
