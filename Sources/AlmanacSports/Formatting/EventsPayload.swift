@@ -85,8 +85,15 @@ public struct EventsPayload: ToolPayload {
         var parts = [event.name]
         switch event.state {
         case .pre:
-            if let start = EventText.firstStart(event) {
-                parts.append("starts \(EventText.dayAndClock(start, now: rendering.now, zone: zone))")
+            if let start = EventText.firstStart(event), start <= rendering.now, (event.end ?? start) > rendering.now {
+                // Upstream has no status for it, but its days have begun (the dates follow on the line).
+                parts.append("in progress")
+            } else if let start = EventText.firstStart(event) {
+                let when =
+                    event.timeValid
+                    ? EventText.dayAndClock(start, now: rendering.now, zone: zone)
+                    : TimeText.labelledDay(start, now: rendering.now, in: LocalDay.eastern)
+                parts.append("starts \(when)")
             } else {
                 parts.append("scheduled")
             }
@@ -129,6 +136,12 @@ public struct EventsPayload: ToolPayload {
     func golfLines(_ event: SportEvent) -> [String] {
         let players = event.players
         guard !players.isEmpty else { return ["  no leaderboard yet"] }
+        // Before the first round everyone is level: a list of names at "E" reads like a tie for the lead.
+        if event.state == .pre {
+            var lines = ["  field of \(players.count); no scores before the first round"]
+            if let asked = askedIndex(players.map(\.name)) { lines.append("  \(players[asked].name) is in the field") }
+            return lines
+        }
         var shown = Array(players.prefix(top))
         if let asked = askedIndex(players.map(\.name)), asked >= top { shown.append(players[asked]) }
         // "thru F" on every line of a finished tournament says nothing.
@@ -138,6 +151,7 @@ public struct EventsPayload: ToolPayload {
                 + [
                     golfer.position ?? "–", golfer.name, golfer.score ?? "–",
                     showThru ? golfer.thru.map { "thru \($0)" } : nil,
+                    showThru ? golfer.teeTime.map { "tees off \(TimeText.clock($0, in: zone))" } : nil,
                 ]
                 .compactMap { $0 }.joined(separator: " ")
         }
@@ -187,12 +201,23 @@ public struct EventsPayload: ToolPayload {
         case .pre:
             let when =
                 match.start.map { start in
-                    showDay
+                    guard match.timeValid else {
+                        // The day is known, the time not (ESPN's placeholder is midnight Eastern).
+                        return showDay
+                            ? "\(TimeText.labelledDay(start, now: now ?? self.now, in: LocalDay.eastern)), time TBD"
+                            : "time TBD"
+                    }
+                    return showDay
                         ? EventText.dayAndClock(start, now: now ?? self.now, zone: zone) : TimeText.clock(start, in: zone)
                 } ?? "time TBD"
             return "\(when) \(what): \(names)"
         case .in:
-            return "LIVE \(match.status ?? "") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
+            // ESPN's live status is the set ("1st"); the score's last pair is games in it, not sets.
+            let set = match.status.map { status in
+                let ordinal = status.first?.isNumber == true && ["st", "nd", "rd", "th"].contains(String(status.suffix(2)))
+                return ordinal ? "\(status) set" : status
+            } ?? ""
+            return "LIVE \(set) \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
         case .post:
             guard let winner = match.winner else {
                 return "\(match.status ?? "Final") \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
@@ -366,13 +391,14 @@ struct EventJSON: Encodable {
     /// Every key present, `null` when unknown (synthesized coding would drop nil keys).
     struct PlayerJSON: Encodable {
         var player: GolfPlayer
-        enum CodingKeys: String, CodingKey { case position, name, score, thru }
+        enum CodingKeys: String, CodingKey { case position, name, score, thru, teeTime }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(player.position, forKey: .position)
             try container.encode(player.name, forKey: .name)
             try container.encode(player.score, forKey: .score)
             try container.encode(player.thru, forKey: .thru)
+            try container.encode(player.teeTime.map(TimeText.isoUTC), forKey: .teeTime)
         }
     }
 
@@ -389,7 +415,7 @@ struct EventJSON: Encodable {
 
     struct MatchJSON: Encodable {
         var match: TennisMatch
-        enum CodingKeys: String, CodingKey { case draw, round, state, status, start, players, winner, score }
+        enum CodingKeys: String, CodingKey { case draw, round, state, status, start, timeValid, players, winner, score }
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
             try container.encode(match.draw, forKey: .draw)
@@ -397,6 +423,7 @@ struct EventJSON: Encodable {
             try container.encode(match.state.rawValue, forKey: .state)
             try container.encode(match.status, forKey: .status)
             try container.encode(match.start.map(TimeText.isoUTC), forKey: .start)
+            try container.encode(match.timeValid, forKey: .timeValid)
             try container.encode(match.players, forKey: .players)
             try container.encode(match.winner, forKey: .winner)
             try container.encode(match.score, forKey: .score)

@@ -29,6 +29,8 @@ public struct SportEvent: Sendable, Hashable, Codable {
     public var status: String?
     /// First day (UTC), when known.
     public var start: Date?
+    /// False when upstream knows only the day of `start` (its time is a placeholder).
+    public var timeValid = true
     /// Last day (UTC), when upstream says.
     public var end: Date?
     /// Golf: the round being (or last) played.
@@ -79,15 +81,18 @@ public struct GolfPlayer: Sendable, Hashable, Codable {
     public var name: String
     /// To par as upstream writes it: "-10", "E", "+3".
     public var score: String?
-    /// Holes played in the current round ("F" when finished, "12"), or the tee time's text.
+    /// Holes played in the current round ("F" when finished, "12").
     public var thru: String?
+    /// When the golfer tees off, while their round has not started (leaderboard endpoint only).
+    public var teeTime: Date?
 
     /// Creates a line.
-    public init(position: String?, name: String, score: String?, thru: String?) {
+    public init(position: String?, name: String, score: String?, thru: String?, teeTime: Date? = nil) {
         self.position = position
         self.name = name
         self.score = score
         self.thru = thru
+        self.teeTime = teeTime
     }
 }
 
@@ -103,6 +108,8 @@ public struct TennisMatch: Sendable, Hashable, Codable {
     public var status: String?
     /// Scheduled start (UTC).
     public var start: Date?
+    /// False when upstream knows only the day of `start` ("TBD").
+    public var timeValid = true
     /// Display names; a doubles pair as "A / B".
     public var players: [String]
     /// The winner's name, nil until there is one.

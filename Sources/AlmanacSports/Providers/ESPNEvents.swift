@@ -104,10 +104,13 @@ enum ESPNEventsDecoder {
     static func base(_ event: Loose) -> SportEvent? {
         guard let id = event["id"].text else { return nil }
         let status = event["status"]
-        return SportEvent(
+        var result = SportEvent(
             id: id, name: event["name"].text ?? event["shortName"].text ?? "Event \(id)", state: state(status),
             status: status["type"]["shortDetail"].text ?? status["type"]["detail"].text, start: event["date"].date,
             end: event["endDate"].date)
+        // `timeValid: false`: ESPN knows the day only (its "time" is midnight Eastern).
+        result.timeValid = (event["timeValid"].bool ?? event["competitions"].list.first?["timeValid"].bool) != false
+        return result
     }
 
     // MARK: Golf
@@ -145,8 +148,11 @@ enum ESPNEventsDecoder {
         else {
             return nil
         }
-        // The scoreboard writes the score as a string; the leaderboard as {value, displayValue}.
-        let score = competitor["score"].text ?? competitor["score"]["displayValue"].text
+        // The scoreboard writes the score as a string; the leaderboard as {value, displayValue}, which
+        // lags during a round (it holds the finished rounds: +6 for a golfer +2 after 14 holes of
+        // round 2) and after a withdrawal; its `scoreToPar` statistic is the live total.
+        let toPar = competitor["statistics"].list.first { $0["name"].text == "scoreToPar" }?["displayValue"].text
+        let score = competitor["score"].text ?? toPar ?? competitor["score"]["displayValue"].text
         guard leaderboard else { return GolfPlayer(position: nil, name: name, score: score, thru: nil) }
         let status = competitor["status"]
         let shown = status["position"]["displayName"].text
@@ -165,7 +171,9 @@ enum ESPNEventsDecoder {
             case .in: status["displayThru"].text ?? status["thru"].text
             default: nil
             }
-        return GolfPlayer(position: position, name: name, score: score, thru: thru)
+        // A golfer whose round has not begun: ESPN gives the tee time (the status's own state is pre).
+        let teeTime = state(status) == .pre ? status["teeTime"].date : nil
+        return GolfPlayer(position: position, name: name, score: score, thru: thru, teeTime: teeTime)
     }
 
     /// The leaderboard endpoint's event with `id`, for `golf(_:leaderboard:)`. Only that id: in a week with
@@ -229,16 +237,18 @@ enum ESPNEventsDecoder {
         let status = competition["status"]
         let winnerIndex = competitors.firstIndex { $0["winner"].bool == true }
         let state = state(status)
-        return TennisMatch(
+        var match = TennisMatch(
             draw: draw, round: competition["round"]["displayName"].text, state: state,
             status: status["type"]["shortDetail"].text,
             start: competition["date"].date ?? competition["startDate"].date,
             players: names, winner: state == .post ? winnerIndex.map { names[$0] } : nil,
             score: sets(competitors, winnerFirst: state == .post ? winnerIndex : nil))
+        match.timeValid = competition["timeValid"].bool != false
+        return match
     }
 
     /// "6-4 7-6(2)": one pair per set, the winner's games first once decided; a tiebreak's losing points in
-    /// parentheses.
+    /// parentheses; a match tiebreak in brackets ("6-4 2-6 [10-5]").
     static func sets(_ competitors: [Loose], winnerFirst: Int?) -> String? {
         guard competitors.count == 2 else { return nil }
         var order = [0, 1]
@@ -249,6 +259,11 @@ enum ESPNEventsDecoder {
         let pairs = zip(first, second).compactMap { a, b -> String? in
             guard let x = a["value"].int, let y = b["value"].int else { return nil }
             let breaks = [a["tiebreak"].int, b["tiebreak"].int].compactMap { $0 }
+            // A match tiebreak stands in for a deciding set: ESPN writes it as a 1-0 set with the points
+            // as tiebreak; tennis writes the points in brackets ("[10-5]").
+            if x + y == 1, let pointsA = a["tiebreak"].int, let pointsB = b["tiebreak"].int {
+                return "[\(pointsA)-\(pointsB)]"
+            }
             return "\(x)-\(y)" + (breaks.min().map { "(\($0))" } ?? "")
         }
         return pairs.isEmpty ? nil : pairs.joined(separator: " ")
