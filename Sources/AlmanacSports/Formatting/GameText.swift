@@ -12,11 +12,12 @@ enum GameText {
         return text
     }
 
-    /// "Pelicans (5-22) 104 @ Pacers (12-15) 119" (US: away first) or "Bournemouth 2 v Leicester 0" (soccer: home first).
+    /// "Pelicans (5-22) 104 @ Pacers (12-15) 119" (US: away first) or "Bournemouth 2 v Leicester 0" (soccer: home first);
+    /// at a neutral site "Chiefs 22 v Eagles 40" (US order, no "@": a reader would take the second side for the host).
     static func matchup(_ game: Game, style: League.Style, scores: Bool = true) -> String {
-        style == .soccer
-            ? "\(side(game.home, score: scores)) v \(side(game.away, score: scores))"
-            : "\(side(game.away, score: scores)) @ \(side(game.home, score: scores))"
+        if style == .soccer { return "\(side(game.home, score: scores)) v \(side(game.away, score: scores))" }
+        let joint = game.neutralSite ? "v" : "@"
+        return "\(side(game.away, score: scores)) \(joint) \(side(game.home, score: scores))"
     }
 
     /// "19:30 EST" ("19:30" when the header names the zone), or "time TBD" when upstream has no time yet.

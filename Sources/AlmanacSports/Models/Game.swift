@@ -67,6 +67,8 @@ public struct Game: Sendable, Hashable, Codable {
     public var away: Side
     /// Upstream note: "NBA Finals - Game 1", "Inclement Weather - Makeup date June 5".
     public var note: String?
+    /// Played at a neutral ground (a final, a game abroad): neither side is at home.
+    public var neutralSite = false
     /// Where play stands or stopped ("top 7th", "2nd period"), when upstream says; shown for halted games.
     public var period: String?
     /// When a suspended game resumes, when upstream says.

@@ -34,6 +34,7 @@ struct EventWire: Decodable {
 struct CompetitionWire: Decodable {
     var date: String?
     var timeValid: Bool?
+    var neutralSite: Bool?
     var status: StatusWire?
     var competitors: [CompetitorWire]?
     var notes: [NoteWire]?
@@ -234,6 +235,7 @@ extension EventWire {
             statusName: type?.name ?? "", status: type?.shortDetail ?? type?.detail ?? "",
             completed: completed, home: home, away: away,
             note: competition.note)
+        game.neutralSite = competition.neutralSite ?? false
         // Upstream sends "0" before the start and for games called off: that is no score, not nil-nil.
         // A suspended game is not called off: it stopped at a score and resumes from it, also when
         // upstream lists it as not started again on the day it resumes.
