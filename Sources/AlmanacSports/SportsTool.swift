@@ -79,7 +79,14 @@ public struct SportsTool: Tool {
         let payload: any ToolPayload
         switch fetched.value {
         case .games(let games, let leagueName):
-            let shown = team.map { team in games.filter { $0.involves(team) } } ?? games
+            var team = team
+            var shown = team.map { team in games.filter { $0.involves(team) } } ?? games
+            // Without ESPN's team list the word was taken as an abbreviation ("spain", "stars"): the
+            // day's own teams may still name it, which beats saying there is no game.
+            if let guess = team, guess.id == nil, shown.isEmpty, let found = Self.team(guess.query, in: games, league: league) {
+                team = found
+                shown = games.filter { $0.involves(found) }
+            }
             payload = ScoresPayload(
                 league: league.titled(leagueName), day: request.day, games: shown, team: team, limit: request.limit)
         case .schedule(let schedule):
@@ -118,6 +125,18 @@ public struct SportsTool: Tool {
                 "no \(role) '\(word)' in \(events.events.map(\.name).joined(separator: ", "))",
                 suggestion: suggestion.map { "did you mean '\($0)'?" } ?? "use a name from the \(league.name) field")
         }
+    }
+
+    /// The one team among `games`' sides that `word` names, if exactly one does.
+    static func team(_ word: String, in games: [Game], league: League) -> TeamRef? {
+        var seen = Set<String>()
+        let entries = games.flatMap { [$0.home, $0.away] }.filter { seen.insert($0.id).inserted }.map { side in
+            TeamEntry(
+                id: side.id, abbreviation: side.abbreviation, displayName: side.displayName, shortDisplayName: side.name,
+                location: "")
+        }
+        guard case .team(let entry) = TeamMatcher.match(word, in: entries, league: league) else { return nil }
+        return TeamRef(id: entry.id, abbreviation: entry.abbreviation, displayName: entry.displayName, query: word)
     }
 
     /// Resolves a team word to an ESPN id and abbreviation.

@@ -67,4 +67,18 @@ struct PublicRecordingTests {
         #expect(doubles.contains("Internazionali BNL d'Italia · in progress · "))
         #expect(!doubles.contains("starts"))
     }
+
+    @Test("ESPN's team list down: a team word taken as an abbreviation is still found among the day's own teams")
+    func teamFromTheDay() async throws {
+        let body = try Fixtures.data("sports/espn/soccer-fifa-world-scoreboard-group-2026-06-15.response.json")
+        let harness = Harness(
+            transport: StubTransport { request in
+                request.url.path.hasSuffix("/scoreboard")
+                    ? HTTPResponse(status: 200, body: body) : HTTPResponse(status: 500, body: Data())
+            }, now: instant("2026-06-15T20:00:00Z"), zone: zone("America/New_York"))
+        let text = try harness.render(try await harness.run(["fifa.world", "--date", "2026-06-15", "--team", "spain"]))
+        #expect(text.contains("Spain"), "\(text)")
+        #expect(!text.contains("Belgium"))
+        #expect(!text.lowercased().contains("no spain game"))
+    }
 }
