@@ -85,15 +85,13 @@ public struct EventsPayload: ToolPayload {
         var parts = [event.name]
         switch event.state {
         case .pre:
-            if let start = EventText.firstStart(event), start <= rendering.now, (event.end ?? start) > rendering.now {
-                // Upstream has no status for it, but its days have begun (the dates follow on the line).
-                parts.append("in progress")
-            } else if let start = EventText.firstStart(event) {
-                let when =
-                    event.timeValid
-                    ? EventText.dayAndClock(start, now: rendering.now, zone: zone)
-                    : TimeText.labelledDay(start, now: rendering.now, in: LocalDay.eastern)
-                parts.append("starts \(when)")
+            if let start = EventText.firstStart(event) {
+                // Upstream may have no status for it while its days have begun (the dates follow on the line).
+                let begun = start <= rendering.now && (event.end ?? start) > rendering.now
+                parts.append(
+                    begun
+                        ? "in progress"
+                        : "starts \(EventText.start(start, timeValid: event.timeValid, now: rendering.now, zone: zone))")
             } else {
                 parts.append("scheduled")
             }
@@ -201,14 +199,9 @@ public struct EventsPayload: ToolPayload {
         case .pre:
             let when =
                 match.start.map { start in
-                    guard match.timeValid else {
-                        // The day is known, the time not (ESPN's placeholder is midnight Eastern).
-                        return showDay
-                            ? "\(TimeText.labelledDay(start, now: now ?? self.now, in: LocalDay.eastern)), time TBD"
-                            : "time TBD"
-                    }
-                    return showDay
-                        ? EventText.dayAndClock(start, now: now ?? self.now, zone: zone) : TimeText.clock(start, in: zone)
+                    guard showDay else { return match.timeValid ? TimeText.clock(start, in: zone) : "time TBD" }
+                    let day = EventText.start(start, timeValid: match.timeValid, now: now ?? self.now, zone: zone)
+                    return match.timeValid ? day : "\(day), time TBD"
                 } ?? "time TBD"
             return "\(when) \(what): \(names)"
         case .in:
@@ -476,6 +469,12 @@ enum EventText {
     /// "Sun 24 May 2026 (tomorrow) 22:00".
     static func dayAndClock(_ date: Date, now: Date, zone: TimeZone) -> String {
         "\(TimeText.labelledDay(date, now: now, in: zone)) \(TimeText.clock(date, in: zone))"
+    }
+
+    /// A start as `dayAndClock`, or only its day when upstream knows no time (`timeValid` false: its
+    /// placeholder is midnight Eastern, so the Eastern date is the day).
+    static func start(_ date: Date, timeValid: Bool, now: Date, zone: TimeZone) -> String {
+        timeValid ? dayAndClock(date, now: now, zone: zone) : TimeText.labelledDay(date, now: now, in: LocalDay.eastern)
     }
 
     static func weight(_ state: Game.State) -> Int {
