@@ -195,10 +195,8 @@ struct EventEdgeCaseTests {
         let rugby = try Self.body("rugby-289234-scoreboard-test-matches-2024")
         // A rugby id outside the catalog would be headed by its slug; the body names the competition.
         let harness = Harness(
-            transport: StubTransport { request in
-                request.url.path.hasSuffix("/rugby/999999/scoreboard")
-                    ? HTTPResponse(status: 200, body: rugby) : HTTPResponse(status: 404, body: Data())
-            }, now: instant("2024-07-13T10:30:00Z"), zone: zone("America/New_York"))
+            serving: rugby, atPathsEndingWith: "/rugby/999999/scoreboard", now: instant("2024-07-13T10:30:00Z"),
+            zone: zone("America/New_York"))
         #expect(League.named("rugby/999999")?.name == "999999")
         let result = try await harness.run(["rugby/999999"])
         #expect(try harness.render(result).hasPrefix("[sports] International Test Match · Sat 13 Jul 2024 (today)"))

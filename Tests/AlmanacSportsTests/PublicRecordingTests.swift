@@ -11,10 +11,8 @@ import Testing
 @Suite("Sports on public ESPN answers: golf in play and before it starts, a live tennis day")
 struct PublicRecordingTests {
     static func harness(_ name: String, now: String) throws -> Harness {
-        let body = try Fixtures.data("sports/espn-public/\(name).json")
-        return Harness(
-            transport: StubTransport { _ in HTTPResponse(status: 200, body: body) }, now: instant(now),
-            zone: zone("America/New_York"))
+        Harness(
+            serving: try Fixtures.data("sports/espn-public/\(name).json"), now: instant(now), zone: zone("America/New_York"))
     }
 
     static func context(_ name: String, now: String, _ words: [String]) async throws -> String {
@@ -71,11 +69,10 @@ struct PublicRecordingTests {
     @Test("ESPN's team list down: a team word taken as an abbreviation is still found among the day's own teams")
     func teamFromTheDay() async throws {
         let body = try Fixtures.data("sports/espn/soccer-fifa-world-scoreboard-group-2026-06-15.response.json")
+        // Only the scoreboard answers: the team list (/teams) fails.
         let harness = Harness(
-            transport: StubTransport { request in
-                request.url.path.hasSuffix("/scoreboard")
-                    ? HTTPResponse(status: 200, body: body) : HTTPResponse(status: 500, body: Data())
-            }, now: instant("2026-06-15T20:00:00Z"), zone: zone("America/New_York"))
+            serving: body, atPathsEndingWith: "/scoreboard", otherwise: 500, now: instant("2026-06-15T20:00:00Z"),
+            zone: zone("America/New_York"))
         let text = try harness.render(try await harness.run(["fifa.world", "--date", "2026-06-15", "--team", "spain"]))
         #expect(text.contains("Spain"), "\(text)")
         #expect(!text.contains("Belgium"))

@@ -68,6 +68,16 @@ struct Harness {
         context = ToolContext(coordinator: coordinator, environment: environment)
     }
 
+    /// A harness whose upstream answers `body` for requests whose path ends with `suffix` (every
+    /// request when nil) and `otherwise` (an empty body with that status) for the rest.
+    init(serving body: Data, atPathsEndingWith suffix: String? = nil, otherwise: Int = 404, now: Date, zone: TimeZone) {
+        self.init(
+            transport: StubTransport { request in
+                suffix.map(request.url.path.hasSuffix) ?? true
+                    ? HTTPResponse(status: 200, body: body) : HTTPResponse(status: otherwise, body: Data())
+            }, now: now, zone: zone)
+    }
+
     /// Parses CLI words like `tools run sports ...` would, then runs the tool.
     func run(_ words: [String]) async throws -> ToolResult {
         let tool = SportsTool()
