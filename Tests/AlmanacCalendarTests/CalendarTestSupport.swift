@@ -19,11 +19,14 @@ struct CalendarHarness {
         let instant = TimeText.parseInstant(now) ?? Date(timeIntervalSince1970: 0)
         self.now = instant
         self.zone = zone
-        coordinator = Coordinator(cache: cache, now: { instant })
+        // 30 s per attempt, as the sports and weather harnesses allow: a real Radicale answers in
+        // milliseconds, but a loaded 2-core CI machine starved the test process past 8 s once.
+        coordinator = Coordinator(cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(30)), now: { instant })
     }
 
     var context: ToolContext {
-        var environment = testEnvironment(transport: transport, now: now, timeZone: zone, settings: settings)
+        var environment = testEnvironment(
+            transport: transport, now: now, timeZone: zone, settings: settings, timeout: .seconds(30))
         environment.state = state
         return ToolContext(coordinator: coordinator, environment: environment)
     }
