@@ -36,8 +36,11 @@ public struct CalendarTool: Tool {
             ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
             ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD"),
             ToolParameter("search", .string, help: "only events whose title, place or notes contain this text"),
-            ToolParameter("ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL"),
-            ToolParameter("caldav", .string, help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)"),
+            ToolParameter(
+                "ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL", access: .allowedURLs),
+            ToolParameter(
+                "caldav", .string, help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)",
+                access: .allowedURLs),
             ToolParameter("calendar", .string, help: "one configured calendar by name ([calendars.NAME])"),
         ])
     }
@@ -58,7 +61,7 @@ public struct CalendarTool: Tool {
         let request = try CalendarRequest(arguments, now: context.now, zone: context.timeZone)
         let sources = try CalendarSources.resolve(
             ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
-            settings: context.settings)
+            settings: context.settings, policy: context.environment.egress)
         let providers: [any Provider<CalendarFetch, CalendarSnapshot>] = [
             ICSFileProvider(), ICSFeedProvider(), CalDAVProvider(useSync: useCalDAVSync),
         ]

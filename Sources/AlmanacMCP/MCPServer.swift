@@ -11,11 +11,11 @@ public enum AlmanacMCPServer {
     /// The server name announced in `initialize`.
     public static let name = "almanac"
 
-    /// The MCP tool list for `registry`.
-    public static func tools(_ registry: ToolRegistry) -> [MCP.Tool] {
-        registry.tools.map { tool in
+    /// The MCP tool list for `runtime`'s tools, each with the schema untrusted callers see.
+    public static func tools(_ runtime: Runtime) -> [MCP.Tool] {
+        runtime.registry.tools.map { tool in
             MCP.Tool(
-                name: tool.name, description: tool.summary, inputSchema: value(tool.schema.jsonSchema),
+                name: tool.name, description: tool.summary, inputSchema: value(runtime.publishedSchema(tool).jsonSchema),
                 annotations: .init(readOnlyHint: true, openWorldHint: true))
         }
     }
@@ -59,7 +59,7 @@ public enum AlmanacMCPServer {
         logger.logLevel = .critical
         let server = Server(
             name: name, version: version, capabilities: .init(tools: .init(listChanged: false)))
-        let tools = tools(runtime.registry)
+        let tools = tools(runtime)
         await server.withMethodHandler(ListTools.self) { _ in
             ListTools.Result(tools: tools)
         }

@@ -57,6 +57,8 @@ public struct Runtime: Sendable {
     /// hosts share one, else the SQLite file, else one memory store kept for the process, so a
     /// long-running server keeps its intervals between requests.
     public let state: any ProviderStateStore
+    /// What URLs may reach, for the command line; JSON callers get it as ``CallerTrust/untrusted``.
+    public let egress: EgressPolicy
 
     /// Builds the runtime.
     ///
@@ -123,6 +125,7 @@ public struct Runtime: Sendable {
             }
             cache = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
         }
+        let egress = try egressPolicy(settings)
         let fixedNow = settings.env("ALMANAC_NOW") != nil ? now : nil
         let coordinator = Coordinator(
             cache: cache, configuration: .init(ttl: ttl, timeout: timeout),
@@ -131,16 +134,53 @@ public struct Runtime: Sendable {
             registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
             transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings, options: options,
             timeout: timeout, logger: logger, webSearch: webSearcher(settings),
-            state: stateStore(shared: options.sharedStore, disk: disk))
+            state: stateStore(shared: options.sharedStore, disk: disk), egress: egress)
     }
 
-    /// A tool context for one run.
-    public func context() -> ToolContext {
+    /// The operator's egress settings: URL prefixes untrusted callers may name and reach
+    /// (`[serve] allow_urls` or `ALMANAC_ALLOW_URLS`, space- or comma-separated) and fixed name
+    /// resolutions (`ALMANAC_RESOLVE="name=address,..."`, as curl's `--resolve`).
+    static func egressPolicy(_ settings: Settings) throws -> EgressPolicy {
+        var prefixes: [String] = []
+        if let raw = settings.env("ALMANAC_ALLOW_URLS") {
+            prefixes = raw.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        } else if let value = settings.config("serve", "allow_urls") {
+            switch value {
+            case .array(let items): prefixes = items.compactMap(\.stringValue)
+            case .string(let text): prefixes = [text]
+            default: break
+            }
+        }
+        for prefix in prefixes {
+            guard let url = URL(string: prefix), Origin(url) != nil, url.user == nil else {
+                throw AlmanacError.usage(
+                    "allow_urls: \(printable(prefix).map { "'\($0)'" } ?? "an entry") is not an http(s) URL prefix",
+                    suggestion: "e.g. allow_urls = [\"https://calendar.example.com/feeds/\"] under [serve]")
+            }
+        }
+        var fixed: [String: [IPAddress]] = [:]
+        if let raw = settings.env("ALMANAC_RESOLVE") {
+            guard let table = SystemResolver.table(raw) else {
+                throw AlmanacError.usage(
+                    "ALMANAC_RESOLVE must be name=address pairs", suggestion: "e.g. ALMANAC_RESOLVE=dav.home=192.168.1.5")
+            }
+            fixed = table
+        }
+        return EgressPolicy(trust: .commandLine, allowedPrefixes: prefixes, resolver: SystemResolver(fixed: fixed))
+    }
+
+    /// `text` when it holds no control characters (it is then safe to echo to a terminal).
+    static func printable(_ text: String) -> String? {
+        text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) } ? nil : text
+    }
+
+    /// A tool context for one run by `trust`'s caller.
+    public func context(trust: CallerTrust = .commandLine) -> ToolContext {
         ToolContext(
             coordinator: coordinator,
             environment: ProviderEnvironment(
                 transport: transport, settings: settings, now: now, timeZone: timeZone, timeout: timeout,
-                webSearch: webSearch, state: state),
+                webSearch: webSearch, state: state, egress: egress.with(trust: trust)),
             fetchOptions: FetchOptions(readCache: !options.noCache, writeCache: true),
             logger: logger)
     }
@@ -161,11 +201,20 @@ public struct Runtime: Sendable {
         return try await tool.run(arguments, context: context())
     }
 
-    /// Runs `tool` with JSON arguments (MCP, OpenAI tool calls).
+    /// Runs `tool` with JSON arguments. JSON comes from callers Almanac does not trust (`tools
+    /// serve`, `tools mcp`, a model's tool call): the arguments are checked against the schema such
+    /// callers see, and the run reaches only what they may (docs/security.md).
     public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
         let tool = try registry.require(name)
-        let arguments = try ToolArguments.parse(json: json, schema: tool.schema, tool: tool.name)
-        return try await tool.run(arguments, context: context())
+        let policy = egress.with(trust: .untrusted)
+        try tool.schema.checkAccess(json.keys.sorted(), policy: policy, tool: tool.name)
+        let arguments = try ToolArguments.parse(json: json, schema: tool.schema.visible(to: policy), tool: tool.name)
+        return try await tool.run(arguments, context: context(trust: .untrusted))
+    }
+
+    /// `tool`'s schema as untrusted callers see it: what servers publish.
+    public func publishedSchema(_ tool: any Tool) -> ToolSchema {
+        tool.schema.visible(to: egress.with(trust: .untrusted))
     }
 
     static func seconds(

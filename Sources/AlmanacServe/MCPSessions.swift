@@ -86,7 +86,7 @@ actor MCPSessions {
         let server = Server(
             name: AlmanacMCPServer.name, version: version, capabilities: .init(tools: .init(listChanged: false)))
         let api = api
-        let tools = AlmanacMCPServer.tools(api.runtime.registry)
+        let tools = AlmanacMCPServer.tools(api.runtime)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools) }
         await server.withMethodHandler(CallTool.self) { parameters in
             await Self.call(parameters, api: api)

@@ -56,7 +56,8 @@ public struct ToolAPI: Sendable {
                 }
                 zone = named
             }
-            try Self.checkTypes(json, schema: tool.schema, tool: name)
+            try tool.schema.checkAccess(json.keys.sorted(), policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
+            try Self.checkTypes(json, schema: runtime.publishedSchema(tool), tool: name)
             let request = runtime.forRequest(timeZone: zone)
             let result = try await request.run(tool: name, json: json)
             attempts = result.metadata.attempts
@@ -155,7 +156,8 @@ public struct ToolAPI: Sendable {
     public func openAPI(version: String, bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         for tool in runtime.registry.tools {
-            var schema = tool.schema.jsonSchema
+            let published = runtime.publishedSchema(tool)
+            var schema = published.jsonSchema
             if case .object(var members) = schema, case .object(var properties) = members["properties"] {
                 properties["tz"] = .object([
                     "type": "string",
@@ -164,7 +166,7 @@ public struct ToolAPI: Sendable {
                 members["properties"] = .object(properties)
                 schema = .object(members)
             }
-            let usage = ToolArguments.usage(tool.schema, tool: tool.name)
+            let usage = ToolArguments.usage(published, tool: tool.name)
             let summary = tool.summary.hasSuffix(".") ? tool.summary : tool.summary + "."
             var operation: [String: JSONValue] = [
                 "operationId": .string(tool.name),

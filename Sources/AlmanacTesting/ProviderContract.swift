@@ -216,13 +216,16 @@ final class CountingTransport: HTTPTransport {
 
     var count: Int { counter.withLock { $0 } }
 
+    /// Counts answers with a body to decode (2xx): a 401 challenge before the credentialed retry
+    /// is the egress policy's, and is skipped once the origin is known to ask (docs/security.md).
     func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
-        counter.withLock { $0 += 1 }
-        return try await inner.send(request, timeout: timeout)
+        let response = try await inner.send(request, timeout: timeout)
+        if (200..<300).contains(response.status) { counter.withLock { $0 += 1 } }
+        return response
     }
 }
 
-/// Serves the recorded answers, each bent by `bend` (given its order of arrival).
+/// Serves the recorded answers, each bent by `bend` (given its order of arrival among 2xx answers).
 final class Bent: HTTPTransport {
     let inner: any HTTPTransport
     let bend: @Sendable (Int, HTTPResponse) -> HTTPResponse
@@ -233,12 +236,15 @@ final class Bent: HTTPTransport {
         self.bend = bend
     }
 
+    /// Numbers 2xx answers only (as ``CountingTransport`` counts them); others are bent as number -1.
     func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
+        let response = try await inner.send(request, timeout: timeout)
+        guard (200..<300).contains(response.status) else { return bend(-1, response) }
         let number = counter.withLock { value in
             defer { value += 1 }
             return value
         }
-        return bend(number, try await inner.send(request, timeout: timeout))
+        return bend(number, response)
     }
 }
 

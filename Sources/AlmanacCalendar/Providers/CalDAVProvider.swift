@@ -25,7 +25,8 @@ struct CalDAVProvider: Provider {
             throw ProviderFailure(.unconfigured, "CalDAV: not a CalDAV source")
         }
         let client = CalDAVClient(
-            transport: environment.transport, credentials: query.source.credentials, timeout: environment.timeout)
+            environment: environment, credential: query.source.credentials?.bound(to: url),
+            configured: query.source.configuredOrigins(trust: environment.egress.trust))
         let username = query.source.credentials?.username
         let collections = try await client.discover(url)
         await CalDAVIndex(collections.map { .init(url: $0.url.absoluteString, displayName: $0.displayName) })
@@ -155,9 +156,12 @@ struct CalDAVCollection: Sendable {
 
 /// The CalDAV requests, over the HTTP seam. Credentials go in the `Authorization` header only.
 struct CalDAVClient {
-    let transport: any HTTPTransport
-    let credentials: Credentials?
-    let timeout: Duration
+    /// The transport, deadline and egress policy every request goes through.
+    let environment: ProviderEnvironment
+    /// Bound to the source's origin: hosts its answers name never get it.
+    let credential: BoundCredential?
+    /// The source's own origin, when the operator named it.
+    let configured: Set<Origin>
     /// Objects fetched per calendar-multiget.
     static let batch = 100
 
@@ -166,19 +170,25 @@ struct CalDAVClient {
     func send(_ method: String, _ url: URL, depth: String?, body: String?) async throws -> HTTPResponse {
         var headers = ["Content-Type": "application/xml; charset=utf-8", "Accept": "application/xml, text/xml"]
         if let depth { headers["Depth"] = depth }
-        if let credentials { headers["Authorization"] = credentials.basicHeader }
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) })
         let host = url.host ?? "server"
         do {
-            return try await transport.fetch(request, timeout: timeout, service: "caldav")
+            return try await environment.fetch(request, service: "caldav", configured: configured, credential: credential)
         } catch let failure as ProviderFailure {
             switch failure.kind {
             case .unauthorized:
-                throw ProviderFailure(
-                    .unauthorized,
-                    credentials == nil
-                        ? "CalDAV: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
-                        : "CalDAV: \(host) refused the username or password (HTTP 401/403)")
+                let message: String
+                if let credential, credential.origin != Origin(url) {
+                    // Credentials never follow a redirect or a link to another server.
+                    message = "CalDAV: \(host) wants a login, but the credentials are for \(credential.origin.host) only; configure \(host)'s URL itself"
+                } else if credential == nil {
+                    message = "CalDAV: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
+                } else if failure.message.contains("not sending credentials") {
+                    message = failure.message
+                } else {
+                    message = "CalDAV: \(host) refused the username or password (HTTP 401/403)"
+                }
+                throw ProviderFailure(.unauthorized, message)
             case .notFound:
                 throw ProviderFailure(.notFound, "CalDAV: \(host) has nothing at \(url.path) (HTTP 404)")
             case .timeout:

@@ -113,11 +113,12 @@ struct ICSFeedProvider: Provider {
             throw ProviderFailure(.unconfigured, "not a feed source")
         }
         let host = url.host ?? "server"
-        var request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
-        if let credentials = query.source.credentials { request.headers["Authorization"] = credentials.basicHeader }
+        let request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
         let response: HTTPResponse
         do {
-            response = try await environment.transport.fetch(request, timeout: environment.timeout, service: "ics-url")
+            response = try await environment.fetch(
+                request, service: "ics-url", configured: query.source.configuredOrigins(trust: environment.egress.trust),
+                credential: query.source.credentials?.bound(to: url))
         } catch let failure as ProviderFailure where failure.kind == .notFound {
             // Private feed URLs carry their secret in the path: name the host only.
             throw ProviderFailure(.notFound, "HTTP 404 from \(host) (feed not found)")

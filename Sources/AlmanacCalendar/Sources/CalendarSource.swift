@@ -15,11 +15,15 @@ enum CalendarLocation: Sendable, Hashable {
 struct Credentials: Sendable, Hashable, CustomStringConvertible {
     var username: String
     var password: String
+    /// The operator allowed them over plain http to a host off this machine (`allow_insecure_auth`).
+    var allowsPlainHTTP = false
 
     var description: String { "Credentials(username: \(username), password: <hidden>)" }
 
-    /// The `Authorization` header value.
-    var basicHeader: String { "Basic " + Data("\(username):\(password)".utf8).base64EncodedString() }
+    /// Bound to `url`'s origin: sent there only, after its 401 (docs/security.md).
+    func bound(to url: URL) -> BoundCredential? {
+        BoundCredential.basic(username: username, password: password, for: url, allowsPlainHTTP: allowsPlainHTTP)
+    }
 }
 
 /// One calendar as the user named it (config table or a one-off `--ics`/`--caldav`).
@@ -40,6 +44,16 @@ struct CalendarSource: Sendable, Hashable {
         case .file(let path): "file:\(path)"
         case .feed(let url): "feed:\(StableHash.hex(url.absoluteString))"
         case .caldav(let url): "caldav:\(StableHash.hex(url.absoluteString + "|" + (credentials?.username ?? "")))"
+        }
+    }
+
+    /// The origin the operator named (a configured calendar's server, or any source given on the
+    /// command line): reached whoever asks. Hosts found in its answers are vetted as data.
+    func configuredOrigins(trust: CallerTrust) -> Set<Origin> {
+        guard configured || trust == .commandLine else { return [] }
+        switch location {
+        case .file: return []
+        case .feed(let url), .caldav(let url): return Origin(url).map { [$0] } ?? []
         }
     }
 
@@ -70,21 +84,39 @@ enum CalendarSources {
     /// Environment variables for one-off `--caldav` credentials.
     static let userVariable = "ALMANAC_CALDAV_USER"
     static let passwordVariable = "ALMANAC_CALDAV_PASSWORD"
+    /// Set to 1 to let one-off `--caldav` credentials travel over plain http to a host off this machine.
+    static let insecureVariable = "ALMANAC_ALLOW_INSECURE_AUTH"
 
     /// The sources a run uses: `--ics`/`--caldav` if given, else `--calendar NAME`, else every
     /// configured calendar.
-    static func resolve(ics: String?, caldav: String?, calendar: String?, settings: Settings) throws
-        -> [CalendarSource]
-    {
+    ///
+    /// Untrusted callers (`policy.trust`) never name files, name URLs only under the operator's
+    /// allowed prefixes, and never get the one-off CalDAV credentials from the environment.
+    static func resolve(
+        ics: String?, caldav: String?, calendar: String?, settings: Settings, policy: EgressPolicy = .commandLine
+    ) throws -> [CalendarSource] {
         var sources: [CalendarSource] = []
+        let untrusted = policy.trust == .untrusted
         if let ics {
-            sources.append(try oneOffICS(ics))
+            let source = try oneOffICS(ics)
+            if untrusted {
+                guard case .feed(let url) = source.location else {
+                    throw AlmanacError.usage(
+                        "ics: callers of tools serve, mcp or a model may not name local files or folders",
+                        suggestion: "name a configured calendar with 'calendar' (docs/security.md)")
+                }
+                try policy.checkCallerURL(url, argument: "ics")
+            }
+            sources.append(source)
         }
         if let caldav {
             let url = try httpURL(caldav, option: "--caldav")
+            if untrusted { try policy.checkCallerURL(url, argument: "caldav") }
             var credentials: Credentials?
-            if let user = settings.env(userVariable) {
-                credentials = Credentials(username: user, password: settings.env(passwordVariable) ?? "")
+            if !untrusted, let user = settings.env(userVariable) {
+                credentials = Credentials(
+                    username: user, password: settings.env(passwordVariable) ?? "",
+                    allowsPlainHTTP: settings.env(insecureVariable) == "1")
             }
             sources.append(
                 CalendarSource(name: url.host ?? "caldav", location: .caldav(url), credentials: credentials, configured: false))
@@ -142,7 +174,9 @@ enum CalendarSources {
                         }
                         password = value
                     }
-                    credentials = Credentials(username: user, password: password ?? "")
+                    credentials = Credentials(
+                        username: user, password: password ?? "",
+                        allowsPlainHTTP: entry["allow_insecure_auth"] == .bool(true))
                 }
                 sources.append(CalendarSource(name: name, location: .caldav(url), credentials: credentials, configured: true))
             } else {

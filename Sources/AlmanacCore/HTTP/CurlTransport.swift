@@ -280,7 +280,10 @@ private final class EasyHandlePool: Sendable {
         return curl_easy_init()
     }
 
-    private func give(_ raw: UnsafeMutableRawPointer) {
+    /// Back to the pool, unless `reusable` is false: a handle that held a pinned address keeps it
+    /// in its DNS cache, which no other request should inherit.
+    private func give(_ raw: UnsafeMutableRawPointer, reusable: Bool = true) {
+        guard reusable else { return curl_easy_cleanup(raw) }
         curl_easy_reset(raw)
         let kept = idle.withLock { handles -> Bool in
             guard handles.count < 4 else { return false }
@@ -295,7 +298,7 @@ private final class EasyHandlePool: Sendable {
     func perform(_ request: HTTPRequest, limits: TransferLimits, sink: CurlSink) -> Result<(CURLcode, Int), CurlUnavailable> {
         guard almanac_curl_load() == 0 else { return .failure(CurlUnavailable(reason: String(cString: almanac_curl_error()))) }
         guard let easy = take() else { return .failure(CurlUnavailable(reason: "no easy handle")) }
-        defer { give(easy) }
+        defer { give(easy, reusable: request.pinnedAddress == nil) }
         sink.easy = easy
         defer { sink.easy = nil }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -310,8 +313,20 @@ private final class EasyHandlePool: Sendable {
         guard almanac_curl_restrict_protocols(easy, scheme == "http" ? "http" : "https") == CURLE_OK else {
             return .failure(CurlUnavailable(reason: "it refused to restrict transfers to http(s)"))
         }
-        _ = almanac_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
-        _ = almanac_curl_set_long(easy, CURLOPT_MAXREDIRS, 5)
+        if request.followRedirects {
+            _ = almanac_curl_set_long(easy, CURLOPT_FOLLOWLOCATION, 1)
+            _ = almanac_curl_set_long(easy, CURLOPT_MAXREDIRS, 5)
+        }
+        // A vetted address: libcurl connects there and never asks DNS again for this host.
+        var resolveList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(resolveList) }
+        if let pinned = request.pinnedAddress, let host = request.url.host {
+            let port = request.url.port ?? (scheme == "http" ? 80 : 443)
+            let address = pinned.contains(":") ? "[\(pinned)]" : pinned
+            let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            resolveList = curl_slist_append(resolveList, "\(bare):\(port):\(address)")
+            _ = almanac_curl_set_list(easy, CURLOPT_RESOLVE, resolveList)
+        }
         if let total = limits.total { _ = almanac_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total)) }
         _ = almanac_curl_set_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connect))
         if let idle = limits.idle {

@@ -10,6 +10,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// Optional body.
     public var body: Data?
+    /// Whether the transport follows redirects itself (``EgressPolicy`` turns it off to vet each hop).
+    public var followRedirects = true
+    /// The address to connect to for the URL's host, already vetted (no second DNS answer is used).
+    public var pinnedAddress: String?
 
     /// Header names whose values are secrets in any API (providers declare their own too, in
     /// ``ProviderDescriptor/secrets``).
@@ -81,19 +85,7 @@ extension HTTPTransport {
     /// - Parameter service: A short name for messages ("ESPN"), never the URL's query (it may hold keys).
     public func fetch(_ request: HTTPRequest, timeout: Duration, service: String) async throws -> HTTPResponse {
         let response = try await send(request, timeout: timeout, service: service)
-        switch response.status {
-        case 200..<300:
-            return response
-        case 401, 403:
-            throw ProviderFailure(.unauthorized, "\(service): HTTP \(response.status), credentials refused")
-        case 404:
-            throw ProviderFailure(.notFound, "\(service): HTTP 404 for \(request.url.path)")
-        case 429:
-            throw ProviderFailure(
-                .rateLimited, "\(service): HTTP 429, rate limited", retryAfter: RetryAfter.date(from: response))
-        default:
-            throw ProviderFailure(.http, "\(service): HTTP \(response.status) from \(request.url.host ?? "server")")
-        }
+        return try HTTPStatus.require2xx(response, for: request, service: service)
     }
 
     /// Fetches and decodes JSON, mapping malformed bodies to a ``ProviderFailure`` of kind `decoding`.

@@ -103,12 +103,16 @@ public struct ProviderEnvironment: Sendable {
     public var webSearch: (any WebSearching)?
     /// Persistent provider state (sync tokens, ETags); survives across processes in the runtime.
     public var state: any ProviderStateStore
+    /// Who asked, and what a URL from that caller or from data may reach (docs/security.md).
+    public var egress: EgressPolicy
 
     /// Creates a provider environment.
     public init(
         transport: any HTTPTransport, settings: Settings, now: Date, timeZone: TimeZone,
-        timeout: Duration, webSearch: (any WebSearching)? = nil, state: any ProviderStateStore = MemoryStateStore()
+        timeout: Duration, webSearch: (any WebSearching)? = nil, state: any ProviderStateStore = MemoryStateStore(),
+        egress: EgressPolicy = .commandLine
     ) {
+        self.egress = egress
         self.transport = transport
         self.settings = settings
         self.now = now
@@ -116,5 +120,17 @@ public struct ProviderEnvironment: Sendable {
         self.timeout = timeout
         self.webSearch = webSearch
         self.state = state
+    }
+}
+
+extension ProviderEnvironment {
+    /// Fetches through the egress policy (``EgressPolicy/fetch(_:via:timeout:service:configured:credential:)``)
+    /// with this environment's transport and deadline: for URLs that come from callers or from data,
+    /// and for any request that carries a secret.
+    public func fetch(
+        _ request: HTTPRequest, service: String, configured: Set<Origin> = [], credential: BoundCredential? = nil
+    ) async throws -> HTTPResponse {
+        try await egress.fetch(
+            request, via: transport, timeout: timeout, service: service, configured: configured, credential: credential)
     }
 }

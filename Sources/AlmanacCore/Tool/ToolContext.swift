@@ -27,6 +27,8 @@ public struct ToolContext: Sendable {
     public var now: Date { environment.now }
     /// Shortcut for `environment.timeZone`.
     public var timeZone: TimeZone { environment.timeZone }
+    /// Who asked for this run (`environment.egress.trust`).
+    public var trust: CallerTrust { environment.egress.trust }
     /// Shortcut for `environment.settings`.
     public var settings: Settings { environment.settings }
 

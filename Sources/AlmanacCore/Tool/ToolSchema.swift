@@ -15,6 +15,33 @@ public struct ToolSchema: Sendable {
         parameters.first { $0.name == name }
     }
 
+    /// The parameters a caller under `policy` may pass: all of them on the command line; for
+    /// untrusted callers none that names a file, and URL-taking ones only when the operator allowed
+    /// some URL prefixes (docs/security.md). Servers publish this schema, and check calls against it.
+    public func visible(to policy: EgressPolicy) -> ToolSchema {
+        guard policy.trust == .untrusted else { return self }
+        return ToolSchema(
+            parameters.filter { parameter in
+                switch parameter.access {
+                case .anyCaller: true
+                case .allowedURLs: policy.callersMayNameURLs
+                case .commandLineOnly: false
+                }
+            })
+    }
+
+    /// Refuses, in one line, arguments `policy`'s caller may not pass although the tool has them.
+    public func checkAccess(_ names: some Sequence<String>, policy: EgressPolicy, tool: String) throws {
+        let visible = Set(visible(to: policy).parameters.map(\.name))
+        for name in names where !visible.contains(name) {
+            guard let parameter = parameter(named: name) else { continue }
+            let what = parameter.access == .commandLineOnly ? "local files and hosts" : "URLs"
+            throw AlmanacError.usage(
+                "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it names \(what))",
+                suggestion: "name a configured source instead; the operator decides what is reachable (docs/security.md)")
+        }
+    }
+
     /// A JSON Schema object (as used by OpenAI `parameters` and MCP `inputSchema`).
     public var jsonSchema: JSONValue {
         var properties: [String: JSONValue] = [:]
@@ -56,6 +83,17 @@ public struct ToolParameter: Sendable {
         case choice([String])
     }
 
+    /// Who may pass the parameter (docs/security.md).
+    public enum Access: Sendable, Equatable {
+        /// Any caller: it names nothing on this machine or network.
+        case anyCaller
+        /// A URL: untrusted callers may pass it only when the operator allowed URL prefixes, and
+        /// the tool checks the value against them.
+        case allowedURLs
+        /// A path, folder or host of the caller's choosing: the command line only.
+        case commandLineOnly
+    }
+
     /// How the CLI fills the parameter.
     public enum Placement: Sendable, Equatable {
         /// `--name value` (or `--name=value`).
@@ -78,12 +116,15 @@ public struct ToolParameter: Sendable {
     public var isRequired: Bool
     /// Extra CLI spellings (`-n`, `--count`).
     public var aliases: [String]
+    /// Who may pass it.
+    public var access: Access
 
     /// Creates a parameter.
     public init(
         _ name: String, _ kind: Kind, help: String, placement: Placement = .option,
-        required: Bool = false, aliases: [String] = []
+        required: Bool = false, aliases: [String] = [], access: Access = .anyCaller
     ) {
+        self.access = access
         self.name = name
         self.kind = kind
         self.help = help

@@ -89,25 +89,28 @@ public struct ToolCall: Sendable, Codable, Equatable {
 /// The OpenAI `tools` entries for `tools`, built from each tool's argument schema (the same one
 /// the CLI parses with).
 public enum OpenAITools {
-    /// `[{"type":"function","function":{"name","description","parameters"}}]`.
-    public static func definitions(_ tools: [any Tool]) -> [JSONValue] {
+    /// `[{"type":"function","function":{"name","description","parameters"}}]`, each with the
+    /// parameters `policy`'s caller may pass (a model is an untrusted caller: docs/security.md).
+    public static func definitions(_ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted))
+        -> [JSONValue]
+    {
         tools.map { tool in
             .object([
                 "type": "function",
                 "function": .object([
                     "name": .string(tool.name),
                     "description": .string(tool.summary),
-                    "parameters": tool.schema.jsonSchema,
+                    "parameters": tool.schema.visible(to: policy).jsonSchema,
                 ]),
             ])
         }
     }
 
     /// The definitions as pretty JSON with sorted keys (`tools schema`).
-    public static func json(_ tools: [any Tool]) throws -> String {
+    public static func json(_ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(definitions(tools)), as: UTF8.self)
+        return String(decoding: try encoder.encode(definitions(tools, policy: policy)), as: UTF8.self)
     }
 }
 

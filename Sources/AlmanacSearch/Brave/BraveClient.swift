@@ -65,24 +65,36 @@ struct BraveClient: Sendable {
         if key == nil, !Self.isReplay(environment.settings) {
             throw ProviderFailure(.unconfigured, "\(Self.service): \(Self.missingKeyMessage) (set BRAVE_API_KEY)")
         }
-        let request = try Self.request(for: query, key: key, settings: environment.settings)
+        // The key travels through the egress policy, bound to the configured Brave origin.
+        let request = try Self.request(for: query, key: nil, settings: environment.settings)
+        let credential = key.flatMap {
+            BoundCredential(
+                header: "X-Subscription-Token", value: $0, for: request.url, timing: .always,
+                allowsPlainHTTP: environment.settings.env("ALMANAC_ALLOW_INSECURE_AUTH") == "1")
+        }
         let clock = ContinuousClock()
         let started = clock.now
-        var response = try await send(request, in: environment)
+        var response = try await send(request, credential: credential, in: environment)
         if response.status == 429, let resume = BraveRateLimit.resume(from: response, now: environment.now) {
             let wait = Duration.milliseconds(Int64(max(0, resume.timeIntervalSince(environment.now)) * 1000))
             let remaining = environment.timeout - (clock.now - started)
             // One retry only when the wait is short and leaves room for the retry itself.
             if wait <= Self.longestRetryWait, wait * 2 < remaining {
                 try await sleep(wait)
-                response = try await send(request, in: environment)
+                response = try await send(request, credential: credential, in: environment)
             }
         }
         return try Self.decode(response, for: query, now: environment.now)
     }
 
-    private func send(_ request: HTTPRequest, in environment: ProviderEnvironment) async throws -> HTTPResponse {
-        try await environment.transport.send(request, timeout: environment.timeout, service: Self.service)
+    private func send(_ request: HTTPRequest, credential: BoundCredential?, in environment: ProviderEnvironment)
+        async throws -> HTTPResponse
+    {
+        let origin = Origin(request.url).map { Set([$0]) } ?? []
+        return try await environment.egress.send(
+            request, via: environment.transport, timeout: environment.timeout, service: Self.service,
+            configured: origin, credential: credential
+        ).0
     }
 
     /// Maps a response to results or a safe ``ProviderFailure`` (no key, no body text).
