@@ -62,7 +62,7 @@ public struct ScoresPayload: ToolPayload {
         guard let player, player.name == nil else { return nil }
         let when = TimeText.labelledDay(day.start, now: rendering.now, in: day.zone)
         var text = "No game leader named '\(player.query)' in \(league.name) on \(when) (ESPN names each game's leaders, not whole rosters)"
-        if !player.candidates.isEmpty { text += "; did you mean " + player.candidates.joined(separator: " or ") + "?" }
+        text += player.candidates.isEmpty ? "." : "; did you mean " + player.candidates.joined(separator: " or ") + "?"
         return text + " The day's games:"
     }
 
