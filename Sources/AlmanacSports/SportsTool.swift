@@ -153,7 +153,12 @@ public struct SportsTool: Tool {
     {
         var known = standings.groups
         var season = standings.season
-        var found = known.filter { $0.isNamed(group) }
+        // Exact names first, then every group whose name has all the words ("east": AL East and NL East).
+        func pick(_ groups: [Standings.Group]) -> [Standings.Group] {
+            let exact = groups.filter { $0.isNamed(group) }
+            return exact.isEmpty ? groups.filter { $0.isLooselyNamed(group) } : exact
+        }
+        var found = pick(known)
         if found.isEmpty {
             let query = SportsQuery(league: request.league, view: .standings, divisions: true)
             let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
@@ -161,7 +166,7 @@ public struct SportsTool: Tool {
                 tool: name, key: "standings:\(request.league.path):divisions", query: query, providers: providers,
                 ttl: nil), case .standings(let divisions) = fetched.value
             {
-                found = divisions.groups.filter { $0.isNamed(group) }
+                found = pick(divisions.groups)
                 known += divisions.groups
                 season = season ?? divisions.season
             }

@@ -48,6 +48,10 @@ struct AskedCapabilitiesTests {
         #expect(Standings.Group(name: "East", entries: [], parent: "American Football Conference").isNamed("AFC East"))
         #expect(Standings.Group(name: "NFC North", entries: []).isNamed("nfc north"))
         #expect(!Standings.Group(name: "NFC North", entries: []).isNamed("NFC South"))
+        // Loosely: every word of the question in the name ("east" is both East divisions).
+        #expect(Standings.Group(name: "AL East", entries: [], parent: "American League").isLooselyNamed("east"))
+        #expect(Standings.Group(name: "East", entries: [], parent: "American League").isLooselyNamed("AL"))
+        #expect(!Standings.Group(name: "AL West", entries: [], parent: "American League").isLooselyNamed("east"))
     }
 
     @Test("ESPN's division tables are asked with level=3 when the usual grouping lacks the name")

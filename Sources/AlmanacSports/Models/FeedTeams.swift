@@ -68,7 +68,11 @@ enum FeedTeams {
         func distinct(_ side: Game.Side) -> Game.Side {
             guard shared.contains(fold(side.name)) else { return side }
             var side = side
-            side.name = fold(side.displayName) != fold(side.name) ? side.displayName : side.abbreviation.isEmpty ? side.name : side.abbreviation
+            if fold(side.displayName) != fold(side.name) {
+                side.name = side.displayName
+            } else if !side.abbreviation.isEmpty {
+                side.name = side.abbreviation
+            }
             return side
         }
         return games.map { game in

@@ -59,6 +59,15 @@ public struct Standings: Sendable, Hashable, Codable {
             return false
         }
 
+        /// Whether every word of `words` is a word of this group's name (with its parent's): "east" for
+        /// both "AL East" and "NL East", "al" for every American League division.
+        public func isLooselyNamed(_ words: String) -> Bool {
+            let wanted = Self.key(words).split(separator: " ")
+            guard !wanted.isEmpty else { return false }
+            let have = Set(Self.key([parent, name].compactMap { $0 }.joined(separator: " ")).split(separator: " "))
+            return wanted.allSatisfy(have.contains)
+        }
+
         /// Lowercased words with the long league names shortened and filler words dropped, so the ways
         /// people write a group compare equal: "American League East" and "AL East" are "al east".
         static func key(_ text: String) -> String {
