@@ -151,6 +151,51 @@ struct AskedCapabilitiesTests {
         #expect(data.contains("\"last\" : {"))
     }
 
+    @Test("Regular season over: the postseason document (seasontype=3) gives the next game, the regular season the last")
+    func postseason() async throws {
+        // The Chiefs' recorded 2025 schedule, every game marked final (the season is over), and as the
+        // postseason document the same body cut to one game moved to 17 Jan 2026, still to play.
+        let recorded = try Fixtures.data("sports/espn/nfl-team-schedule-kc-2025.response.json")
+        var root = try #require(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
+        let events = try #require(root["events"] as? [[String: Any]])
+        let final: [String: Any] = [
+            "type": ["name": "STATUS_FINAL", "state": "post", "completed": true, "detail": "Final", "shortDetail": "Final"],
+        ]
+        root["events"] = events.map { event in
+            var event = event
+            var competitions = event["competitions"] as? [[String: Any]] ?? []
+            competitions[0]["status"] = final
+            event["competitions"] = competitions
+            return event
+        }
+        let regular = try JSONSerialization.data(withJSONObject: root)
+        var playoff = try #require(events.last)
+        playoff["id"] = "playoff-1"
+        playoff["date"] = "2026-01-17T21:30Z"
+        var competitions = try #require(playoff["competitions"] as? [[String: Any]])
+        competitions[0]["date"] = "2026-01-17T21:30Z"
+        competitions[0]["timeValid"] = true
+        playoff["competitions"] = competitions
+        root["events"] = [playoff]
+        let postseason = try JSONSerialization.data(withJSONObject: root)
+        let asked = URLLog()
+        let harness = Harness(
+            transport: StubTransport { request in
+                await asked.add(request.url)
+                let query = request.url.query ?? ""
+                if query.contains("seasontype=3") { return HTTPResponse(status: 200, body: postseason) }
+                if query == "season=2025" { return HTTPResponse(status: 200, body: regular) }
+                return HTTPResponse(status: 404, body: Data())
+            }, now: instant("2026-01-10T12:00:00Z"), zone: zone("America/Chicago"))
+        let lines = try harness.render(try await harness.run(["nfl", "--team", "KC", "--next", "--date", "2026-01-10"]))
+            .split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1].hasPrefix("Next: Sat 17 Jan 2026") && lines[1].contains("Chiefs @ Raiders"))
+        #expect(lines[2].hasPrefix("Last: Sun 4 Jan 2026"))
+        let urls = await asked.urls.map(\.absoluteString)
+        #expect(urls.contains { $0.hasSuffix("/football/nfl/teams/kc/schedule?season=2025&seasontype=3") })
+    }
+
     @Test("A soccer club's schedule asks ESPN's all-competitions schedule (results and fixtures), else its league's")
     func soccerAllCompetitions() async throws {
         let body = try Fixtures.data("sports/espn/nfl-team-schedule-kc-2025.response.json")

@@ -157,10 +157,20 @@ public struct ESPNProvider: DescribedProvider {
         let path = "/apis/site/v2/sports/\(query.league.path)/teams/\(team.pathComponent)/schedule"
         let season = query.season ?? query.league.season(containing: environment.now)
         let first = try await scheduleWire(base, path, season: season, environment)
-        guard let schedule = first.schedule(league: query.league) else {
+        guard var schedule = first.schedule(league: query.league) else {
             throw ProviderFailure(.decoding, "ESPN: schedule without a team")
         }
         if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
+        // The regular season is over: the playoffs (`seasontype=3`, ESPN's postseason document) may hold the
+        // next game, or the last one. Optional: a team out of the playoffs has none, and ESPN may say so
+        // with an error.
+        let postseason = try? await get(
+            TeamScheduleWire.self, Self.url(base, path, query: "season=\(season)&seasontype=3"), environment)
+        if let playoffs = postseason?.schedule(league: query.league)?.games, !playoffs.isEmpty {
+            let known = Set(schedule.games.map(\.id))
+            schedule.games = (schedule.games + playoffs.filter { !known.contains($0.id) }).sorted { $0.start < $1.start }
+            if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
+        }
         do {
             let next = try await scheduleWire(base, path, season: season + 1, environment)
             if let later = next.schedule(league: query.league), !later.games.isEmpty { return later }
