@@ -96,7 +96,7 @@ struct AskedCapabilitiesTests {
     func playerNotLeading() async throws {
         let harness = Harness(transport: try Fixtures.replay(), now: instant("2024-12-16T04:30:00Z"), zone: zone("America/New_York"))
         let context = try harness.render(try await harness.run(["nba", "--date", "2024-12-15", "--player", "zzzz"]))
-        #expect(context.contains("No game leader named 'zzzz' in NBA on Sun 15 Dec 2024 (today) (ESPN names each game's leaders, not whole rosters)"))
+        #expect(context.contains("No game leader named 'zzzz' in NBA on Sun 15 Dec 2024 (today) (the scoreboard names each game's leaders, not whole rosters; the official feeds name none)"))
         #expect(context.contains(" The day's games:"))
         #expect(context.split(separator: "\n").filter { $0.hasPrefix("Final") }.count > 1)
     }
