@@ -61,7 +61,9 @@ public struct ScoresPayload: ToolPayload {
     func playerMissing(_ rendering: Rendering) -> String? {
         guard let player, player.name == nil else { return nil }
         let when = TimeText.labelledDay(day.start, now: rendering.now, in: day.zone)
-        var text = "No game leader named '\(player.query)' in \(league.name) on \(when) (the scoreboard names each game's leaders, not whole rosters; the official feeds name none)"
+        var text =
+            "No game leader named '\(player.query)' in \(league.name) on \(when) "
+            + "(the scoreboard names each game's leaders, not whole rosters; the official feeds name none)"
         text += player.candidates.isEmpty ? "." : "; did you mean " + player.candidates.joined(separator: " or ") + "?"
         return text + " The day's games:"
     }
