@@ -41,8 +41,13 @@ public struct SportsTool: Tool {
                 "date", .string, help: "today (default), yesterday, tomorrow, a weekday, or YYYY-MM-DD",
                 aliases: ["-d"]),
             ToolParameter(
-                "player", .string, help: "golf, tennis, racing, MMA: a golfer, player, driver or fighter (scheffler, sinner)",
+                "player", .string,
+                help: "a player in any sport (scheffler, sinner, mahomes): golf fields, tennis draws, race grids, fight cards, and in team sports the day's game leaders",
                 aliases: ["-p"]),
+            ToolParameter(
+                "group", .string,
+                help: "standings of one division or conference (\"AL East\", \"NFC North\", \"Eastern Conference\"); implies standings",
+                aliases: ["-g"]),
             ToolParameter("next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
             ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
         ])
@@ -76,6 +81,7 @@ public struct SportsTool: Tool {
             tool: name, key: request.cacheKey(team: team), query: query, providers: providers,
             ttl: request.ttl(now: context.now))
         let league = request.league
+        var metadata = fetched.metadata
         let payload: any ToolPayload
         switch fetched.value {
         case .games(let games, let leagueName):
@@ -87,25 +93,93 @@ public struct SportsTool: Tool {
                 team = found
                 shown = games.filter { $0.involves(found) }
             }
+            var player: ScoresPayload.PlayerLookup?
+            if let word = request.playerWord {
+                let lookup = Self.player(word, in: shown)
+                player = lookup
+                if !lookup.games.isEmpty { shown = shown.filter { lookup.games.contains($0.id) } }
+            }
             payload = ScoresPayload(
-                league: league.titled(leagueName), day: request.day, games: shown, team: team, limit: request.limit)
+                league: league.titled(leagueName), day: request.day, games: shown, team: team, limit: request.limit,
+                player: player)
         case .schedule(let schedule):
             payload = SchedulePayload(
                 league: league, schedule: schedule, nextOnly: request.next, limit: request.limit ?? 5,
                 from: request.dayGiven ? request.day.start : context.now)
         case .standings(let standings):
+            var standings = standings
+            if let group = request.group {
+                standings = try await self.standings(of: group, in: standings, request: request, context: context)
+            }
             payload = StandingsPayload(league: league, standings: standings, team: team, limit: request.limit)
         case .news(let items):
             payload = NewsPayload(league: league, items: items, limit: request.limit ?? 5)
         case .web(let answer):
             payload = WebFallbackPayload(league: league, view: query.view, answer: answer)
         case .events(let events):
-            let player = try request.playerWord.map { try Self.resolvePlayer($0, in: events, league: league) }
+            var events = events
+            var league = league
+            var player: String?
+            if let word = request.playerWord {
+                do {
+                    player = try Self.resolvePlayer(word, in: events, league: league)
+                } catch let error as AlmanacError where error.kind == .usage {
+                    // "sinner" asked of the WTA, "korda" of the PGA: the other tour's field may have them.
+                    guard let other = league.otherTour else { throw error }
+                    var otherRequest = request
+                    otherRequest.league = other
+                    guard
+                        let found = try? await context.fetch(
+                            tool: name, key: otherRequest.cacheKey(team: nil), query: otherRequest.query(team: nil),
+                            providers: providers, ttl: otherRequest.ttl(now: context.now)),
+                        case .events(let otherEvents) = found.value,
+                        let resolved = try? Self.resolvePlayer(word, in: otherEvents, league: other)
+                    else { throw error }
+                    (events, league, player, metadata) = (otherEvents, other, resolved, found.metadata)
+                }
+            }
             payload = EventsPayload(
                 league: league.titled(events.leagueName), day: request.day, events: events, next: request.next,
                 player: player, limit: request.limit, now: context.now)
         }
-        return ToolResult(metadata: fetched.metadata, payload: payload)
+        return ToolResult(metadata: metadata, payload: payload)
+    }
+
+    /// The tables of the division or conference `group` names: from the league's usual standings when one
+    /// of their tables is it ("Eastern Conference"), else from the division tables (ESPN `level=3`: "AL
+    /// East", "NFC North"). An unknown name is a usage error listing every group both answers name.
+    func standings(of group: String, in standings: Standings, request: SportsRequest, context: ToolContext) async throws
+        -> Standings
+    {
+        var known = standings.groups
+        var season = standings.season
+        // Exact names first, then every group whose name has all the words ("east": AL East and NL East).
+        func pick(_ groups: [Standings.Group]) -> [Standings.Group] {
+            let exact = groups.filter { $0.isNamed(group) }
+            return exact.isEmpty ? groups.filter { $0.isLooselyNamed(group) } : exact
+        }
+        var found = pick(known)
+        if found.isEmpty {
+            let query = SportsQuery(league: request.league, view: .standings, divisions: true)
+            let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
+            if let fetched = try? await context.fetch(
+                tool: name, key: "standings:\(request.league.path):divisions", query: query, providers: providers,
+                ttl: nil), case .standings(let divisions) = fetched.value
+            {
+                found = pick(divisions.groups)
+                known += divisions.groups
+                season = season ?? divisions.season
+            }
+        }
+        guard !found.isEmpty else {
+            var seen = Set<String>()
+            let names = known.map(\.name).filter { seen.insert($0).inserted }
+            throw AlmanacError.usage(
+                "no \(request.league.name) division or conference '\(group)'",
+                suggestion: names.isEmpty ? "ask for the whole table: tools run sports \(request.league.word) standings"
+                    : "one of: " + names.joined(separator: ", "))
+        }
+        return Standings(season: season, groups: found)
     }
 
     /// The golfer, player, driver or fighter `word` names in the fetched events, or a usage error.
@@ -124,6 +198,21 @@ public struct SportsTool: Tool {
             throw AlmanacError.usage(
                 "no \(role) '\(word)' in \(events.events.map(\.name).joined(separator: ", "))",
                 suggestion: suggestion.map { "did you mean '\($0)'?" } ?? "use a name from the \(league.name) field")
+        }
+    }
+
+    /// The player `word` names among the day's game leaders (ESPN's scoreboards name each game's leaders,
+    /// not whole rosters), with the games they lead in; no games when none of the leaders is them.
+    static func player(_ word: String, in games: [Game]) -> ScoresPayload.PlayerLookup {
+        let names = games.flatMap { $0.leaders ?? [] }.map(\.athlete)
+        switch PlayerMatcher.match(word, in: names) {
+        case .player(let name):
+            let ids = games.filter { ($0.leaders ?? []).contains { $0.athlete == name } }.map(\.id)
+            return ScoresPayload.PlayerLookup(query: word, name: name, games: ids, candidates: [])
+        case .ambiguous(let names):
+            return ScoresPayload.PlayerLookup(query: word, name: nil, games: [], candidates: names)
+        case .none(let suggestion):
+            return ScoresPayload.PlayerLookup(query: word, name: nil, games: [], candidates: suggestion.map { [$0] } ?? [])
         }
     }
 
@@ -194,6 +283,7 @@ struct SportsRequest: Sendable, Hashable {
     var dayGiven: Bool
     var teamWord: String?
     var playerWord: String?
+    var group: String?
     var next: Bool
     var limit: Int?
 
@@ -203,7 +293,18 @@ struct SportsRequest: Sendable, Hashable {
         }
         guard let league = League.named(word) else { throw League.unknown(word) }
         self.league = league
-        view = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) } ?? .scores
+        let viewWord = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) }
+        group = arguments.string("group")?.trimmingCharacters(in: .whitespaces)
+        if group?.isEmpty == true {
+            throw AlmanacError.usage("--group needs a name", suggestion: "e.g. --group \"AL East\", --group \"Eastern Conference\"")
+        }
+        if group != nil, let viewWord, viewWord != .standings {
+            throw AlmanacError.usage(
+                "--group picks a division or conference of the standings, not of \(viewWord.rawValue)",
+                suggestion: "tools run sports \(league.word) standings --group NAME")
+        }
+        // A division or conference only has a table: --group alone means its standings.
+        view = group != nil ? .standings : viewWord ?? .scores
         next = arguments.flag("next")
         if let dateWord = arguments.string("date")?.trimmingCharacters(in: .whitespaces), !dateWord.isEmpty {
             guard let start = TimeText.resolveDay(dateWord, now: now, in: zone) else {
@@ -240,9 +341,10 @@ struct SportsRequest: Sendable, Hashable {
                 throw AlmanacError.usage(
                     "\(league.name) has no team schedules", suggestion: "ask for the next event: tools run sports \(league.word) --next")
             }
-        } else if playerWord != nil {
+        } else if playerWord != nil && view != .scores {
             throw AlmanacError.usage(
-                "--player is for golf, tennis, racing and MMA", suggestion: "for \(league.name) use --team NAME")
+                "--player works with scores in \(league.name), not \(view.rawValue)",
+                suggestion: "tools run sports \(league.word) --player NAME")
         }
         if let limit = arguments.integer("limit") {
             guard limit > 0 else {

@@ -231,8 +231,9 @@ struct EventShapesTests {
         #expect(standings?.message == "Formula 1 standings are not supported yet (only team sports have tables here)")
         let schedule = await usageError { _ = try await harness.run(["ufc", "schedule"]) }
         #expect(schedule?.suggestion == "ask for the next event: tools run sports ufc --next")
-        let player = await usageError { _ = try await harness.run(["nba", "--player", "james"]) }
-        #expect(player?.suggestion == "for NBA use --team NAME")
+        // Team sports take --player with scores (the day's game leaders), not with standings.
+        let player = await usageError { _ = try await harness.run(["nba", "standings", "--player", "james"]) }
+        #expect(player?.suggestion == "tools run sports nba --player NAME")
     }
 }
 

@@ -49,7 +49,8 @@ struct HaltedGamesTests {
         #expect(game.away.winner == nil && game.home.winner == nil)
         #expect(game.period == "top 7th")
         #expect(game.resumesAt == instant("2023-08-30T17:05:00Z"))
-        #expect(line(game) == "Suspended: Angels (63-69) 5 @ Phillies (73-58) 8, top 7th · resumes Wed 30 Aug 13:05")
+        // The reason after the colon is kept (issue 22).
+        #expect(line(game) == "Suspended: Angels (63-69) 5 @ Phillies (73-58) 8, top 7th · resumes Wed 30 Aug 13:05 · Rain")
         let json = String(decoding: try JSONEncoder().encode(GameJSON(game: game)), as: UTF8.self)
         #expect(json.contains("\"score\":5") && json.contains("\"score\":8"))
         #expect(json.contains("\"period\":\"top 7th\"") && json.contains("\"resumesAt\":\"2023-08-30T17:05:00Z\""))

@@ -98,6 +98,16 @@ struct ReplayTests {
         ReplayCase(
             golden: "nba-teams", words: ["nba", "--date", "2024-12-15", "--team", "los angeles lakers"],
             now: "2024-12-16T04:30:00Z", zone: "America/New_York"),
+        // Issue 22: a team-sport player by the scoreboard's game leaders; one conference of the standings.
+        ReplayCase(
+            golden: "nba-scoreboard-final-2024-12-15.player", words: ["nba", "--date", "2024-12-15", "--player", "siakam"],
+            now: "2024-12-16T04:30:00Z", zone: "America/New_York"),
+        ReplayCase(
+            golden: "nfl-scoreboard-superbowl-final-2025-02-09.player", words: ["nfl", "--date", "yesterday", "--player", "mahomes"],
+            now: "2025-02-10T15:00:00Z", zone: "America/New_York"),
+        ReplayCase(
+            golden: "nba-standings-apis-v2.group", words: ["nba", "--group", "Eastern Conference"],
+            now: "2025-06-01T12:00:00Z", zone: "America/New_York"),
         // Two recorded Eastern dates (2025-06-04 and 2025-06-05) make one Berlin day and one Los Angeles day.
         ReplayCase(
             golden: "mlb-2025-06-05-europe-berlin", words: ["mlb", "--date", "2025-06-05"],

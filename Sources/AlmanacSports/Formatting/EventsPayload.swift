@@ -165,11 +165,18 @@ public struct EventsPayload: ToolPayload {
 
     /// The matches of the asked day: those starting in it, and live ones when the asked day is today (a live
     /// match is not yesterday's news). `--next` keeps the whole draw.
+    ///
+    /// A match with no set time (`timeValid` false) carries ESPN's placeholder, midnight Eastern (04:00Z):
+    /// only its Eastern date is known, so it belongs to the viewer's day of that date, not to the day the
+    /// placeholder instant falls in (the evening before, west of New York).
     func dayMatches(_ event: SportEvent) -> [TennisMatch] {
         guard !next else { return event.matches }
         let today = day.contains(now)
+        let date = day.isoDate
         return event.matches.filter { match in
-            (match.state == .in && today) || match.start.map(day.contains) == true
+            if match.state == .in && today { return true }
+            guard let start = match.start else { return false }
+            return match.timeValid ? day.contains(start) : LocalDay.easternISODate(start) == date
         }
     }
 

@@ -142,7 +142,8 @@ struct GameJSON: Encodable {
             try container.encode(side.id, forKey: .id)
             try container.encode(side.displayName, forKey: .name)
             try container.encode(side.name, forKey: .shortName)
-            try container.encode(side.abbreviation, forKey: .abbreviation)
+            // A team no directory knows has no abbreviation: null, not "" (which reads as a name).
+            try container.encode(side.abbreviation.isEmpty ? nil : side.abbreviation, forKey: .abbreviation)
             try container.encode(side.score, forKey: .score)
             try container.encode(side.record, forKey: .record)
             try container.encode(side.rank, forKey: .rank)
@@ -174,9 +175,18 @@ struct GameJSON: Encodable {
     }
 }
 
-/// A team in JSON.
+/// A team in JSON (`abbreviation` null when no directory knows the team).
 struct TeamJSON: Encodable {
     var id: String?
     var name: String
     var abbreviation: String
+
+    enum CodingKeys: String, CodingKey { case id, name, abbreviation }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(abbreviation.isEmpty ? nil : abbreviation, forKey: .abbreviation)
+    }
 }

@@ -28,6 +28,11 @@ public struct SchedulePayload: ToolPayload {
 
     var shown: [Game] { Array(upcoming.prefix(nextOnly ? 1 : max(1, limit))) }
 
+    /// The team's last finished game before `from` (for `--next`: "did they win last time?").
+    var last: Game? {
+        schedule.games.filter { $0.state == .post && $0.completed && $0.start < from }.max { $0.start < $1.start }
+    }
+
     func title() -> String {
         let season = schedule.season.map { " \($0)" } ?? ""
         return "\(league.name) · \(schedule.team.displayName) " + (nextOnly ? "next game" : "schedule\(season)")
@@ -50,9 +55,11 @@ public struct SchedulePayload: ToolPayload {
     public func context(_ rendering: Rendering) -> String {
         let header = rendering.header(title())
         let games = shown
-        guard !games.isEmpty else { return header + "\n" + emptyLine }
+        let lastLine = nextOnly ? last.map { "Last: " + line($0, rendering: rendering) } : nil
+        guard !games.isEmpty else { return ([header, emptyLine] + [lastLine].compactMap { $0 }).joined(separator: "\n") }
         if nextOnly, let game = games.first {
-            return header + "\n" + (game.state == .in ? "Playing now: " : "Next: ") + line(game, rendering: rendering)
+            let next = (game.state == .in ? "Playing now: " : "Next: ") + line(game, rendering: rendering)
+            return ([header, next] + [lastLine].compactMap { $0 }).joined(separator: "\n")
         }
         var lines = games.map { line($0, rendering: rendering) }
         let more = upcoming.count - games.count
@@ -80,7 +87,7 @@ public struct SchedulePayload: ToolPayload {
     }
 
     enum CodingKeys: String, CodingKey {
-        case view, next, team, season, games
+        case view, next, team, season, games, last
     }
 
     /// `{"league",...,"view":"schedule","next","team","season","games":[...]}`.
@@ -93,5 +100,6 @@ public struct SchedulePayload: ToolPayload {
         try container.encode(TeamJSON(id: team.id, name: team.displayName, abbreviation: team.abbreviation), forKey: .team)
         try container.encode(schedule.season, forKey: .season)
         try container.encode(shown.map(GameJSON.init), forKey: .games)
+        if nextOnly { try container.encodeIfPresent(last.map(GameJSON.init), forKey: .last) }
     }
 }

@@ -13,14 +13,59 @@ public struct ScoresPayload: ToolPayload {
     public var team: TeamRef?
     /// At most this many games (most important first), when set.
     public var limit: Int?
+    /// `--player` in a team sport: who was asked for and where the day's leaders name them.
+    public var player: PlayerLookup?
+
+    /// A player looked up among the day's game leaders.
+    public struct PlayerLookup: Sendable, Hashable {
+        /// The word asked ("mahomes").
+        public var query: String
+        /// The leader's name as upstream writes it, when one matched.
+        public var name: String?
+        /// Ids of the games whose leaders name them.
+        public var games: [String]
+        /// Close or equally good names when none matched exactly one.
+        public var candidates: [String]
+
+        /// Creates a lookup.
+        public init(query: String, name: String?, games: [String], candidates: [String]) {
+            self.query = query
+            self.name = name
+            self.games = games
+            self.candidates = candidates
+        }
+    }
 
     /// Creates the payload.
-    public init(league: League, day: LocalDay, games: [Game], team: TeamRef?, limit: Int? = nil) {
+    public init(
+        league: League, day: LocalDay, games: [Game], team: TeamRef?, limit: Int? = nil, player: PlayerLookup? = nil
+    ) {
         self.league = league
         self.day = day
         self.games = games
         self.team = team
         self.limit = limit
+        self.player = player
+    }
+
+    /// The lines under a game for the asked player: "  Patrick Mahomes (Chiefs), Passing Leader: 21/32, 257 YDS".
+    func playerLines(_ game: Game) -> [String] {
+        guard let name = player?.name else { return [] }
+        return (game.leaders ?? []).filter { $0.athlete == name }.map { leader in
+            let team = [game.home, game.away].first { $0.id == leader.teamId }.map { " (\($0.name))" } ?? ""
+            return "  \(leader.athlete)\(team), \(leader.category): \(leader.value)"
+        }
+    }
+
+    /// Why the player is not on any line: ESPN names only each game's leaders.
+    func playerMissing(_ rendering: Rendering) -> String? {
+        guard let player, player.name == nil else { return nil }
+        let when = TimeText.labelledDay(day.start, now: rendering.now, in: day.zone)
+        var text =
+            "No game leader named '\(player.query)' in \(league.name) on \(when) "
+            + "(the scoreboard names each game's leaders, not whole rosters; the official feeds name none)"
+        text += player.candidates.isEmpty ? "." : "; did you mean " + player.candidates.joined(separator: " or ") + "?"
+        return text + " The day's games:"
     }
 
     /// Live games first, then upcoming, then finished: what matters most survives a tight budget.
@@ -49,6 +94,7 @@ public struct ScoresPayload: ToolPayload {
     func title(_ rendering: Rendering, zoneLabel: String?) -> String {
         var title = "\(league.name) · \(TimeText.labelledDay(day.start, now: rendering.now, in: day.zone))"
         if let team { title += " · \(team.label)" }
+        if let name = player?.name { title += " · \(name)" }
         if let zoneLabel { title += " · times \(zoneLabel)" }
         if let legend = league.recordLegend, games.contains(where: { $0.home.record != nil }) { title += " · \(legend)" }
         return title
@@ -61,7 +107,11 @@ public struct ScoresPayload: ToolPayload {
         let header = rendering.header(title(rendering, zoneLabel: zoneLabel), zone: day.zone)
         guard !games.isEmpty else { return header + "\n" + emptyLine(rendering) }
         let showZone = zoneLabel == nil
-        let lines = shown.map { GameText.line($0, style: league.style, zone: day.zone, showZone: showZone) }
+        var lines = shown.map { game in
+            ([GameText.line(game, style: league.style, zone: day.zone, showZone: showZone)] + playerLines(game))
+                .joined(separator: "\n")
+        }
+        if let missing = playerMissing(rendering) { lines.insert(missing, at: 0) }
         var kept = rendering.budget.fit(lines, reserved: header) { "… \($0 + hidden) more games omitted" }
         if hidden > 0, kept.count == lines.count { kept.append("… \(hidden) more games omitted") }
         return ([header] + kept).joined(separator: "\n")
@@ -98,7 +148,7 @@ public struct ScoresPayload: ToolPayload {
     }
 
     enum CodingKeys: String, CodingKey {
-        case league, leagueName, sport, view, date, timeZone, team, games
+        case league, leagueName, sport, view, date, timeZone, team, games, player
     }
 
     /// `{"league","leagueName","sport","view":"scores","date","timeZone","team","games":[...]}`.
@@ -113,5 +163,32 @@ public struct ScoresPayload: ToolPayload {
         let chronological = shown.games.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
         try container.encode(chronological.map(GameJSON.init), forKey: .games)
+        if let player {
+            // Only with --player: who matched and the categories they lead, per game.
+            let leads = chronological.flatMap { game in
+                (game.leaders ?? []).filter { $0.athlete == player.name }.map {
+                    PlayerLeadJSON(game: game.id, category: $0.category, value: $0.value, teamId: $0.teamId)
+                }
+            }
+            try container.encode(
+                PlayerJSON(query: player.query, name: player.name, leads: leads, candidates: player.candidates),
+                forKey: .player)
+        }
     }
+}
+
+/// `--player` in a team sport's JSON: `{"query","name","leads":[{"game","category","value","teamId"}],"candidates"}`.
+struct PlayerJSON: Encodable {
+    var query: String
+    var name: String?
+    var leads: [PlayerLeadJSON]
+    var candidates: [String]
+}
+
+/// One category a player leads in one game.
+struct PlayerLeadJSON: Encodable {
+    var game: String
+    var category: String
+    var value: String
+    var teamId: String?
 }

@@ -11,8 +11,14 @@ enum FeedTeams {
     /// The ESPN entry for a feed's team: by ESPN abbreviation, else by full name (case and accents
     /// ignored: "Montréal Canadiens"), else by a nickname only one team ends with ("Oakland Athletics"
     /// is ESPN's "Athletics").
-    static func espnEntry(_ league: League, abbreviation: String?, displayName: String?) -> TeamEntry? {
+    static func espnEntry(_ league: League, feedId: String? = nil, abbreviation: String?, displayName: String?)
+        -> TeamEntry?
+    {
         guard let teams = KnownTeams.directory(for: league)?.teams else { return nil }
+        // The feed's own id first: names change ("Oakland Athletics" became "Athletics"), ids do not.
+        if let feedId, let id = KnownTeams.feedIds[league.slug]?[feedId], let hit = teams.first(where: { $0.id == id }) {
+            return hit
+        }
         if let abbreviation, !abbreviation.isEmpty,
             let hit = teams.first(where: { $0.abbreviation.caseInsensitiveCompare(abbreviation) == .orderedSame })
         {
@@ -33,14 +39,48 @@ enum FeedTeams {
         _ league: League, prefix: String, feedId: String?, abbreviation: String?, displayName: String?,
         nickname: String?, score: Int?, record: String?, winner: Bool?
     ) -> Game.Side? {
-        let entry = espnEntry(league, abbreviation: abbreviation, displayName: displayName)
+        let entry = espnEntry(league, feedId: feedId, abbreviation: abbreviation, displayName: displayName)
         let feedKey = feedId.flatMap { $0.isEmpty ? nil : $0 } ?? abbreviation.flatMap { $0.isEmpty ? nil : $0 }
         guard let id = entry?.id ?? feedKey.map({ "\(prefix):\($0)" }) else { return nil }
-        let display = displayName.flatMap { $0.isEmpty ? nil : $0 } ?? entry?.displayName ?? abbreviation ?? id
+        // The feed's full name, unless it is only the place ("New York" for both New York teams): then
+        // the directory's.
+        let feedName = displayName.flatMap { $0.isEmpty ? nil : $0 }
+        let display =
+            if let entry, feedName.map({ !fold($0).contains(fold(entry.shortDisplayName)) }) ?? true {
+                entry.displayName
+            } else {
+                feedName ?? abbreviation ?? id
+            }
         let name = entry?.shortDisplayName ?? nickname.flatMap { $0.isEmpty ? nil : $0 } ?? display
         return Game.Side(
             id: id, displayName: display, name: name, abbreviation: entry?.abbreviation ?? abbreviation ?? "",
             score: score, record: record, winner: winner)
+    }
+
+    /// The games with every team's short name unique among them: two teams read the same ("New York"
+    /// for the Rangers and the Islanders when a feed names only the place) take their full names, or
+    /// failing that their abbreviations, so a reader can tell them apart.
+    static func uniqueNames(_ games: [Game]) -> [Game] {
+        var idsByName: [String: Set<String>] = [:]
+        for side in games.flatMap({ [$0.home, $0.away] }) { idsByName[fold(side.name), default: []].insert(side.id) }
+        let shared = Set(idsByName.filter { $0.value.count > 1 }.keys)
+        guard !shared.isEmpty else { return games }
+        func distinct(_ side: Game.Side) -> Game.Side {
+            guard shared.contains(fold(side.name)) else { return side }
+            var side = side
+            if fold(side.displayName) != fold(side.name) {
+                side.name = side.displayName
+            } else if !side.abbreviation.isEmpty {
+                side.name = side.abbreviation
+            }
+            return side
+        }
+        return games.map { game in
+            var game = game
+            game.home = distinct(game.home)
+            game.away = distinct(game.away)
+            return game
+        }
     }
 
     static func fold(_ text: String) -> String {

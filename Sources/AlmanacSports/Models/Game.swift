@@ -73,6 +73,29 @@ public struct Game: Sendable, Hashable, Codable {
     public var period: String?
     /// When a suspended game resumes, when upstream says.
     public var resumesAt: Date?
+    /// The game's statistical leaders as the scoreboard names them (ESPN: points, passing, batting), for
+    /// `--player` in team sports; nil when upstream names none.
+    public var leaders: [Leader]?
+
+    /// One player leading one category of a game.
+    public struct Leader: Sendable, Hashable, Codable {
+        /// "Points", "Passing Leader", "Batting Average".
+        public var category: String
+        /// "Patrick Mahomes" (untrusted text).
+        public var athlete: String
+        /// "22", "21/32, 257 YDS, 3 TD, 2 INT".
+        public var value: String
+        /// The upstream id of the player's team, when given.
+        public var teamId: String?
+
+        /// Creates a leader.
+        public init(category: String, athlete: String, value: String, teamId: String?) {
+            self.category = category
+            self.athlete = athlete
+            self.value = value
+            self.teamId = teamId
+        }
+    }
 
     /// Creates a game.
     public init(
@@ -143,6 +166,6 @@ public struct TeamRef: Sendable, Hashable, Codable {
 
     func matches(_ side: Game.Side) -> Bool {
         if let id, id == side.id { return true }
-        return side.abbreviation.caseInsensitiveCompare(abbreviation) == .orderedSame
+        return !abbreviation.isEmpty && side.abbreviation.caseInsensitiveCompare(abbreviation) == .orderedSame
     }
 }

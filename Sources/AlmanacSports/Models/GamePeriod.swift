@@ -78,4 +78,45 @@ enum GamePeriod {
         }
         return nil
     }
+
+    // MARK: Soccer beyond 90 minutes
+
+    /// Soccer's status in words a reader takes at once: ESPN's clock alone ("96'") does not say a game
+    /// is in extra time, nor its "FT" that a final went to extra time or penalties.
+    ///
+    /// ESPN's status names for these phases (`STATUS_FIRST_HALF_EXTRA_TIME`, `STATUS_HALFTIME_ET`,
+    /// `STATUS_SECOND_HALF_EXTRA_TIME`, `STATUS_END_OF_EXTRATIME`, `STATUS_SHOOTOUT`, `STATUS_FINAL_AET`,
+    /// `STATUS_FINAL_PEN`; periods 3 and 4 are the halves of extra time, 5 the shootout) are in no recording
+    /// here; they are the ones other ESPN clients match on (Fixtures/sports/README.md).
+    static func soccerStatus(_ status: String, name: String, period: Int?, state: Game.State) -> String {
+        let name = name.uppercased()
+        switch state {
+        case .in:
+            if name.contains("SHOOTOUT") || name.contains("PENALT") || period == 5 { return "penalty shootout" }
+            if name == "STATUS_HALFTIME_ET" { return "extra time, half-time" }
+            if name.contains("END_OF_EXTRA") { return "end of extra time, penalties next" }
+            if name == "STATUS_END_OF_REGULATION" { return "end of normal time, extra time next" }
+            if name.contains("EXTRA_TIME") || name.contains("OVERTIME") || (3...4).contains(period ?? 0) {
+                return status.isEmpty ? "extra time" : "extra time \(status)"
+            }
+            return status
+        case .post:
+            if name.contains("FINAL_PEN") { return "FT after penalties" }
+            if name.contains("FINAL_AET") { return "FT after extra time" }
+            return status
+        case .pre:
+            return status
+        }
+    }
+
+    /// A bare round word ("Final", "Semifinal") as a note reads like the game's status ("FT: Spain 1 v
+    /// England 0 · Final"): it is said with its competition ("FIFA World Cup final"), or as "the final".
+    static func stage(_ stage: String, of competition: String?) -> String {
+        let bare = ["final", "semifinal", "semifinals", "semi-final", "semi-finals", "quarterfinal", "quarterfinals",
+            "quarter-final", "quarter-finals", "3rd place", "third place", "3rd-place match", "third-place match"]
+        let words = stage.trimmingCharacters(in: .whitespaces)
+        guard bare.contains(words.lowercased()) else { return words }
+        if let competition, !competition.isEmpty { return "\(competition) \(words.lowercased())" }
+        return "the \(words.lowercased())"
+    }
 }

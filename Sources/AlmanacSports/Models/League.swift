@@ -79,6 +79,13 @@ extension League {
         Self.aliasesBySlug.first { $0.slug == slug }?.aliases.first ?? slug
     }
 
+    /// The other tour of a sport with men's and women's tours (ATP and WTA, PGA and LPGA), where a
+    /// `--player` missing from this one's field may play.
+    public var otherTour: League? {
+        let pairs = ["tennis/atp": "wta", "tennis/wta": "atp", "golf/pga": "lpga", "golf/lpga": "pga"]
+        return pairs[path].flatMap { League.named($0) }
+    }
+
     /// Every word that names this league: its short word, the slug when it reads as a word, and
     /// the other aliases.
     public var aliasWords: [String] {

@@ -37,11 +37,49 @@ public struct Standings: Sendable, Hashable, Codable {
         public var name: String
         /// Rows in table order.
         public var entries: [Entry]
+        /// The conference or league a division belongs to ("American League" for "AL East"), when the
+        /// answer nests it.
+        public var parent: String?
 
         /// Creates a group.
-        public init(name: String, entries: [Entry]) {
+        public init(name: String, entries: [Entry], parent: String? = nil) {
             self.name = name
             self.entries = entries
+            self.parent = parent
+        }
+
+        /// Whether `words` name this group: "AL East" for "American League East", "nfc north",
+        /// "Eastern Conference", "east" for "Eastern Conference" (case, "conference" and "division" aside).
+        public func isNamed(_ words: String) -> Bool {
+            let wanted = Self.key(words)
+            guard !wanted.isEmpty else { return false }
+            if Self.key(name) == wanted { return true }
+            // A division named only by its direction under its conference ("East" under "American League").
+            if let parent, Self.key(parent + " " + name) == wanted { return true }
+            return false
+        }
+
+        /// Whether every word of `words` is a word of this group's name (with its parent's): "east" for
+        /// both "AL East" and "NL East", "al" for every American League division.
+        public func isLooselyNamed(_ words: String) -> Bool {
+            let wanted = Self.key(words).split(separator: " ")
+            guard !wanted.isEmpty else { return false }
+            let have = Set(Self.key([parent, name].compactMap { $0 }.joined(separator: " ")).split(separator: " "))
+            return wanted.allSatisfy(have.contains)
+        }
+
+        /// Lowercased words with the long league names shortened and filler words dropped, so the ways
+        /// people write a group compare equal: "American League East" and "AL East" are "al east".
+        static func key(_ text: String) -> String {
+            var words = TeamMatcher.normalize(text)
+            for (long, short) in [("american league", "al"), ("national league", "nl"),
+                ("american football conference", "afc"), ("national football conference", "nfc")]
+            {
+                words = words.replacingOccurrences(of: long, with: short)
+            }
+            let directions = ["eastern": "east", "western": "west", "northern": "north", "southern": "south"]
+            return words.split(separator: " ").map { directions[String($0)] ?? String($0) }
+                .filter { !["conference", "division", "the"].contains($0) }.joined(separator: " ")
         }
     }
 

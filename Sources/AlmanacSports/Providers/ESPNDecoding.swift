@@ -64,14 +64,16 @@ extension StandingsWire {
     func standings(league: League) -> Standings {
         var groups: [Standings.Group] = []
         var season: String?
-        func collect(_ name: String?, _ table: Table?, _ children: [Group]?) {
+        // `level=3` nests divisions in conferences: each table keeps the name of the group above it.
+        func collect(_ name: String?, parent: String?, _ table: Table?, _ children: [Group]?) {
             if let table, let entries = table.entries, !entries.isEmpty {
                 season = season ?? table.seasonDisplayName.flatMap(Self.seasonLabel)
-                groups.append(Standings.Group(name: name ?? league.name, entries: Self.rows(entries, league: league)))
+                groups.append(
+                    Standings.Group(name: name ?? league.name, entries: Self.rows(entries, league: league), parent: parent))
             }
-            for child in children ?? [] { collect(child.name, child.standings, child.children) }
+            for child in children ?? [] { collect(child.name, parent: name, child.standings, child.children) }
         }
-        collect(name, standings, children)
+        collect(name, parent: nil, standings, children)
         return Standings(season: season, groups: groups)
     }
 

@@ -15,11 +15,13 @@ public struct SportsQuery: Sendable, Hashable {
     public var season: Int?
     /// For golf, tennis, racing and MMA scores: the next event from `day` on instead of `day`'s.
     public var next: Bool
+    /// For standings: division tables (ESPN `level=3`) rather than the league's default grouping.
+    public var divisions: Bool
 
     /// Creates a query.
     public init(
         league: League, view: SportsView, day: LocalDay? = nil, team: TeamRef? = nil, season: Int? = nil,
-        next: Bool = false
+        next: Bool = false, divisions: Bool = false
     ) {
         self.league = league
         self.view = view
@@ -27,6 +29,7 @@ public struct SportsQuery: Sendable, Hashable {
         self.team = team
         self.season = season
         self.next = next
+        self.divisions = divisions
     }
 }
 
@@ -74,7 +77,9 @@ public struct ESPNProvider: DescribedProvider {
             let (games, name) = try await games(league: league, day: day, base: base, environment: environment)
             return .games(games, leagueName: name)
         case .standings:
-            let url = Self.url(base, "/apis/v2/sports/\(league.path)/standings")
+            // `level=3` answers divisions nested in their conferences (ESPN's standings `children`).
+            let url = Self.url(
+                base, "/apis/v2/sports/\(league.path)/standings", query: query.divisions ? "level=3" : nil)
             let wire = try await get(StandingsWire.self, url, environment)
             return .standings(wire.standings(league: league))
         case .news:
@@ -144,13 +149,28 @@ public struct ESPNProvider: DescribedProvider {
     func schedule(_ query: SportsQuery, team: TeamRef, base: URL, environment: ProviderEnvironment) async throws
         -> TeamSchedule
     {
+        if query.league.sport == "soccer", let id = team.id, !id.isEmpty, id.allSatisfy(\.isNumber),
+            let every = try await allCompetitions(query, teamId: id, base: base, environment: environment)
+        {
+            return every
+        }
         let path = "/apis/site/v2/sports/\(query.league.path)/teams/\(team.pathComponent)/schedule"
         let season = query.season ?? query.league.season(containing: environment.now)
         let first = try await scheduleWire(base, path, season: season, environment)
-        guard let schedule = first.schedule(league: query.league) else {
+        guard var schedule = first.schedule(league: query.league) else {
             throw ProviderFailure(.decoding, "ESPN: schedule without a team")
         }
         if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
+        // The regular season is over: the playoffs (`seasontype=3`, ESPN's postseason document) may hold the
+        // next game, or the last one. Optional: a team out of the playoffs has none, and ESPN may say so
+        // with an error.
+        let postseason = try? await get(
+            TeamScheduleWire.self, Self.url(base, path, query: "season=\(season)&seasontype=3"), environment)
+        if let playoffs = postseason?.schedule(league: query.league)?.games, !playoffs.isEmpty {
+            let known = Set(schedule.games.map(\.id))
+            schedule.games = (schedule.games + playoffs.filter { !known.contains($0.id) }).sorted { $0.start < $1.start }
+            if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
+        }
         do {
             let next = try await scheduleWire(base, path, season: season + 1, environment)
             if let later = next.schedule(league: query.league), !later.games.isEmpty { return later }
@@ -158,6 +178,36 @@ public struct ESPNProvider: DescribedProvider {
             // No schedule published for next season yet: this season's (finished) schedule is the answer.
         }
         return schedule
+    }
+
+    /// A soccer club's games in every competition it plays (league, cups, continental): ESPN's
+    /// `soccer/all/teams/{id}/schedule` (results) and the same with `fixture=true` (games to come), the two
+    /// URLs other ESPN clients use for a club's whole season. Nil when ESPN has no such schedule for the
+    /// team (404), so the league's own schedule answers instead.
+    func allCompetitions(_ query: SportsQuery, teamId: String, base: URL, environment: ProviderEnvironment)
+        async throws -> TeamSchedule?
+    {
+        let path = "/apis/site/v2/sports/soccer/all/teams/\(teamId)/schedule"
+        async let played = optionalWire(Self.url(base, path), environment)
+        async let coming = optionalWire(Self.url(base, path, query: "fixture=true"), environment)
+        let bodies = try await [played, coming].compactMap { $0 }
+        guard let first = bodies.compactMap({ $0.schedule(league: query.league) }).first else { return nil }
+        var byId: [String: Game] = [:]
+        for body in bodies {
+            for game in body.schedule(league: query.league)?.games ?? [] where byId[game.id] == nil || game.state != .pre {
+                byId[game.id] = game
+            }
+        }
+        let games = byId.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        return TeamSchedule(team: first.team, season: nil, games: games)
+    }
+
+    private func optionalWire(_ url: URL, _ environment: ProviderEnvironment) async throws -> TeamScheduleWire? {
+        do {
+            return try await get(TeamScheduleWire.self, url, environment)
+        } catch let failure as ProviderFailure where failure.kind == .notFound {
+            return nil
+        }
     }
 
     private func scheduleWire(_ base: URL, _ path: String, season: Int, _ environment: ProviderEnvironment)

@@ -25,8 +25,16 @@ struct ScoreboardWire: Decodable {
 
 /// One event on a scoreboard or team schedule.
 struct EventWire: Decodable {
+    /// The competition of an event on a soccer team's all-competitions schedule (`soccer/all/teams/{id}/
+    /// schedule`), as other ESPN clients read it (`league.name`, `league.slug`); in no recording here.
+    struct LeagueRef: Decodable {
+        var name: String?
+        var abbreviation: String?
+    }
+
     var id: String
     var date: String
+    var league: LeagueRef?
     var status: StatusWire?
     var competitions: [CompetitionWire]?
 }
@@ -38,15 +46,18 @@ struct CompetitionWire: Decodable {
     var status: StatusWire?
     var competitors: [CompetitorWire]?
     var notes: [NoteWire]?
+    /// Game leaders by category (football scoreboards name them here, not per team).
+    var leaders: LeadersWire?
     /// "FIFA World Cup, Group H": the stage of a tournament game (soccer scoreboards).
     var altGameNote: String?
 
     /// The game's note: upstream's first headline ("NBA Cup - Quarterfinal"), else the stage from
     /// `altGameNote` without the league name it starts with ("Group H").
     var note: String? {
-        let headline = notes?.lazy.compactMap(\.headline).first { !$0.isEmpty }
-        let stage = altGameNote.flatMap { text in
-            text.range(of: ", ").map { String(text[$0.upperBound...]) } ?? text
+        let headline = notes?.lazy.compactMap(\.headline).first { !$0.isEmpty }.map { GamePeriod.stage($0, of: nil) }
+        let stage = altGameNote.map { text in
+            guard let comma = text.range(of: ", ") else { return GamePeriod.stage(text, of: nil) }
+            return GamePeriod.stage(String(text[comma.upperBound...]), of: String(text[..<comma.lowerBound]))
         }
         return (headline ?? stage).flatMap { $0.isEmpty ? nil : UntrustedText.clean($0, limit: 80) }
     }
@@ -77,11 +88,63 @@ struct CompetitorWire: Decodable {
     var records: [RecordWire]?
     var curatedRank: RankWire?
     var team: TeamWire?
+    var leaders: LeadersWire?
 }
 
-/// Scoreboards send the score as a string ("119"). Anything else (absent on team schedules) reads as no score.
+/// A `leaders` list read leniently: some scoreboards (NHL preseason 2022) send another shape there, and
+/// leaders are an extra, never a reason to lose the games.
+struct LeadersWire: Decodable {
+    var categories: [LeaderCategoryWire]
+
+    init(from decoder: any Decoder) throws {
+        categories = (try? decoder.singleValueContainer().decode([LeaderCategoryWire].self)) ?? []
+    }
+}
+
+/// A scoreboard's leaders of one category: `{"displayName": "Points", "leaders": [{"displayValue": "22",
+/// "athlete": {"displayName": "Pascal Siakam"}, "team": {"id": "11"}}]}`.
+struct LeaderCategoryWire: Decodable {
+    struct Leader: Decodable {
+        struct Athlete: Decodable {
+            var displayName: String?
+            var fullName: String?
+        }
+
+        struct Team: Decodable {
+            var id: String?
+        }
+
+        var displayValue: String?
+        var athlete: Athlete?
+        var team: Team?
+    }
+
+    var name: String?
+    var displayName: String?
+    var leaders: [Leader]?
+
+    /// The category's leaders, credited to `teamId` when the wire does not say their team.
+    func domain(teamId: String?) -> [Game.Leader] {
+        (leaders ?? []).compactMap { leader in
+            guard let athlete = leader.athlete?.displayName ?? leader.athlete?.fullName, !athlete.isEmpty else { return nil }
+            return Game.Leader(
+                category: UntrustedText.clean(displayName ?? name ?? "", limit: 40),
+                athlete: UntrustedText.clean(athlete, limit: 60),
+                value: UntrustedText.clean(leader.displayValue ?? "", limit: 60), teamId: leader.team?.id ?? teamId)
+        }
+    }
+}
+
+/// Scoreboards send the score as a string ("119"); team schedules as `{"value": 2.0, "displayValue": "2"}`
+/// once a game is played (the shape other ESPN clients read; no recording here has a played schedule game).
+/// Anything else reads as no score.
 struct ScoreWire: Decodable {
     var value: Int?
+
+    private struct Object: Decodable {
+        var value: Double?
+        var displayValue: String?
+    }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -89,6 +152,8 @@ struct ScoreWire: Decodable {
             value = Int(text)
         } else if let number = try? container.decode(Double.self), number.isFinite {
             value = Int(number)
+        } else if let object = try? container.decode(Object.self) {
+            value = object.value.flatMap { $0.isFinite ? Int($0) : nil } ?? object.displayValue.flatMap { Int($0) }
         } else {
             value = nil
         }
@@ -230,12 +295,27 @@ extension EventWire {
         let type = (status ?? competition.status)?.type
         let state = Game.State(rawValue: type?.state ?? "") ?? .pre
         let completed = type?.completed ?? false
+        // On a team's all-competitions schedule the note says which competition ("UEFA Champions League").
+        let competitionName = league.flatMap { $0.name ?? $0.abbreviation }.map { UntrustedText.clean($0, limit: 60) }
+        let note = [competitionName, competition.note].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
         var game = Game(
             id: id, start: start, timeValid: competition.timeValid ?? true, state: state,
             statusName: type?.name ?? "", status: type?.shortDetail ?? type?.detail ?? "",
             completed: completed, home: home, away: away,
-            note: competition.note)
+            note: note.isEmpty ? nil : note)
         game.neutralSite = competition.neutralSite ?? false
+        let leaders =
+            competitors.flatMap { competitor in
+                (competitor.leaders?.categories ?? []).flatMap { $0.domain(teamId: competitor.team?.id ?? competitor.id) }
+            } + (competition.leaders?.categories ?? []).flatMap { $0.domain(teamId: nil) }
+        // One line per player and category: ESPN repeats a category ("MLB Rating") now and then.
+        var seen = Set<String>()
+        let distinct = leaders.filter { seen.insert("\($0.athlete)|\($0.category)|\($0.teamId ?? "")").inserted }
+        game.leaders = distinct.isEmpty ? nil : distinct
+        if style == .soccer {
+            game.status = GamePeriod.soccerStatus(
+                game.status, name: game.statusName, period: (status ?? competition.status)?.period, state: state)
+        }
         // Upstream sends "0" before the start and for games called off: that is no score, not nil-nil.
         // A suspended game is not called off: it stopped at a score and resumes from it, also when
         // upstream lists it as not started again on the day it resumes.

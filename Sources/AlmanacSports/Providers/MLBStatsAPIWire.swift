@@ -24,6 +24,9 @@ struct MLBGameWire: Decodable {
         var codedGameState: String?
         var detailedState: String?
         var startTimeTBD: Bool?
+        /// Why a game was postponed, called off, suspended or delayed ("Rain"); also after the colon of
+        /// `detailedState` ("Postponed: Rain").
+        var reason: String?
     }
 
     struct Teams: Decodable {
@@ -102,7 +105,8 @@ enum MLBStatsAPIDecoder {
 
     /// The games of a schedule body, in upstream order (entries without two teams and a start skipped).
     static func games(_ data: Data, league: League) throws -> [Game] {
-        try decode(MLBScheduleWire.self, from: data).dates.flatMap { $0.games ?? [] }.compactMap { $0.game(league: league) }
+        FeedTeams.uniqueNames(
+            try decode(MLBScheduleWire.self, from: data).dates.flatMap { $0.games ?? [] }.compactMap { $0.game(league: league) })
     }
 }
 
@@ -155,10 +159,24 @@ extension MLBGameWire {
         // Live games say the inning in `status`; only halted ones need it spelled out.
         if state != .pre, GamePeriod.isHalted(game) { game.period = period }
         if suspended { game.resumesAt = resumeDate.flatMap(Self.instant) }
+        var note: [String] = []
+        if postponed || canceled || suspended, let reason { note.append(reason) }
         if postponed, let day = (rescheduleGameDate ?? rescheduleDate).flatMap(Self.day) {
-            game.note = "Rescheduled to \(day)"
+            note.append(note.isEmpty ? "Rescheduled to \(day)" : "rescheduled to \(day)")
         }
+        if !note.isEmpty { game.note = note.joined(separator: ", ") }
         return game
+    }
+
+    /// Why play stopped or never started ("Rain"), from `status.reason` or the words after the colon of
+    /// `detailedState` ("Postponed: Rain"); nil when the feed gives none.
+    var reason: String? {
+        let given = status?.reason?.trimmingCharacters(in: .whitespaces)
+        let fromState = status?.detailedState?.split(separator: ":", maxSplits: 1).dropFirst().first.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let text = [given, fromState].compactMap({ $0 }).first(where: { !$0.isEmpty }) else { return nil }
+        return UntrustedText.clean(text, limit: 60)
     }
 
     /// "top 7th" from the linescore, nil before the first pitch.

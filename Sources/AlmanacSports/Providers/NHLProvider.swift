@@ -48,7 +48,9 @@ public struct NHLProvider: DescribedProvider {
         case .standings:
             let today = LocalDay.easternISODate(environment.now)
             let body = try await get(ESPNProvider.url(base, "/v1/standings/\(today)"), environment)
-            return .standings(try NHLDecoder.decode(NHLStandingsWire.self, from: body).standings(league: query.league))
+            return .standings(
+                try NHLDecoder.decode(NHLStandingsWire.self, from: body).standings(
+                    league: query.league, divisions: query.divisions))
         case .news, .schedule:
             throw ProviderFailure(.notFound, "\(Self.service): no \(query.view.rawValue) view")
         }

@@ -63,6 +63,8 @@ struct NHLStandingsWire: Decodable {
     struct Row: Decodable {
         var conferenceName: String?
         var conferenceSequence: Int?
+        var divisionName: String?
+        var divisionSequence: Int?
         var teamName: NHLName?
         var teamCommonName: NHLName?
         var teamAbbrev: NHLName?
@@ -84,9 +86,10 @@ enum NHLDecoder {
 
     /// Every game of a schedule week, in upstream order (entries without two teams and a start skipped).
     static func games(_ data: Data, league: League) throws -> [Game] {
-        try decode(NHLScheduleWire.self, from: data).gameWeek.flatMap { $0.games ?? [] }.compactMap {
-            $0.game(league: league)
-        }
+        FeedTeams.uniqueNames(
+            try decode(NHLScheduleWire.self, from: data).gameWeek.flatMap { $0.games ?? [] }.compactMap {
+                $0.game(league: league)
+            })
     }
 
     /// The NHL's abbreviations where ESPN writes them differently.
@@ -180,8 +183,10 @@ extension NHLGameWire {
 }
 
 extension NHLStandingsWire {
-    /// One table per conference in conference order; empty before the season's first game.
-    func standings(league: League) -> Standings {
+    /// One table per conference in conference order (per division with `divisions`, each under its
+    /// conference); empty before the season's first game.
+    func standings(league: League, divisions: Bool = false) -> Standings {
+        var parents: [String: String] = [:]
         var order: [String] = []
         var byConference: [String: [(Int, Standings.Entry)]] = [:]
         var season: String?
@@ -199,17 +204,23 @@ extension NHLStandingsWire {
             let record = row.wins.flatMap { wins in
                 row.losses.map { losses in "\(wins)-\(losses)-\(row.otLosses ?? 0)" }
             }
-            let conference = row.conferenceName.map { "\($0) Conference" } ?? league.name
+            var conference = row.conferenceName.map { "\($0) Conference" } ?? league.name
+            var position = row.conferenceSequence
+            if divisions, let division = row.divisionName {
+                parents["\(division) Division"] = conference
+                conference = "\(division) Division"
+                position = row.divisionSequence
+            }
             if byConference[conference] == nil { order.append(conference) }
             let entry = Standings.Entry(
                 teamId: side.id, displayName: side.displayName, name: side.name, abbreviation: side.abbreviation,
-                position: row.conferenceSequence, record: record, wins: row.wins, losses: row.losses,
+                position: position, record: record, wins: row.wins, losses: row.losses,
                 points: row.points)
             byConference[conference, default: []].append((index, entry))
         }
         let groups = order.sorted().map { name in
             let rows = (byConference[name] ?? []).sorted { ($0.1.position ?? Int.max, $0.0) < ($1.1.position ?? Int.max, $1.0) }
-            return Standings.Group(name: name, entries: rows.map(\.1))
+            return Standings.Group(name: name, entries: rows.map(\.1), parent: parents[name])
         }
         return Standings(season: season, groups: groups)
     }
