@@ -10,6 +10,9 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [String: String]
     /// Optional body.
     public var body: Data?
+    /// The largest answer body this request accepts, below the transport's own limit (nil: the
+    /// transport's); a longer one fails as too large without being held whole.
+    public var maxBodyBytes: Int?
 
     /// Header names whose values are secrets in any API (providers declare their own too, in
     /// ``ProviderDescriptor/secrets``).
