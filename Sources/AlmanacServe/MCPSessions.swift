@@ -152,6 +152,7 @@ actor MCPSessions {
                 isError: true)
         }
         let result = answer.result
+        MemoryRelief.afterCall(api.runtime.registry.tool(named: parameters.name)?.name ?? "")
         guard ContinuousClock.now - start < limit else { return result }  // its stream was cut: counted as a timeout
         var attempts: [ProviderAttempt] = []
         if case .object(let envelope)? = result.structuredContent, case .array(let items)? = envelope["attempts"] {

@@ -50,6 +50,7 @@ public struct ToolAPI: Sendable {
         }
         var status = "ok"
         var attempts: [ProviderAttempt] = []
+        defer { MemoryRelief.afterCall(tool.name) }
         defer {
             if outcome?.settle() ?? true {
                 metrics.call(
