@@ -104,7 +104,7 @@ let package = Package(
         // Decoder fuzzing over every decoder the provider registry declares (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
         // build replays crash reproducers and seeds through the same decoders).
         .executableTarget(
-            name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
+            name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacServe"]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]),

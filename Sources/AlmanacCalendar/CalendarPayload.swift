@@ -5,15 +5,18 @@ import Foundation
 ///
 /// JSON `data`: `range`, `from`, `to` (local days, inclusive), `timeZone`, `search`,
 /// `events[]` (`uid`, `recurrenceId`, `start`, `end`, `allDay`, `summary`, `location`, `calendar`),
-/// `tasks[]` (`uid`, `summary`, `due`, `state`, `priority`, `calendar`) and `warnings[]`.
+/// `tasks[]` (`uid`, `summary`, `due`, `state`, `priority`, `calendar`), `warnings[]`, and
+/// `omitted` (only when the per-answer cap left events out: how many).
 struct CalendarPayload: CompactJSONPayload {
     var request: CalendarRequest
     var events: [CalendarEvent]
     var tasks: [CalendarTask]
     var warnings: [String]
+    /// Events left out past the per-answer cap (``CalendarLimits/maxOccurrences(_:)``).
+    var omitted = 0
 
     enum CodingKeys: String, CodingKey {
-        case range, from, to, timeZone, search, events, tasks, warnings
+        case range, from, to, timeZone, search, events, tasks, warnings, omitted
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -26,6 +29,8 @@ struct CalendarPayload: CompactJSONPayload {
         try container.encode(events, forKey: .events)
         try container.encode(tasks, forKey: .tasks)
         try container.encode(warnings, forKey: .warnings)
+        // Only when events were left out: answers within the cap keep their shape.
+        if omitted > 0 { try container.encode(omitted, forKey: .omitted) }
     }
 
     /// The most warnings spelled out; the rest are counted.
@@ -91,7 +96,9 @@ struct CalendarPayload: CompactJSONPayload {
             return "\(now). \(count(open.count, "open task"))" + (overdue > 0 ? ", \(overdue) overdue." : ".")
         default:
             let total = events.isEmpty ? "No events." : "\(count(events.count, "event")); times in \(zoneText)."
-            return "\(now). \(total)"
+            guard omitted > 0 else { return "\(now). \(total)" }
+            return "\(now). \(total) \(count(omitted, "more event")) left out (over \(events.count) per answer): "
+                + "ask for fewer days or use --search."
         }
     }
 

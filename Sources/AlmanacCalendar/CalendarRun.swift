@@ -30,10 +30,16 @@ struct CalendarRun {
         })
         for (source, result) in fetched { await read(result.value, of: source, into: &found) }
         narrow(&found)
+        // A year of a busy feed is tens of thousands of instances: an answer carries the first
+        // ones and says how many were left out, rather than megabytes no model can read.
+        let cap = try CalendarLimits.maxOccurrences(context.settings)
+        let omitted = max(0, found.events.count - cap)
+        if omitted > 0 { found.events.removeLast(omitted) }
         var seen = Set<String>()
-        let payload = CalendarPayload(
+        var payload = CalendarPayload(
             request: request, events: found.events, tasks: found.tasks,
             warnings: found.warnings.filter { seen.insert($0).inserted })
+        payload.omitted = omitted
         return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
     }
 

@@ -22,27 +22,91 @@ public enum AlmanacMCPServer {
 
     /// Answers one `tools/call`.
     public static func call(
-        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?
+        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?,
+        maxAnswerBytes: Int = AnswerLimit.defaultBytes
     ) async -> CallTool.Result {
+        await answer(name, arguments: arguments, runtime: runtime, budget: budget, maxAnswerBytes: maxAnswerBytes).result
+    }
+
+    /// Answers one `tools/call`, with how it went in the words `/tools` counts it by: ok, usage,
+    /// unavailable, unconfigured or error. An answer over `maxAnswerBytes` is cut (see
+    /// ``AnswerLimit``).
+    public static func answer(
+        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?, maxAnswerBytes: Int
+    ) async -> (result: CallTool.Result, status: String) {
         do {
             var json: [String: JSONValue] = [:]
             for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
             let result = try await runtime.run(tool: name, json: json)
-            let context = try result.render(
+            var context = try result.render(
                 .context, now: runtime.now, timeZone: runtime.timeZone, budget: ContextBudget(tokens: budget))
-            let envelope = try Envelope.json(metadata: result.metadata, payload: result.payload)
-            let structured: Value? = try JSONDecoder().decode(Value.self, from: Data(envelope.utf8))
-            return CallTool.Result(
-                content: [.text(text: context, annotations: nil, _meta: nil)], structuredContent: structured,
-                isError: false)
+            var envelope = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
+            if envelope.count + context.utf8.count > maxAnswerBytes {
+                let total = envelope.count + context.utf8.count
+                envelope = AnswerLimit.envelopeWithoutData(envelope, total: total, limit: maxAnswerBytes)
+                context = AnswerLimit.cut(context, toBytes: maxAnswerBytes - envelope.count - 256, total: total, limit: maxAnswerBytes)
+            }
+            let structured: Value? = try JSONDecoder().decode(Value.self, from: Data(envelope))
+            return (
+                CallTool.Result(
+                    content: [.text(text: context, annotations: nil, _meta: nil)], structuredContent: structured,
+                    isError: false), "ok"
+            )
         } catch {
-            return CallTool.Result(content: [.text(text: line(for: error), annotations: nil, _meta: nil)], isError: true)
+            let status: String
+            switch (error as? AlmanacError)?.kind {
+            case .usage?: status = "usage"
+            case .unavailable?: status = "unavailable"
+            case .configuration?: status = "unconfigured"
+            default: status = "error"
+            }
+            return (
+                CallTool.Result(content: [.text(text: line(for: error), annotations: nil, _meta: nil)], isError: true),
+                status
+            )
         }
+    }
+
+    private struct Incoming: Decodable {
+        var id: JSONValue?
+        var method: String?
+        var params: JSONValue?
+    }
+
+    /// The JSON-RPC error -32602 (invalid params) for a request whose `params` is not an object,
+    /// or a `tools/call` without a string `name` or with `arguments` that are not an object; nil
+    /// for anything else. The SDK would answer these -32603 (internal error), as if the server
+    /// had failed.
+    public static func invalidParamsReply(_ message: Data) -> Data? {
+        guard let incoming = try? JSONDecoder().decode(Incoming.self, from: message), incoming.method != nil,
+            let id = incoming.id, id != .null
+        else { return nil }
+        let problem: String?
+        switch incoming.params {
+        case nil, .null?: problem = incoming.method == "tools/call" ? "tools/call needs params {\"name\", \"arguments\"}" : nil
+        case .object(let members)?:
+            guard incoming.method == "tools/call" else { problem = nil; break }
+            if case .string? = members["name"] {
+                switch members["arguments"] {
+                case nil, .null?, .object?: problem = nil
+                default: problem = "tools/call arguments must be an object"
+                }
+            } else {
+                problem = "tools/call needs a string name"
+            }
+        default: problem = "params must be an object"
+        }
+        guard let problem else { return nil }
+        let reply: JSONValue = .object([
+            "jsonrpc": "2.0", "id": id,
+            "error": .object(["code": .number(-32602), "message": .string("Invalid params: \(problem)")]),
+        ])
+        return try? JSONEncoder().encode(reply)
     }
 
     /// One line for an error: the message, then each provider's failure.
     static func line(for error: any Error) -> String {
-        guard let almanac = error as? AlmanacError else { return "error: \(error)" }
+        guard let almanac = error as? AlmanacError else { return TerminalText.escaped("error: \(error)") }
         var line = "error: \(almanac.message)"
         if !almanac.attempts.isEmpty {
             line += " (" + almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
@@ -54,7 +118,9 @@ public enum AlmanacMCPServer {
     }
 
     /// Serves on stdin/stdout until stdin ends, then answers every request still in flight before returning.
-    public static func serve(runtime: Runtime, budget: Int?, version: String) async throws {
+    public static func serve(
+        runtime: Runtime, budget: Int?, version: String, maxAnswerBytes: Int = AnswerLimit.defaultBytes
+    ) async throws {
         var logger = Logger(label: "almanac.mcp")
         logger.logLevel = .critical
         let server = Server(
@@ -64,7 +130,9 @@ public enum AlmanacMCPServer {
             ListTools.Result(tools: tools)
         }
         await server.withMethodHandler(CallTool.self) { parameters in
-            await call(parameters.name, arguments: parameters.arguments, runtime: runtime, budget: budget)
+            await call(
+                parameters.name, arguments: parameters.arguments, runtime: runtime, budget: budget,
+                maxAnswerBytes: maxAnswerBytes)
         }
         let transport = DrainingTransport(wrapping: StdioTransport(logger: logger))
         try await server.start(transport: transport)
@@ -133,6 +201,10 @@ actor DrainingTransport: Transport {
         let task = Task {
             do {
                 for try await message in await inner.receive() {
+                    if let refusal = AlmanacMCPServer.invalidParamsReply(message) {
+                        try? await inner.send(refusal)
+                        continue
+                    }
                     if let id = Self.requestID(message) { pending.insert(id) }
                     continuation.yield(message)
                 }

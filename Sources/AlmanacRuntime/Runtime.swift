@@ -118,10 +118,16 @@ public struct Runtime: Sendable {
         if let shared = options.sharedStore {
             cache = shared
         } else {
+            let directory = cacheDirectory(environment: environment, settings: settings)
             do {
-                disk = try SQLiteCacheStore(directory: cacheDirectory(environment: environment, settings: settings))
+                let store = try SQLiteCacheStore(directory: directory)
+                disk = store
+                if let aside = store.movedAside {
+                    warnings.append("the cache was damaged: moved it to \(aside) and started a new one")
+                }
             } catch {
-                warnings.append("cache unavailable (\(error)); continuing without it")
+                warnings.append(
+                    "cache unavailable at \(directory.path) (\(SQLiteCacheStore.reason(error))); continuing without it")
             }
             cache = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
         }
@@ -132,7 +138,8 @@ public struct Runtime: Sendable {
             now: { fixedNow ?? Date() }, logger: logger)
         return Runtime(
             registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
-            transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings, options: options,
+            transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings.map(TerminalText.escaped),
+            options: options,
             timeout: timeout, logger: logger, webSearch: webSearcher(settings),
             state: stateStore(shared: options.sharedStore, disk: disk), egress: egress)
     }

@@ -13,6 +13,8 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     private let pool: DatabaseQueue
     /// The database file.
     public let path: String
+    /// Where a damaged cache file was moved when this store replaced it (nil: it was fine).
+    public let movedAside: String?
 
     /// Opens (creating if needed) `cache.sqlite` in `directory`.
     public init(directory: URL) throws {
@@ -22,12 +24,32 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         self.path = path
         do {
             pool = try Self.open(path)
+            movedAside = nil
         } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
             // A damaged cache is only lost optimisation: keep it for inspection, start afresh.
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             pool = try Self.open(path)
+            movedAside = aside
+        }
+    }
+
+    /// Why a cache folder could not be used, in a few words (Foundation's NSError description
+    /// on Linux is a multi-line dump of its user info).
+    public static func reason(_ error: any Error) -> String {
+        if let database = error as? DatabaseError { return database.message ?? "SQLite error \(database.resultCode.rawValue)" }
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code))).lowercased()
+        }
+        if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))).lowercased() }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+        case .fileWriteFileExists: return "a file is in the way"
+        case .fileWriteVolumeReadOnly: return "read-only file system"
+        case .fileWriteOutOfSpace: return "no space left on device"
+        default: return "cannot be created or opened"
         }
     }
 

@@ -3,8 +3,12 @@ import AlmanacRuntime
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
 
 /// `tools serve`: the tools over HTTP on Hummingbird, for Open WebUI (OpenAPI tool server),
 /// llama.cpp's web UI and any MCP host (MCP over streamable HTTP at `/mcp`).
@@ -18,17 +22,48 @@ public enum AlmanacServer {
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         let metrics = ServeMetrics(tools: runtime.registry.tools.map(\.name))
-        let api = ToolAPI(runtime: runtime, budget: configuration.budget, metrics: metrics)
-        let sessions = MCPSessions(api: api, version: version)
+        let api = ToolAPI(
+            runtime: runtime, budget: configuration.budget, metrics: metrics, maxAnswerBytes: configuration.maxAnswerBytes)
+        let sessions = MCPSessions(
+            api: api, version: version, limit: configuration.maxSessions, perClient: configuration.maxSessionsPerClient,
+            callLimit: configuration.requestTimeout)
         let router = makeRouter(api: api, sessions: sessions, configuration: configuration, version: version)
         var logger = Logger(label: "almanac.serve")
         logger.logLevel = .critical
+        let server = HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(
+                inner: HTTP1Channel(
+                    responder: responder, configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+                headerTimeout: configuration.headerTimeout, metrics: metrics)
+        }
         let app = Application(
-            router: router,
+            router: router, server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
             onServerRunning: { channel in onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
-        try await app.runService()
+        // SIGTERM/SIGINT: event streams end at once (they never finish on their own), calls in
+        // flight get `drainTimeout` to answer, then every connection is closed.
+        var group = ServiceGroupConfiguration(
+            services: [
+                .init(service: app, successTerminationBehavior: .gracefullyShutdownGroup),
+                .init(service: StreamCloser(sessions: sessions), successTerminationBehavior: .ignore),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.drainTimeout
+        group.maximumCancellationDuration = .seconds(2)
+        do {
+            try await ServiceGroup(configuration: group).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw AlmanacError.configuration(
+                "port \(configuration.port) on \(configuration.host) is already in use; pick another with --port (0 picks a free one)",
+                suggestion: nil)
+        } catch is CancellationError {
+            // The drain time ran out and the group was cancelled: a stop, not a failure.
+        } catch let error as IOError {
+            throw AlmanacError.configuration(
+                "cannot listen on \(configuration.host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))",
+                suggestion: nil)
+        }
         await sessions.closeAll()
     }
 
@@ -47,12 +82,15 @@ public enum AlmanacServer {
         }
         router.post("/tools/:tool") { request, context in
             let tool = context.parameters.get("tool") ?? ""
-            return try await limited(request, configuration: configuration, metrics: api.metrics) { body in
-                let answer = await api.call(tool, body: Array(buffer: body))
+            let outcome = CallOutcome()
+            return try await limited(request, configuration: configuration, metrics: api.metrics, outcome: outcome) {
+                body in
+                let answer = await api.call(tool, body: Array(buffer: body), outcome: outcome)
                 return json(answer.status, answer.body)
             }
         }
-        let mcp: @Sendable (Request, ServeContext) async throws -> Response = { request, _ in
+        let mcp: @Sendable (Request, ServeContext) async throws -> Response = { request, context in
+            let client = ServeGuard.clientKey(context.remoteAddress)
             let headers = Dictionary(
                 request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
             let path = request.uri.path
@@ -63,7 +101,7 @@ public enum AlmanacServer {
                 response(
                     await sessions.handle(
                         method: verb, headers: headers, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
-                        path: path),
+                        path: path, client: client),
                     streamLimit: verb == "POST" ? configuration.requestTimeout : nil, metrics: api.metrics)
             }
         }
@@ -76,7 +114,7 @@ public enum AlmanacServer {
     /// Reads the body within the size limit and runs `work`, both within the time limit (413 and
     /// 504 otherwise). An SSE stream's response is returned at once; only producing it is timed.
     static func limited(
-        _ request: Request, configuration: ServeConfiguration, metrics: ServeMetrics,
+        _ request: Request, configuration: ServeConfiguration, metrics: ServeMetrics, outcome: CallOutcome? = nil,
         _ work: @escaping @Sendable (ByteBuffer) async throws -> Response
     ) async throws -> Response {
         do {
@@ -85,7 +123,9 @@ public enum AlmanacServer {
                 let body: ByteBuffer
                 do {
                     body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-                } catch let error as HTTPError where error.status == .contentTooLarge {
+                } catch is NIOTooManyBytesError {
+                    // What `collect(upTo:)` throws past the limit (Hummingbird would answer a
+                    // bare 413 for it, uncounted).
                     metrics.refused("too_large")
                     return json(
                         413,
@@ -95,6 +135,8 @@ public enum AlmanacServer {
                 return try await work(body)
             }
         } catch is DeadlineExceeded {
+            // The call may still finish later: it must not then be counted as answered.
+            _ = outcome?.settle()
             metrics.refused("timeout")
             return json(504, ToolAPI.error(504, "error: the request took longer than the server's limit", lines: []).body)
         }
@@ -162,6 +204,17 @@ extension AlmanacServer {
     }
 }
 
+/// Waits for the shutdown signal, then ends every MCP session and its event streams (a GET
+/// stream would otherwise hold the server open until the client goes).
+struct StreamCloser: Service {
+    let sessions: MCPSessions
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await sessions.closeAll()
+    }
+}
+
 /// The request context: Hummingbird's core plus the client's address (for the per-client cap).
 public struct ServeContext: RequestContext {
     /// Hummingbird's storage.
@@ -188,6 +241,8 @@ struct ServeGuard: RouterMiddleware {
     static let allowedMethods = "GET, POST, DELETE, OPTIONS"
     static let allowedHeaders = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
     static let exposedHeaders = "Mcp-Session-Id, Mcp-Protocol-Version"
+    static let uncapped: Set<String> = ["/healthz", "/metrics", "/openapi.json"]
+    static let hostField = HTTPField.Name("Host")!
 
     func handle(
         _ request: Request, context: ServeContext, next: (Request, ServeContext) async throws -> Response
@@ -197,9 +252,13 @@ struct ServeGuard: RouterMiddleware {
             metrics.refused("origin")
             return refusal(403, "error: origin \(origin) is not allowed; add it to ALMANAC_SERVE_ORIGINS", origin: nil)
         }
-        if ServeConfiguration.isLoopback(configuration.host), configuration.token == nil,
-            let host = request.head.authority, !Self.isLoopbackHost(host)
-        {
+        // One Host, always (RFC 9112 3.2: 400 for none or several); HTTP types keep the first as
+        // the authority and any further one as a field.
+        guard let host = request.head.authority, request.headers[values: Self.hostField].isEmpty else {
+            metrics.refused("host")
+            return refusal(400, "error: a request needs exactly one Host header", origin: origin)
+        }
+        if ServeConfiguration.isLoopback(configuration.host), configuration.token == nil, !Self.isLoopbackHost(host) {
             metrics.refused("host")
             return refusal(403, "error: this server answers loopback names only (Host: 127.0.0.1 or localhost)", origin: origin)
         }
@@ -228,6 +287,13 @@ struct ServeGuard: RouterMiddleware {
         if request.uri.path.hasPrefix("/tools/"), request.method != .post {
             var response = refusal(405, "error: use POST with the arguments as a JSON object", origin: origin)
             response.headers[.allow] = "POST"
+            return response
+        }
+        // Health checks, metrics and the document must answer when the server is busy: they are
+        // cheap and run no tool, so they are not counted against the client's cap.
+        if request.method == .get, Self.uncapped.contains(request.uri.path) {
+            var response = try await next(request, context)
+            addCORS(&response.headers, origin: origin)
             return response
         }
         let client = Self.clientKey(context.remoteAddress)
@@ -293,6 +359,20 @@ struct ServeGuard: RouterMiddleware {
 
     static func clientKey(_ address: SocketAddress?) -> String {
         address?.ipAddress ?? "unknown"
+    }
+}
+
+/// Who counts a call: the call when it answers, or the time limit when it cut the call first
+/// (a call answered 504 is never later counted as ok).
+final class CallOutcome: Sendable {
+    private let settled = Mutex(false)
+
+    /// True for the first caller only.
+    func settle() -> Bool {
+        settled.withLock { done in
+            defer { done = true }
+            return !done
+        }
     }
 }
 

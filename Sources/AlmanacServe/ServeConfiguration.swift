@@ -20,12 +20,27 @@ public struct ServeConfiguration: Sendable {
     public var maxConcurrentPerClient: Int
     /// Token budget for each answer's context text (nil: unlimited).
     public var budget: Int?
+    /// Time a connection has to send a complete request head, counted from its opening or from
+    /// its previous answer (slow headers are cut, idle keep-alive connections closed).
+    public var headerTimeout: Duration
+    /// Time a connection may stay silent while no request is being answered.
+    public var idleTimeout: Duration
+    /// After SIGTERM: how long calls in flight may take to finish before every connection is closed.
+    public var drainTimeout: Duration
+    /// MCP sessions open at once, for the whole server.
+    public var maxSessions: Int
+    /// MCP sessions one client address may hold open at once.
+    public var maxSessionsPerClient: Int
+    /// Largest answer a tool call sends back, in bytes (a larger one is cut, and says so).
+    public var maxAnswerBytes: Int
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: Int = 8765, token: String? = nil, origins: [String] = [],
         maxBodyBytes: Int = 64 * 1024, requestTimeout: Duration = .seconds(30), maxConcurrentPerClient: Int = 16,
-        budget: Int? = nil
+        budget: Int? = nil, headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+        drainTimeout: Duration = .seconds(10), maxSessions: Int = 256, maxSessionsPerClient: Int = 16,
+        maxAnswerBytes: Int = 1_048_576
     ) {
         self.host = host
         self.port = port
@@ -35,10 +50,18 @@ public struct ServeConfiguration: Sendable {
         self.requestTimeout = requestTimeout
         self.maxConcurrentPerClient = maxConcurrentPerClient
         self.budget = budget
+        self.headerTimeout = headerTimeout
+        self.idleTimeout = idleTimeout
+        self.drainTimeout = drainTimeout
+        self.maxSessions = maxSessions
+        self.maxSessionsPerClient = maxSessionsPerClient
+        self.maxAnswerBytes = maxAnswerBytes
     }
 
     /// Whether `host` is a loopback address (only this machine can connect).
     public static func isLoopback(_ host: String) -> Bool {
+        // Host names are case-insensitive (RFC 9110 4.2.3): `LOCALHOST` is `localhost`.
+        let host = host.lowercased()
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         if bare == "localhost" || bare == "::1" { return true }
         // 127.0.0.0/8, written as four numbers (not a name such as 127.0.0.1.example.org).
@@ -89,6 +112,31 @@ public struct ServeConfiguration: Sendable {
         if let raw = settings.value(env: "ALMANAC_SERVE_MAX_CONCURRENT", config: "serve", "max_concurrent") {
             configuration.maxConcurrentPerClient = try integer(
                 raw, name: "ALMANAC_SERVE_MAX_CONCURRENT", range: 1...10_000, example: "16")
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_HEADER_TIMEOUT", config: "serve", "header_timeout") {
+            configuration.headerTimeout = .seconds(
+                try integer(raw, name: "ALMANAC_SERVE_HEADER_TIMEOUT", range: 1...600, example: "10"))
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_IDLE_TIMEOUT", config: "serve", "idle_timeout") {
+            configuration.idleTimeout = .seconds(
+                try integer(raw, name: "ALMANAC_SERVE_IDLE_TIMEOUT", range: 1...3600, example: "60"))
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_DRAIN_TIMEOUT", config: "serve", "drain_timeout") {
+            configuration.drainTimeout = .seconds(
+                try integer(raw, name: "ALMANAC_SERVE_DRAIN_TIMEOUT", range: 0...600, example: "10"))
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_MAX_SESSIONS", config: "serve", "max_sessions") {
+            configuration.maxSessions = try integer(raw, name: "ALMANAC_SERVE_MAX_SESSIONS", range: 1...100_000, example: "256")
+        }
+        if let raw = settings.value(
+            env: "ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT", config: "serve", "max_sessions_per_client")
+        {
+            configuration.maxSessionsPerClient = try integer(
+                raw, name: "ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT", range: 1...100_000, example: "16")
+        }
+        if let raw = settings.value(env: "ALMANAC_SERVE_MAX_ANSWER", config: "serve", "max_answer") {
+            configuration.maxAnswerBytes = try integer(
+                raw, name: "ALMANAC_SERVE_MAX_ANSWER", range: 1024...1_073_741_824, example: "1048576")
         }
         if !isLoopback(configuration.host), configuration.token == nil {
             throw AlmanacError.usage(

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacMCP
 import AlmanacRuntime
 import Foundation
 
@@ -18,12 +19,15 @@ public struct ToolAPI: Sendable {
     public let budget: Int?
     /// Where calls are counted.
     public let metrics: ServeMetrics
+    /// Largest answer in bytes (a larger one is cut, see ``AnswerLimit``).
+    public let maxAnswerBytes: Int
 
     /// Creates the API over `runtime`.
-    public init(runtime: Runtime, budget: Int?, metrics: ServeMetrics) {
+    public init(runtime: Runtime, budget: Int?, metrics: ServeMetrics, maxAnswerBytes: Int = AnswerLimit.defaultBytes) {
         self.runtime = runtime
         self.budget = budget
         self.metrics = metrics
+        self.maxAnswerBytes = maxAnswerBytes
     }
 
     // MARK: Calls
@@ -33,6 +37,11 @@ public struct ToolAPI: Sendable {
     /// 200: the JSON envelope plus `context`; 400: bad arguments (one line); 404: no such tool;
     /// 502: every provider failed (one line per provider); 503: the tool is not configured.
     public func call(_ name: String, body: [UInt8]) async -> Answer {
+        await call(name, body: body, outcome: nil)
+    }
+
+    /// ``call(_:body:)``, counted only when `outcome` lets it (the time limit may have answered first).
+    func call(_ name: String, body: [UInt8], outcome: CallOutcome?) async -> Answer {
         let start = ContinuousClock.now
         guard let tool = runtime.registry.tool(named: name) else {
             return Self.error(
@@ -41,9 +50,12 @@ public struct ToolAPI: Sendable {
         }
         var status = "ok"
         var attempts: [ProviderAttempt] = []
+        defer { MemoryRelief.afterCall(tool.name) }
         defer {
-            metrics.call(
-                tool: name, via: "openapi", status: status, attempts: attempts, duration: ContinuousClock.now - start)
+            if outcome?.settle() ?? true {
+                metrics.call(
+                    tool: tool.name, via: "openapi", status: status, attempts: attempts, duration: ContinuousClock.now - start)
+            }
         }
         do {
             var json = try Self.object(body)
@@ -61,9 +73,15 @@ public struct ToolAPI: Sendable {
             let request = runtime.forRequest(timeZone: zone)
             let result = try await request.run(tool: name, json: json)
             attempts = result.metadata.attempts
-            let context = try result.render(
+            var context = try result.render(
                 .context, now: request.now, timeZone: request.timeZone, budget: ContextBudget(tokens: budget))
             var bytes = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
+            let total = bytes.count + context.utf8.count + 12
+            if total > maxAnswerBytes {
+                bytes = AnswerLimit.envelopeWithoutData(bytes, total: total, limit: maxAnswerBytes)
+                context = AnswerLimit.cut(
+                    context, toBytes: maxAnswerBytes - bytes.count - 256, total: total, limit: maxAnswerBytes)
+            }
             // The envelope is one object: its last byte is the closing brace.
             bytes.removeLast()
             bytes += Array(#","context":"#.utf8)
@@ -101,8 +119,8 @@ public struct ToolAPI: Sendable {
 
     /// A JSON error body: `{"error": line, "details": [...]}`.
     static func error(_ status: Int, _ line: String, lines: [String]) -> Answer {
-        let details = lines.map { $0.trimmingCharacters(in: .whitespaces) }
-        let body = (try? JSONEncoder().encode(ErrorBody(error: line, details: details))) ?? Data(#"{"error":"error"}"#.utf8)
+        let details = lines.map { TerminalText.escaped($0.trimmingCharacters(in: .whitespaces)) }
+        let body = (try? JSONEncoder().encode(ErrorBody(error: TerminalText.escaped(line), details: details))) ?? Data(#"{"error":"error"}"#.utf8)
         return Answer(status: status, body: Array(body))
     }
 

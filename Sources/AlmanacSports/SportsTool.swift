@@ -306,8 +306,9 @@ struct SportsRequest: Sendable, Hashable {
         // A division or conference only has a table: --group alone means its standings.
         view = group != nil ? .standings : viewWord ?? .scores
         next = arguments.flag("next")
-        if let dateWord = arguments.string("date")?.trimmingCharacters(in: .whitespaces), !dateWord.isEmpty {
-            guard let start = TimeText.resolveDay(dateWord, now: now, in: zone) else {
+        if let dateWord = arguments.string("date")?.trimmingCharacters(in: .whitespaces) {
+            // An empty date is a mistake (an unset shell variable), not today.
+            guard !dateWord.isEmpty, let start = TimeText.resolveDay(dateWord, now: now, in: zone) else {
                 throw AlmanacError.usage(
                     "bad date '\(dateWord)'",
                     suggestion: "expected today, yesterday, tomorrow, a weekday, or YYYY-MM-DD (e.g. 2024-12-15)")

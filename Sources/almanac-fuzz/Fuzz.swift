@@ -1,8 +1,10 @@
 import AlmanacCore
 import AlmanacRuntime
+import AlmanacServe
 import Foundation
 
-/// The decoders fed with arbitrary bytes: every ``UpstreamDecoder`` the provider registry declares.
+/// The decoders fed with arbitrary bytes: every ``UpstreamDecoder`` the provider registry declares,
+/// plus the server's request handling and the argument parser (JSON and command-line words).
 /// Each must return or throw, never trap, hang or blow up.
 ///
 /// Built two ways (see scripts/fuzz):
@@ -11,7 +13,19 @@ import Foundation
 ///   through the same code; this is what the regression test runs. `almanac-fuzz --list` prints
 ///   each target with its seed patterns, one per line, for scripts/fuzz.
 enum FuzzTargets {
-    static let all: [UpstreamDecoder] = Runtime.defaultProviders().decoders
+    /// The decoders, then what the server and the argument parser make of a caller's bytes.
+    static let all: [UpstreamDecoder] =
+        Runtime.defaultProviders().decoders + [
+            UpstreamDecoder(name: "serve-request", seeds: ["Tests/FuzzRegressions/serve-request/*"]) {
+                ServeFuzz.request($0)
+            },
+            UpstreamDecoder(name: "arguments-json", seeds: ["Tests/FuzzRegressions/arguments-json/*"]) {
+                ServeFuzz.arguments(Array($0))
+            },
+            UpstreamDecoder(name: "arguments-cli", seeds: ["Tests/FuzzRegressions/arguments-cli/*"]) {
+                ServeFuzz.words($0)
+            },
+        ]
 
     static func named(_ name: String) -> UpstreamDecoder? {
         all.first { $0.name == name }

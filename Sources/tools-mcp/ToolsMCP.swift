@@ -25,6 +25,10 @@ struct ToolsMCP: AsyncParsableCommand {
     func run() async throws {
         do {
             let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz))
+            // stderr is the log channel of a stdio MCP server; stdout carries the protocol only.
+            for warning in runtime.warnings {
+                FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))
+            }
             try await AlmanacMCPServer.serve(runtime: runtime, budget: budget, version: AlmanacVersion.current)
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))

@@ -22,10 +22,12 @@ struct CalendarBadInputEndToEndTests {
     }
 
     /// `tools run calendar --ics PATH --from --to --tz UTC --format json`, with events as "start summary".
-    static func run(_ path: URL, from: String, to: String, scratch: borrowing Scratch) throws -> Run {
+    static func run(
+        _ path: URL, from: String, to: String, scratch: borrowing Scratch, extra: [String: String] = [:]
+    ) throws -> Run {
         let output = try ToolsBinary.run(
             ["run", "calendar", "--ics", path.path, "--from", from, "--to", to, "--tz", "UTC", "--format", "json"],
-            environment: scratch.environment())
+            environment: scratch.environment(extra))
         guard output.status == 0 else { return Run(status: output.status, stderr: output.stderr, events: [], warnings: []) }
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let data = try #require(envelope["data"] as? [String: Any])
@@ -137,7 +139,7 @@ struct CalendarBadInputEndToEndTests {
             return text
         }
 
-        // 30 MB: over the 20 MB limit for one file.
+        // 30 MB: over the limit for one file (raised to 20 MB here so that many.ics, ~10 MB, is read).
         let filler = "BEGIN:VEVENT\r\nUID:filler\r\nDTSTART:20240203T100000Z\r\nSUMMARY:filler\r\nEND:VEVENT\r\n"
         let megabyte = String(repeating: filler, count: (1 << 20) / filler.utf8.count + 1)
         try write("huge.ics", chunks: 30) { _ in megabyte }
@@ -152,10 +154,12 @@ struct CalendarBadInputEndToEndTests {
             Self.event("small", "Small", "DTSTART:20240203T001500Z", "DTEND:20240203T004500Z").joined(separator: "\r\n") + "\r\n"
         }
 
-        let run = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch)
+        // Limits raised: this test is about reading big input, not about the default caps.
+        let limits = ["ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20), "ALMANAC_CALENDAR_MAX_OCCURRENCES": "5000"]
+        let run = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.warnings == [
-            "huge.ics: 30 MB is over the 20 MB limit; skipped",
+            "huge.ics: 30.0 MB is over the 20.0 MB limit; skipped",
             "secondly.ics: event 'Endless': recurrence stopped after 50000 occurrences",
         ])
         // Every generated event on 3 Feb (index % 28 == 2): 1,786 of them, and the small file's one.
@@ -164,8 +168,19 @@ struct CalendarBadInputEndToEndTests {
         #expect(run.events.count == 1_787)
 
         // The huge file alone: exit 69 naming it and the limit.
-        let alone = try Self.run(folder.appendingPathComponent("huge.ics"), from: "2024-02-03", to: "2024-02-03", scratch: scratch)
+        let alone = try Self.run(
+            folder.appendingPathComponent("huge.ics"), from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
         #expect(alone.status == 69)
-        #expect(alone.stderr.contains("ics-file: huge.ics: 30 MB is over the 20 MB limit; skipped"))
+        #expect(alone.stderr.contains("ics-file: huge.ics: 30.0 MB is over the 20.0 MB limit; skipped"))
+
+        // The defaults: 10 MB per source (many.ics, ~10 MB, is over it too) and 1,000 events per
+        // answer, the rest counted.
+        let defaults = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch)
+        #expect(defaults.warnings.contains("huge.ics: 30.0 MB is over the 10.0 MB limit; skipped"))
+        let capped = try Self.run(
+            folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch,
+            extra: ["ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20)])
+        #expect(capped.events.count == 1_000)
+        #expect(capped.events.first == "2024-02-03T00:15:00Z Small")
     }
 }

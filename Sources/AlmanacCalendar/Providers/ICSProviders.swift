@@ -32,8 +32,39 @@ struct CalendarSnapshot: Sendable, Codable, Equatable {
 
 /// Limits for untrusted calendar input.
 enum CalendarLimits {
-    /// The largest calendar file or response read (bytes); larger ones are reported and skipped.
-    static let maxBytes = 20 << 20
+    /// The default for the largest calendar file or response read (bytes); larger ones are
+    /// reported and skipped. `[calendar] max_source_bytes` or ALMANAC_CALENDAR_MAX_SOURCE_BYTES.
+    static let maxBytes = 10 << 20
+    /// The default for the most events one answer lists (`[calendar] max_occurrences` or
+    /// ALMANAC_CALENDAR_MAX_OCCURRENCES); the rest are counted.
+    static let occurrences = 1_000
+    /// Entries a folder walk looks at before it stops (a folder of calendars, not a filesystem).
+    static let maxWalkedEntries = 20_000
+
+    /// The configured size limit per calendar source, in bytes.
+    static func maxSourceBytes(_ settings: Settings) throws -> Int {
+        try number(settings, env: "ALMANAC_CALENDAR_MAX_SOURCE_BYTES", key: "max_source_bytes", default: maxBytes)
+    }
+
+    /// The configured cap on events per answer.
+    static func maxOccurrences(_ settings: Settings) throws -> Int {
+        try number(settings, env: "ALMANAC_CALENDAR_MAX_OCCURRENCES", key: "max_occurrences", default: occurrences)
+    }
+
+    /// "12.5 MB", or bytes under one MB.
+    static func size(_ bytes: Int) -> String {
+        bytes < 1 << 20 ? "\(bytes) bytes" : String(format: "%.1f MB", Double(bytes) / Double(1 << 20))
+    }
+
+    private static func number(_ settings: Settings, env: String, key: String, default value: Int) throws -> Int {
+        guard let raw = settings.value(env: env, config: "calendar", key) else { return value }
+        guard let number = Int(raw.trimmingCharacters(in: .whitespaces)), number > 0 else {
+            throw AlmanacError.configuration(
+                "\(env) ([calendar] \(key)) must be a whole number above 0, got '\(raw)'",
+                suggestion: "e.g. \(env)=\(value)")
+        }
+        return number
+    }
 }
 
 /// Decodes calendar bytes: UTF-8 (BOM dropped), else Latin-1 (old Outlook exports).
@@ -47,8 +78,8 @@ func calendarText(_ data: Data) -> String {
 struct ICSFileProvider: Provider {
     let name = "ics-file"
     let priority = 0
-    /// Files larger than this are skipped with a warning.
-    var maxBytes = CalendarLimits.maxBytes
+    /// Files larger than this are skipped with a warning (nil: the configured limit).
+    var maxBytes: Int?
 
     func supports(_ query: CalendarFetch) -> Bool {
         if case .file = query.source.location { return true }
@@ -63,12 +94,27 @@ struct ICSFileProvider: Provider {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw ProviderFailure(.notFound, "no such file or folder: \(path)")
         }
+        let maxBytes = try self.maxBytes ?? CalendarLimits.maxSourceBytes(environment.settings)
         var files: [URL] = []
         if isDirectory.boolValue {
             let folder = URL(fileURLWithPath: path)
             let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+            var walked = 0
             while let file = walker?.nextObject() as? URL {
-                if file.pathExtension.lowercased() == "ics" { files.append(file) }
+                // The walk honours the provider's deadline (the coordinator cancels this task),
+                // and a folder the size of a filesystem is not walked to its end.
+                walked += 1
+                if walked % 64 == 0 { try Task.checkCancellation() }
+                guard walked <= CalendarLimits.maxWalkedEntries else {
+                    throw ProviderFailure(
+                        .decoding, "\(path) holds more than \(CalendarLimits.maxWalkedEntries) entries; name a smaller folder")
+                }
+                // Regular files only: reading a FIFO or a device named x.ics would block or never end.
+                if file.pathExtension.lowercased() == "ics",
+                    (try? file.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+                {
+                    files.append(file)
+                }
             }
             files.sort { $0.path < $1.path }
             guard !files.isEmpty else { throw ProviderFailure(.notFound, "no .ics files in \(path)") }
@@ -81,7 +127,7 @@ struct ICSFileProvider: Provider {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             if size > maxBytes {
                 snapshot.warnings.append(
-                    "\(file.lastPathComponent): \(size >> 20) MB is over the \(maxBytes >> 20) MB limit; skipped")
+                    "\(file.lastPathComponent): \(CalendarLimits.size(size)) is over the \(CalendarLimits.size(maxBytes)) limit; skipped")
                 continue
             }
             do {
@@ -113,7 +159,10 @@ struct ICSFeedProvider: Provider {
             throw ProviderFailure(.unconfigured, "not a feed source")
         }
         let host = url.host ?? "server"
-        let request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
+        let maxBytes = try CalendarLimits.maxSourceBytes(environment.settings)
+        var request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
+        // The transport stops reading at the limit: a huge feed is never held whole.
+        request.maxBodyBytes = maxBytes
         let response: HTTPResponse
         do {
             response = try await environment.fetch(
@@ -123,9 +172,9 @@ struct ICSFeedProvider: Provider {
             // Private feed URLs carry their secret in the path: name the host only.
             throw ProviderFailure(.notFound, "HTTP 404 from \(host) (feed not found)")
         }
-        guard response.body.count <= CalendarLimits.maxBytes else {
+        guard response.body.count <= maxBytes else {
             throw ProviderFailure(
-                .decoding, "feed from \(host) is \(response.body.count >> 20) MB, over the \(CalendarLimits.maxBytes >> 20) MB limit")
+                .decoding, "feed from \(host) is \(CalendarLimits.size(response.body.count)), over the \(CalendarLimits.size(maxBytes)) limit")
         }
         let text = calendarText(response.body)
         guard text.contains("BEGIN:VCALENDAR") else {

@@ -28,8 +28,9 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
 
     init(kind: Kind, message: String, suggestion: String?, attempts: [ProviderAttempt] = []) {
         self.kind = kind
-        self.message = message
-        self.suggestion = suggestion
+        // Messages echo arguments: every one is escaped here, once, for all error paths.
+        self.message = TerminalText.escaped(message)
+        self.suggestion = suggestion.map(TerminalText.escaped)
         self.attempts = attempts
     }
 

@@ -217,8 +217,10 @@ public enum TimeText {
 
     /// Parses "YYYY-MM-DD" as the start of that day in `zone`.
     public static func parseDay(_ text: String, in zone: TimeZone) -> Date? {
-        let parts = text.split(separator: "-")
+        // Empty parts kept and digits only: "-2024-01-01" or "+2024-01-01" is not a day.
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         let calendar = calendar(zone)

@@ -29,7 +29,7 @@ public struct CurlTransport: HTTPTransport {
     /// Sends the request; a cancelled caller is released at once, the transfer stops on libcurl's
     /// next progress check.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
-        let limits = TransferLimits(total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace, maxBody: maxBodyBytes)
+        let limits = TransferLimits(total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace, maxBody: min(maxBodyBytes, request.maxBodyBytes ?? maxBodyBytes))
         try Task.checkCancellation()
         let transfer = CurlTransfer(request: request, limits: limits)
         transfer.start()

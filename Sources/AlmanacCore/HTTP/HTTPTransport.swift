@@ -14,6 +14,9 @@ public struct HTTPRequest: Sendable, Hashable {
     public var followRedirects = true
     /// The address to connect to for the URL's host, already vetted (no second DNS answer is used).
     public var pinnedAddress: String?
+    /// The largest answer body this request accepts, below the transport's own limit (nil: the
+    /// transport's); a longer one fails as too large without being held whole.
+    public var maxBodyBytes: Int?
 
     /// Header names whose values are secrets in any API (providers declare their own too, in
     /// ``ProviderDescriptor/secrets``).

@@ -99,6 +99,11 @@ extension League {
     /// Tour) unless the sport has many peers (soccer, rugby).
     public static func named(_ word: String) -> League? {
         var key = word.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        // The slug becomes part of a request path: nothing that could climb out of it or be
+        // decoded into something else ("soccer/..", "%2e%2e", "nba?x", "a\\b") names a league.
+        guard !key.contains(".."), key.unicodeScalars.allSatisfy({ !"%?#\\".unicodeScalars.contains($0) }) else {
+            return nil
+        }
         key = key.replacingOccurrences(of: " ", with: "-")
         // "basketball/nba" and "/sports/basketball/nba" both name the slug after the last slash.
         var sport: String?
@@ -137,7 +142,11 @@ extension League {
 
     /// ESPN slugs: lowercase letters, digits, `.`, `_`, `-`.
     private static func isSlug(_ text: String) -> Bool {
-        !text.isEmpty && text.count <= 60
+        // Starts with a letter or digit: "." alone would be a path segment of its own.
+        guard let first = text.unicodeScalars.first, ("a"..."z").contains(first) || ("0"..."9").contains(first) else {
+            return false
+        }
+        return text.count <= 60
             && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
     }
 
