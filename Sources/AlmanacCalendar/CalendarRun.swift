@@ -31,6 +31,12 @@ struct CalendarRun {
         for (source, result) in fetched { await read(result.value, of: source, into: &found) }
         narrow(&found)
         var seen = Set<String>()
+        if let hours = request.freeHours {
+            let payload = FreeBusyPayload(
+                events: found.events, firstDay: request.firstDay, lastDay: request.lastDay, hours: hours,
+                zone: request.window.zone, now: request.now, warnings: found.warnings.filter { seen.insert($0).inserted })
+            return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
+        }
         let payload = CalendarPayload(
             request: request, events: found.events, tasks: found.tasks,
             warnings: found.warnings.filter { seen.insert($0).inserted })
