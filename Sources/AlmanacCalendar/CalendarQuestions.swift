@@ -48,8 +48,12 @@ public struct CalendarQuestionReader: QuestionReader {
         if ranges.contains("free"), clause.hasAnyPhrase(CalendarQuestionWords.freeBusyPhrases) {
             let (from, to) = span(day, clause)
             var words = ["free", "--from", clock.iso(from), "--to", clock.iso(to)]
-            if declared.contains("hours"), let hours = CalendarQuestionWords.hours.first(where: { clause.has($0.phrase) }) {
-                words += ["--hours", hours.range]
+            if declared.contains("hours") {
+                if let hour = Self.clockHour(clause) {
+                    words += ["--hours", String(format: "%02d-%02d", hour, hour + 1)]
+                } else if let hours = CalendarQuestionWords.hours.first(where: { clause.has($0.phrase) }) {
+                    words += ["--hours", hours.range]
+                }
             }
             return words
         }
@@ -62,6 +66,29 @@ public struct CalendarQuestionReader: QuestionReader {
             let (from, to) = span(day, clause)
             return range(from, to)
         }
+    }
+
+    /// The hour a clause names ("at 3pm", "15:00", "at 9 am"), 0–22.
+    static func clockHour(_ clause: QuestionClause) -> Int? {
+        let words = clause.words
+        for (index, word) in words.enumerated() {
+            var text = word
+            var suffix = ""
+            for marker in ["am", "pm"] where text.hasSuffix(marker) {
+                suffix = marker
+                text = String(text.dropLast(2))
+            }
+            if suffix.isEmpty, index + 1 < words.count, ["am", "pm"].contains(words[index + 1]) { suffix = words[index + 1] }
+            let parts = text.split(separator: ":")
+            guard let first = parts.first, var hour = Int(first), parts.count <= 2 else { continue }
+            // A bare number is an hour only after "at" ("free at 3").
+            if suffix.isEmpty && parts.count == 1 && !(index > 0 && words[index - 1] == "at") { continue }
+            if suffix == "pm" && hour < 12 { hour += 12 }
+            if suffix == "am" && hour == 12 { hour = 0 }
+            if suffix.isEmpty && parts.count == 1 && hour < 8 { hour += 12 }  // "at 3": the afternoon
+            if (0...22).contains(hour) { return hour }
+        }
+        return nil
     }
 
     /// The first and last day `day` names.

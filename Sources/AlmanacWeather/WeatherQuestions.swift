@@ -178,9 +178,9 @@ enum WeatherQuestionWords {
 
     /// Parts of a day that want the hours.
     static let partsOfDay = ["this morning", "this afternoon", "this evening", "next few hours", "later today",
-        "next hours", "morning", "afternoon", "evening", "overnight", "tonight"]
+        "next hours", "morning", "afternoon", "evening", "overnight", "tonight", "night"]
 
-    static let placeIntros = ["in", "at", "near", "around", "for"]
+    static let placeIntros = ["in", "at", "near", "around", "for", "to"]
 
     /// Words that end a place name.
     static let placeStop: Set<String> = Set([
@@ -190,6 +190,7 @@ enum WeatherQuestionWords {
         "should", "do", "does", "i", "it", "get", "look", "looking", "forecast", "weather", "tomorrows",
         "todays", "tonights", "hour", "hours", "days", "day", "a", "to", "or", "but", "then", "also", "tmrw",
         "quality", "index", "alerts", "warnings", "air", "any", "overnight", "from", "until", "all", "through",
+        "coming", "heading", "headed", "hitting", "expected", "night", "wear", "work",
     ]).union(QuestionWords.weekdays).union(weatherWords)
 
     /// Words skipped when a place stands before the weather word ("Lisbon weather").

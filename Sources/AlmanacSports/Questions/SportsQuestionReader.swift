@@ -98,6 +98,11 @@ struct SportsClause {
     private mutating func detect() {
         let leaguePhrase = SportsQuestionReader.leaguePhrases.first { has($0.phrase) }
         league = leaguePhrase?.league
+        if league == nil, hasAny(Words.leagueWords),
+            let country = Words.countryLeagues.first(where: { has($0.phrase) }), !has("grand prix")
+        {
+            league = League.named(country.league)
+        }
         sportHint = words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
             .first
         event = SportsQuestionReader.eventPhrases.first { has($0.phrase) }.flatMap { found in

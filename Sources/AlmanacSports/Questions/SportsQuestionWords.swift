@@ -91,6 +91,17 @@ enum SportsQuestionWords {
         "mens-college-hockey": "womens-college-hockey", "nba": "wnba",
     ]
 
+    /// A country's top league, for "who won the league in england" (only with a word about a league).
+    static let countryLeagues: [(phrase: String, league: String)] = [
+        ("in england", "eng.1"), ("english", "eng.1"), ("in spain", "esp.1"), ("spanish", "esp.1"),
+        ("in germany", "ger.1"), ("german", "ger.1"), ("in italy", "ita.1"), ("italian", "ita.1"),
+        ("in france", "fra.1"), ("in scotland", "sco.1"), ("scottish", "sco.1"), ("dutch", "ned.1"),
+        ("in the netherlands", "ned.1"), ("in portugal", "por.1"), ("portuguese", "por.1"), ("in brazil", "bra.1"),
+        ("in mexico", "mex.1"), ("in japan", "jpn.1"),
+    ]
+    /// Words that make a country name its league.
+    static let leagueWords: Set<String> = ["league", "title", "table", "standings", "champions", "football", "soccer"]
+
     /// When a named event's last day falls.
     enum DateRule: Sendable {
         /// The `n`th `weekday` (0 = Sunday) of `month`; `n` = -1 is the last.
