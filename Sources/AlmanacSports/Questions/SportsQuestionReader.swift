@@ -105,7 +105,8 @@ struct SportsClause {
         }
         sportHint = words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
             .first
-        event = SportsQuestionReader.eventPhrases.first { has($0.phrase) }.flatMap { found in
+        let eventMatch = SportsQuestionReader.eventPhrases.first { has($0.phrase) }
+        event = eventMatch.flatMap { found in
             // "club world cup", "us open cup": a longer league name holding the event's name is that league.
             guard let leaguePhrase, leaguePhrase.phrase.contains(found.phrase), leaguePhrase.phrase != found.phrase,
                 leaguePhrase.league.slug != found.event.league
@@ -122,7 +123,13 @@ struct SportsClause {
         athlete = SportsQuestionReader.athleteSpellings.first {
             has($0.spelling) && (contest || !Words.weakAthleteSpellings.contains($0.spelling))
         }?.athlete
-        team = SportsQuestionReader.teamSpellings.first { has($0.spelling) && (!$0.weak || sportsy || athlete != nil) }?.team
+        let teamMatch = SportsQuestionReader.teamSpellings.first { has($0.spelling) && (!$0.weak || sportsy || athlete != nil) }
+        // "miami open": the event's name holds a team's ("miami"); the event is meant.
+        if let teamMatch, let eventMatch, event != nil, " \(eventMatch.phrase) ".contains(" \(teamMatch.spelling) ") {
+            team = nil
+        } else {
+            team = teamMatch?.team
+        }
         // A group needs its league named, or words about a table ("al east standings", "who leads the nfc north").
         if group != nil, !(sportsy || hasAny(Words.standingsWords) || has("leads") || has("leading")) { group = nil }
         detectIndividualSport()
