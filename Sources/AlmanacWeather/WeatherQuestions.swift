@@ -178,7 +178,7 @@ enum WeatherQuestionWords {
 
     /// Parts of a day that want the hours.
     static let partsOfDay = ["this morning", "this afternoon", "this evening", "next few hours", "later today",
-        "next hours", "morning", "afternoon", "evening", "overnight", "tonight", "night"]
+        "next hours", "morning", "afternoon", "evening", "overnight", "tonight", "night", "later"]
 
     static let placeIntros = ["in", "at", "near", "around", "for", "to"]
 

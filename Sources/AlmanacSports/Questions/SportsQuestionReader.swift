@@ -105,7 +105,16 @@ struct SportsClause {
         }
         sportHint = words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
             .first
-        let eventMatch = SportsQuestionReader.eventPhrases.first { has($0.phrase) }
+        var eventMatch = SportsQuestionReader.eventPhrases.first { has($0.phrase) }
+        if let found = eventMatch {
+            // A name two events share ("us open": golf in June, tennis in September): the nearer edition.
+            let sharing = SportsQuestionReader.eventPhrases.filter { $0.phrase == found.phrase }
+            eventMatch = sharing.min { distance($0.event) < distance($1.event) } ?? found
+        }
+        // "world cup qualifiers": not the tournament's days. (Racing's qualifying is the race weekend.)
+        if let found = eventMatch, hasAny(Words.beforeEvent), League.named(found.event.league)?.sport != "racing" {
+            eventMatch = nil
+        }
         event = eventMatch.flatMap { found in
             // "club world cup", "us open cup": a longer league name holding the event's name is that league.
             guard let leaguePhrase, leaguePhrase.phrase.contains(found.phrase), leaguePhrase.phrase != found.phrase,
@@ -230,36 +239,61 @@ struct SportsClause {
         return .date(year: parts[0], month: parts[1], day: parts[2])
     }
 
+    /// Days between today and `event`'s nearest edition (0 while it is on; large when unknown).
+    func distance(_ event: SportsQuestionWords.NamedEvent) -> Int {
+        let clock = clause.clock
+        if case .months(let months) = event.rule {
+            let month = clock.calendar.component(.month, from: clock.today)
+            return months.contains(month) ? 0 : 365
+        }
+        let days = finals(event).map { final -> Int in
+            let first = clock.calendar.date(byAdding: .day, value: -(event.days - 1), to: final) ?? final
+            if first <= clock.today && clock.today <= final { return 0 }
+            return abs(clock.calendar.dateComponents([.day], from: clock.today, to: final).day ?? 365)
+        }
+        return days.min() ?? 365
+    }
+
+    /// The last days of `event`'s editions last year, this year and next year.
+    func finals(_ event: SportsQuestionWords.NamedEvent) -> [Date] {
+        let clock = clause.clock
+        let calendar = clock.calendar
+        let year = calendar.component(.year, from: clock.today)
+        switch event.rule {
+        case .months: return []
+        case .fixed(let days):
+            return days.compactMap { day in
+                let parts = day.split(separator: "-").compactMap { Int($0) }
+                return parts.count == 3 ? clock.resolve(year: parts[0], month: parts[1], day: parts[2]) : nil
+            }
+        case .nth(let month, let weekday, let n):
+            return (year - 1...year + 1).compactMap { Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar) }
+        case .after(let month, let weekday, let n, let days):
+            return (year - 1...year + 1).compactMap {
+                Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar)
+                    .flatMap { calendar.date(byAdding: .day, value: days, to: $0) }
+            }
+        }
+    }
+
     /// The last day of `event`'s edition asked about, or nil when it is being played now or its day
     /// cannot be known (a series: the league's day is today's).
     func eventDay(_ event: SportsQuestionWords.NamedEvent) -> Date? {
         let clock = clause.clock
         let calendar = clock.calendar
-        let year = calendar.component(.year, from: clock.today)
-        var finals: [Date] = []
-        switch event.rule {
-        case .months: return nil
-        case .fixed(let days):
-            finals = days.compactMap { day in
-                let parts = day.split(separator: "-").compactMap { Int($0) }
-                return parts.count == 3 ? clock.resolve(year: parts[0], month: parts[1], day: parts[2]) : nil
-            }
-        case .nth(let month, let weekday, let n):
-            finals = (year - 1...year + 1).compactMap { Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar) }
-        case .after(let month, let weekday, let n, let days):
-            finals = (year - 1...year + 1).compactMap {
-                Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar)
-                    .flatMap { calendar.date(byAdding: .day, value: days, to: $0) }
-            }
-        }
+        if case .months = event.rule { return nil }
+        let finals = finals(event)
         let today = clock.today
         // Being played now (its first day through its last): today's scoreboard.
         for final in finals {
             let first = calendar.date(byAdding: .day, value: -(event.days - 1), to: final) ?? final
             if first <= today && today <= final { return nil }
         }
-        let last = finals.filter { $0 < today }.max()
-        let next = finals.filter { $0 > today }.min()
+        // "when does the world cup start": its first day.
+        let days = hasAny(Words.startWords)
+            ? finals.map { calendar.date(byAdding: .day, value: -(event.days - 1), to: $0) ?? $0 } : finals
+        let last = days.filter { $0 < today }.max()
+        let next = days.filter { $0 > today }.min()
         return past ? (last ?? next) : (next ?? last)
     }
 
@@ -280,7 +314,7 @@ struct SportsClause {
         let standings = hasAny(Words.standingsWords) || group != nil || clause.hasAnyPhrase(Words.seasonTitle)
         let news = hasAny(Words.newsWords)
         // A league or sport word with a table or news ("f1 standings", "tennis news") takes the ordinary path.
-        if let individualLeague, player != nil || (team == nil && !standings && !news) {
+        if let individualLeague, !standings && !news && (player != nil || team == nil) {
             var words = [individualLeague.word]
             if let player { words += ["--player", player] }
             // Tournaments, race weekends and cards span days: a week or "next" asks for the next event.

@@ -91,6 +91,11 @@ enum SportsQuestionWords {
         "mens-college-hockey": "womens-college-hockey", "nba": "wnba",
     ]
 
+    /// Words that ask about the first day of an event, not its last.
+    static let startWords: Set<String> = ["start", "starts", "begin", "begins", "starting", "beginning", "kickoff"]
+    /// Words that mean a stage before an event, which its dates do not describe.
+    static let beforeEvent: Set<String> = ["qualifier", "qualifiers", "qualifying", "qualification", "draw"]
+
     /// A country's top league, for "who won the league in england" (only with a word about a league).
     static let countryLeagues: [(phrase: String, league: String)] = [
         ("in england", "eng.1"), ("english", "eng.1"), ("in spain", "esp.1"), ("spanish", "esp.1"),
@@ -142,7 +147,7 @@ enum SportsQuestionWords {
         NamedEvent(phrases: ["frozen four"], league: "mens-college-hockey", rule: .nth(month: 4, weekday: 6, n: 2), days: 3),
         NamedEvent(phrases: ["the masters", "masters"], league: "pga", rule: .nth(month: 4, weekday: 0, n: 2), days: 4),
         NamedEvent(phrases: ["pga championship"], league: "pga", rule: .nth(month: 5, weekday: 0, n: 3), days: 4),
-        NamedEvent(phrases: ["us open golf", "u s open golf"], league: "pga", rule: .nth(month: 6, weekday: 0, n: 3), days: 4),
+        NamedEvent(phrases: ["us open golf", "u s open golf", "us open"], league: "pga", rule: .nth(month: 6, weekday: 0, n: 3), days: 4),
         NamedEvent(
             phrases: ["the open championship", "british open", "open championship"], league: "pga",
             rule: .nth(month: 7, weekday: 0, n: 3), days: 4),
