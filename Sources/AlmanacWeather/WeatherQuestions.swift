@@ -88,34 +88,38 @@ public struct WeatherQuestionReader: QuestionReader {
         let words = clause.words
         let stop = WeatherQuestionWords.placeStop
         // "in" names a place more surely than "for" ("weather for golf on saturday in Augusta").
-        let intros = WeatherQuestionWords.placeIntros.flatMap { intro in words.indices.filter { words[$0] == intro } }
-        for index in intros {
+        // Every "in" counts ("weather in lisbon today and what will it be like in porto").
+        for intro in WeatherQuestionWords.placeIntros {
             var places: [[QuestionToken]] = []
-            var place: [QuestionToken] = []
-            var cursor = index + 1
-            while cursor < tokens.count {
-                let token = tokens[cursor]
-                if ["and", "or", "&"].contains(token.lower), !place.isEmpty, cursor + 1 < tokens.count,
-                    !stop.contains(tokens[cursor + 1].lower)
-                {
-                    places.append(place)
-                    place = []
-                    cursor += 1
-                    continue
-                }
-                if stop.contains(token.lower) {
-                    if token.lower == "the" && place.isEmpty {
+            for index in words.indices where words[index] == intro {
+                var place: [QuestionToken] = []
+                var cursor = index + 1
+                while cursor < tokens.count {
+                    let token = tokens[cursor]
+                    if ["and", "or", "&"].contains(token.lower), !place.isEmpty, cursor + 1 < tokens.count,
+                        !stop.contains(tokens[cursor + 1].lower)
+                    {
+                        places.append(place)
+                        place = []
                         cursor += 1
                         continue
                     }
-                    break
+                    if stop.contains(token.lower) {
+                        if token.lower == "the" && place.isEmpty {
+                            cursor += 1
+                            continue
+                        }
+                        break
+                    }
+                    place.append(token)
+                    if token.semicolon { break }
+                    cursor += 1
                 }
-                place.append(token)
-                if token.semicolon { break }
-                cursor += 1
+                if !place.isEmpty { places.append(place) }
             }
-            if !place.isEmpty { places.append(place) }
-            if !places.isEmpty { return places.map { QuestionClause.typed($0) } }
+            var seen = Set<[String]>()
+            let found = places.map { QuestionClause.typed($0) }.filter { seen.insert($0.map { $0.lowercased() }).inserted }
+            if !found.isEmpty { return found }
         }
         guard let keyword = words.firstIndex(where: { WeatherQuestionWords.weatherWords.contains($0) }) else { return [] }
         var places: [[String]] = []

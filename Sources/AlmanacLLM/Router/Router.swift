@@ -73,7 +73,11 @@ public struct Router: Sendable {
                 routes.append(Route(fallback.tool.name, reading.words))
             }
         } else {
-            for (index, found) in read.enumerated() {
+            for (index, var found) in read.enumerated() {
+                // "did arsenal win and when do they play next": a pronoun's subject is in the clause before.
+                if found.isEmpty, index > 0, !read[index - 1].isEmpty, clauses[index].hasAny(Self.pronouns) {
+                    found = readings(clause(merged[index - 1] + merged[index]))
+                }
                 if found.isEmpty {
                     if let fallback, let reading = fallback.reader.read(clauses[index]) {
                         routes.append(Route(fallback.tool.name, reading.words))
@@ -145,4 +149,7 @@ public struct Router: Sendable {
     }
 
     static let connectors: Set<String> = ["and", "also", "plus", "&"]
+
+    /// Words that stand for a subject named before.
+    static let pronouns: Set<String> = ["they", "them", "their", "theyre", "he", "him", "his", "she", "her", "it", "its", "there"]
 }
