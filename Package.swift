@@ -75,12 +75,8 @@ let package = Package(
         ),
 
         // The LLM front: router, prompt context, llama.cpp (OpenAI-compatible) streaming client.
-        // It names tools by asking them, and reads league and team words from AlmanacSports.
-        .target(
-            name: "AlmanacLLM",
-            dependencies: [
-                "AlmanacCore", "AlmanacRuntime", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
-            ]),
+        // It names no tool: the router asks each registered tool's QuestionReader (AlmanacCore).
+        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
         // The tools as an MCP server (the only module importing MCP).
         .target(
             name: "AlmanacMCP",
@@ -154,7 +150,9 @@ let package = Package(
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
         .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
-        .testTarget(name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "tools", "tools-mcp"]),
+        .testTarget(
+            name: "AlmanacLLMTests",
+            dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports", "tools", "tools-mcp"]),
         .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
         .testTarget(
             name: "AlmanacServeTests",

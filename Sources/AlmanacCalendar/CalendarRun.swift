@@ -36,6 +36,12 @@ struct CalendarRun {
         let omitted = max(0, found.events.count - cap)
         if omitted > 0 { found.events.removeLast(omitted) }
         var seen = Set<String>()
+        if let hours = request.freeHours {
+            let payload = FreeBusyPayload(
+                events: found.events, firstDay: request.firstDay, lastDay: request.lastDay, hours: hours,
+                zone: request.window.zone, now: request.now, warnings: found.warnings.filter { seen.insert($0).inserted })
+            return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
+        }
         var payload = CalendarPayload(
             request: request, events: found.events, tasks: found.tasks,
             warnings: found.warnings.filter { seen.insert($0).inserted })

@@ -15,9 +15,9 @@ public struct CalendarTool: Tool {
     public let summary = "Events and tasks from .ics files, calendar feeds and CalDAV, by local day"
 
     /// Range words.
-    static let ranges = ["today", "tomorrow", "week", "next", "tasks"]
+    static let ranges = ["today", "tomorrow", "week", "next", "tasks", "free"]
     static let rangeHelp =
-        "expected today, tomorrow, week, next N, tasks, or --from YYYY-MM-DD [--to YYYY-MM-DD]"
+        "expected today, tomorrow, week, next N, tasks, free, or --from YYYY-MM-DD [--to YYYY-MM-DD]"
 
     /// Whether CalDAV collections that offer sync-collection are mirrored with it (tests turn it
     /// off to exercise the calendar-query path against the same server).
@@ -30,11 +30,13 @@ public struct CalendarTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "range", .choice(Self.ranges), help: "which events: today (default), tomorrow, week, next N, or tasks",
+                "range", .choice(Self.ranges),
+                help: "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps)",
                 placement: .positional),
             ToolParameter("count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
             ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
             ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD"),
+            ToolParameter("hours", .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),
             ToolParameter("search", .string, help: "only events whose title, place or notes contain this text"),
             ToolParameter(
                 "ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL", access: .allowedURLs),
@@ -83,6 +85,8 @@ struct CalendarRequest: Sendable {
     var lastDay: CivilDate
     var search: String?
     var now: Date
+    /// For `free`: the hours of each day looked at (FreeBusy.swift).
+    var freeHours: DayHours?
 
     init(_ arguments: ToolArguments, now: Date, zone: TimeZone) throws {
         self.now = now
@@ -99,7 +103,16 @@ struct CalendarRequest: Sendable {
             }
             throw AlmanacError.usage("unknown range '\(count)'", suggestion: Self.suggestion(for: count))
         }
-        if (from != nil || to != nil), let range, range != "today" {
+        if let text = arguments.string("hours") {
+            guard range == "free", let hours = DayHours(text) else {
+                throw AlmanacError.usage(
+                    "--hours must be HH-HH with 'free', got '\(text)'", suggestion: "e.g. free --hours 12-18")
+            }
+            freeHours = hours
+        } else if range == "free" {
+            freeHours = .waking
+        }
+        if (from != nil || to != nil), let range, range != "today", range != "free" {
             throw AlmanacError.usage(
                 "'\(range)' and --from/--to both choose a range", suggestion: "use one of them")
         }

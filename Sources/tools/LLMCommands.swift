@@ -43,7 +43,7 @@ extension Tools {
         func run() async throws {
             do {
                 let runtime = try options.runtime()
-                let router = Router(tools: runtime.registry.tools.map(\.name), now: runtime.now, timeZone: runtime.timeZone)
+                let router = Router(registry: runtime.registry, now: runtime.now, timeZone: runtime.timeZone)
                 let routes = router.route(options.text)
                 printLine(routes.isEmpty ? "(no tool)" : routes.map(\.description).joined(separator: "\n"))
             } catch {
@@ -73,7 +73,7 @@ extension Tools {
         func run() async throws {
             do {
                 let runtime = try options.runtime()
-                let router = Router(tools: runtime.registry.tools.map(\.name), now: runtime.now, timeZone: runtime.timeZone)
+                let router = Router(registry: runtime.registry, now: runtime.now, timeZone: runtime.timeZone)
                 let context = await PromptContext.gather(
                     question: options.text, routes: router.route(options.text), runner: runtime)
                 let text = context.render(budget: budget)

@@ -71,6 +71,12 @@ struct LinesPayload: ToolPayload {
     enum CodingKeys: String, CodingKey { case title, lines }
 }
 
+/// Reads any question: its words are the query.
+struct EchoReader: QuestionReader {
+    var answersAnything: Bool { true }
+    func read(_ clause: QuestionClause) -> ToolReading? { ToolReading(clause.tokens.map(\.original), weight: .weak) }
+}
+
 /// A stand-in tool with a real tool's name, returning `lines` numbered lines of plain words.
 struct LinesTool: Tool {
     var name: String
@@ -88,6 +94,8 @@ struct LinesTool: Tool {
     // Providers are listed by `providers(in:)` below; there are no described upstreams.
     var providerDescriptors: [ProviderDescriptor] { [] }
     func providers(in context: ToolContext) -> [ProviderInfo] { [ProviderInfo(name: "stub", priority: 0)] }
+    /// Reads any question, as web search does, so the router of a runtime made of stand-ins routes to it.
+    var questionReader: (any QuestionReader)? { EchoReader() }
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         var title = "\(name): \(arguments.string("query") ?? "-")"

@@ -32,6 +32,9 @@ public protocol Tool: Sendable {
     ///
     /// - Throws: ``AlmanacError`` (usage) for a filter the tool does not know.
     func choices(filter: String?) throws -> String?
+    /// How the tool reads a clause of a question into its CLI words (the LLM router asks every
+    /// tool); nil when it reads none. Default: nil.
+    var questionReader: (any QuestionReader)? { get }
     /// Runs the tool.
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult
 }

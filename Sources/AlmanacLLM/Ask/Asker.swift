@@ -105,7 +105,7 @@ public struct Asker: Sendable {
     func askWithRouter(
         _ question: String, options: AskOptions, output: @Sendable (String) -> Void, note: @Sendable (String) -> Void
     ) async throws -> AskReport {
-        let router = Router(tools: runner.registry.tools.map(\.name), now: runner.now, timeZone: runner.timeZone)
+        let router = Router(registry: runner.registry, now: runner.now, timeZone: runner.timeZone)
         let context = await PromptContext.gather(question: question, routes: router.route(question), runner: runner)
         try Task.checkCancellation()
         return try await streamAnswer(options: options, output: output, note: note) { budget in
