@@ -26,7 +26,7 @@ public struct ReadTool: Tool {
         "A web page as compact text (main content, title, byline, dates), fenced as untrusted text"
     }
 
-    /// `<url> [--start N] [--section HEADING] [--links]`.
+    /// `<url> [--start N] [--section HEADING] [--links] [--archive]`.
     public var schema: ToolSchema { Self.schema }
 
     static let schema = ToolSchema([
@@ -34,6 +34,7 @@ public struct ReadTool: Tool {
         ToolParameter("start", .integer, help: "character offset to continue from (the previous part says which)"),
         ToolParameter("section", .string, help: "read only the section under this heading"),
         ToolParameter("links", .boolean, help: "keep links as [text](url)"),
+        ToolParameter("archive", .boolean, help: "read the Internet Archive's latest copy, not the site"),
     ])
 
     /// The site, then the Internet Archive.
@@ -45,11 +46,11 @@ public struct ReadTool: Tool {
         // A bad archive URL in the configuration is a usage error, not a provider failure.
         _ = try ArchiveProvider.descriptor.baseURL(context.settings)
         let query = ReadQuery(url: request.url, links: request.links)
-        let key = Self.cacheKey(query)
+        let key = Self.cacheKey(query) + (request.archive ? "|archive" : "")
+        var providers: [any Provider<ReadQuery, FetchedPage>] = [ArchiveProvider()]
+        if !request.archive { providers.insert(SiteProvider(), at: 0) }
         let fetched = try await context.fetch(
-            tool: name, key: key, query: query,
-            providers: [SiteProvider() as any Provider<ReadQuery, FetchedPage>, ArchiveProvider()],
-            ttl: Self.cacheLifetime)
+            tool: name, key: key, query: query, providers: providers, ttl: Self.cacheLifetime)
         let payload = ReadPayload(fetched: fetched.value, start: request.start, section: request.section)
         if let section = request.section, payload.sectionRange == nil {
             let headings = payload.headings.prefix(12).map { UntrustedText.clean($0.text, limit: 60) }
@@ -70,6 +71,7 @@ public struct ReadTool: Tool {
         var start: Int?
         var section: String?
         var links: Bool
+        var archive = false
     }
 
     /// Checks every argument before any network call.
@@ -92,7 +94,7 @@ public struct ReadTool: Tool {
         if let section, section.isEmpty {
             throw AlmanacError.usage("--section needs a heading", suggestion: "e.g. --section \"Installation\"")
         }
-        return Request(url: url, start: start, section: section, links: arguments.flag("links"))
+        return Request(url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive"))
     }
 
     /// An http(s) URL with a host; `example.org/page` gets `https://`.

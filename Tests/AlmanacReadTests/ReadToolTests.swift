@@ -288,7 +288,7 @@ struct ReadToolTests {
 struct SiteFaultTests {
     static let faults: [(String, HTTPResponse, String)] = [
         ("404", HTTPResponse(status: 404, body: Data("gone".utf8)), "site: HTTP 404, no such page"),
-        ("403", HTTPResponse(status: 403, body: Data("no".utf8)), "site: HTTP 403, the site refused"),
+        ("403", HTTPResponse(status: 403, body: Data("no".utf8)), "site: HTTP 403, access refused"),
         ("500", HTTPResponse(status: 500, body: Data("oops".utf8)), "site: HTTP 500"),
         ("429", HTTPResponse(status: 429, headers: ["retry-after": "30"], body: Data()), "site: HTTP 429, rate limited"),
         ("truncate", ReadTest.html(Data("<html><body><p>half".utf8), headers: ["content-length": "4000"]), "the body was cut short (19 of 4000 bytes)"),
@@ -315,5 +315,22 @@ struct SiteFaultTests {
         let context = ReadTest.context(transport: ReadTest.site(["/p": ReadTest.html(Data())]))
         let text = try ReadTest.render(try await ReadTest.run(["https://example.org/p"], context: context))
         #expect(text.contains("The page has no readable text."))
+    }
+}
+
+@Suite("read --archive")
+struct ArchiveFlagTests {
+    @Test("--archive reads the archived copy without asking the site")
+    func archiveOnly() async throws {
+        let requests = Recorder<HTTPRequest>()
+        let replay = try Fixtures.replay()
+        let transport = StubTransport { request in
+            requests.append(request)
+            return try await replay.send(request, timeout: .seconds(5))
+        }
+        let result = try await ReadTest.run([ReadTest.acluURL, "--archive"], context: ReadTest.context(transport: transport))
+        #expect(result.metadata.provider == "archive")
+        #expect(result.metadata.attempts.map(\.provider) == ["archive"])
+        #expect(!requests.values.contains { $0.url.host == "www.aclu.org" })
     }
 }
