@@ -134,7 +134,7 @@ struct DoctorEndToEndTests {
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains { $0.hasPrefix("ok    libcurl: libcurl.so.4 7.") && $0.hasSuffix(" opened") })
         #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
-        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV only)") })
+        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV and read)") })
 
         // Both sonames tried: the GnuTLS build is the fallback.
         _ = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4"])

@@ -27,6 +27,8 @@ final class HTMLNode {
     var dataTable = false
     /// The text measure of the subtree, kept until the subtree changes (see ``changed()``).
     var measure: Readability.Measure?
+    /// The text length inside its links, kept like ``measure``.
+    var linkLength: Double?
 
     init(kind: Kind, tag: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
         self.kind = kind
@@ -57,6 +59,7 @@ final class HTMLNode {
         var node: HTMLNode? = self
         while let current = node {
             current.measure = nil
+            current.linkLength = nil
             node = current.parent
         }
     }

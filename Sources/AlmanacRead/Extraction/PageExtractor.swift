@@ -78,7 +78,7 @@ public enum PageExtractor {
         let parsed = try HTMLParser.parse(data, encoding: encoding)
         var metadata = MetadataReader.read(parsed.root, jsonLD: parsed.jsonLD)
         var readability = Readability(title: metadata.title ?? "")
-        let article = readability.extract(parsed.root)
+        let article = readability.extract(parsed.root) { try? HTMLParser.parse(data, encoding: encoding).root }
         if metadata.byline == nil { metadata.byline = readability.byline }
         let blocks = article.map { ArticleText.blocks(of: $0, links: links, base: url) } ?? []
         return ReadPage(kind: .html, metadata: metadata, blocks: blocks)

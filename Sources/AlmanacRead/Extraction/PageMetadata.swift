@@ -40,10 +40,12 @@ public struct PageMetadata: Sendable, Hashable, Codable {
 /// elements, language and canonical URL, which Readability does not read.
 enum MetadataReader {
     static func read(_ root: HTMLNode, jsonLD: [String]) -> PageMetadata {
-        let documentTitle = Readability.normalize(root.descendants(["title"]).first?.textContent ?? "")
+        // One walk for every element the metadata reads.
+        let found = root.descendants(["title", "meta", "link", "time", "h1", "h2"])
+        let documentTitle = Readability.normalize(found.first { $0.tag == "title" }?.textContent ?? "")
         var values: [String: String] = [:]
         var canonical: String?
-        for meta in root.descendants(["meta", "link"]) {
+        for meta in found where meta.tag == "meta" || meta.tag == "link" {
             if meta.tag == "link" {
                 let rel = meta.attribute("rel")?.lowercased() ?? ""
                 if rel.split(separator: " ").contains("canonical"), canonical == nil, let href = meta.attribute("href") {
@@ -64,18 +66,19 @@ enum MetadataReader {
                 if nameKeys.contains(key) { values[key] = content }
             }
         }
-        let linked = JSONLDReader.read(jsonLD, documentTitle: { articleTitle(root, documentTitle: documentTitle) })
+        let headings = found.filter { $0.tag == "h1" || $0.tag == "h2" }
+        let linked = JSONLDReader.read(jsonLD, documentTitle: { articleTitle(headings, documentTitle: documentTitle) })
 
         var metadata = PageMetadata()
         metadata.title =
             linked.title ?? first(values, ["dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title", "parsely-title"])
-            ?? articleTitle(root, documentTitle: documentTitle)
+            ?? articleTitle(headings, documentTitle: documentTitle)
         let articleAuthor = values["article:author"].flatMap { $0.hasPrefix("http") ? nil : $0 }
         metadata.byline = linked.byline ?? first(values, ["dc:creator", "dcterm:creator", "author", "parsely-author"]) ?? articleAuthor
         metadata.siteName = linked.siteName ?? values["og:site_name"]
         metadata.published =
             linked.published ?? first(values, ["article:published_time", "parsely-pub-date", "og:published_time", "dc:date", "dcterm:date", "date", "pubdate", "datepublished"])
-            ?? timeElement(root)
+            ?? timeElement(found)
         metadata.modified = linked.modified ?? first(values, ["article:modified_time", "og:updated_time", "last-modified", "datemodified", "dcterm:modified"])
         metadata.excerpt =
             linked.excerpt ?? first(values, ["dc:description", "dcterm:description", "og:description", "weibo:article:description", "weibo:webpage:description", "description", "twitter:description"])
@@ -117,18 +120,19 @@ enum MetadataReader {
     }
 
     /// The first `<time datetime>` in the page (a blog's post date).
-    private static func timeElement(_ root: HTMLNode) -> String? {
-        for time in root.descendants(["time"]) {
+    private static func timeElement(_ found: [HTMLNode]) -> String? {
+        for time in found where time.tag == "time" {
             if let value = time.attribute("datetime")?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
         }
         return nil
     }
 
     /// Readability's `_getArticleTitle`: the document title without the site's name around it.
-    static func articleTitle(_ root: HTMLNode, documentTitle: String) -> String? {
+    /// - Parameter headings: The page's `h1` and `h2` elements in document order.
+    static func articleTitle(_ headings: [HTMLNode], documentTitle: String) -> String? {
         let original = documentTitle
         guard !original.isEmpty else {
-            let ones = root.descendants(["h1"])
+            let ones = headings.filter { $0.tag == "h1" }
             return ones.count == 1 ? Readability.innerText(ones[0]) : nil
         }
         var current = original
@@ -158,9 +162,9 @@ enum MetadataReader {
                 current = String(characters[(first + 1)...])
             }
         } else if current.contains(": ") {
-            let headings = root.descendants(["h1", "h2"]).map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let texts = headings.map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }
             let trimmed = current.trimmingCharacters(in: .whitespaces)
-            if !headings.contains(trimmed), let last = original.lastIndex(of: ":"), let first = original.firstIndex(of: ":") {
+            if !texts.contains(trimmed), let last = original.lastIndex(of: ":"), let first = original.firstIndex(of: ":") {
                 current = String(original[original.index(after: last)...])
                 if words(current) < 3 {
                     current = String(original[original.index(after: first)...])
@@ -169,7 +173,7 @@ enum MetadataReader {
                 }
             }
         } else if current.count > 150 || current.count < 15 {
-            let ones = root.descendants(["h1"])
+            let ones = headings.filter { $0.tag == "h1" }
             if ones.count == 1 { current = Readability.innerText(ones[0]) }
         }
         current = Readability.normalize(current)

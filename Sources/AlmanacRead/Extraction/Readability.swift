@@ -38,6 +38,15 @@ struct Readability {
         "samp", "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr",
     ]
     static let alterToDivExceptions: Set<String> = ["div", "article", "section", "p"]
+    static let removableWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// Class and id, lower-cased, as Readability matches them ("" for the many nodes with neither).
+    static func matchString(_ node: HTMLNode) -> String {
+        let className = node.className
+        let id = node.id
+        if className.isEmpty, id.isEmpty { return " " }
+        return (className + " " + id).lowercased()
+    }
     static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
     /// Readability's DEFAULT_CHAR_THRESHOLD: an article shorter than this is tried again.
     static let charThreshold = 500
@@ -59,13 +68,14 @@ struct Readability {
         self.title = title
     }
 
-    /// The main content of `root` (a fresh copy each attempt; `root` is not changed), or nil
-    /// when no attempt found text.
-    mutating func extract(_ root: HTMLNode) -> HTMLNode? {
+    /// The main content of the page, or nil when no attempt found text. The first attempt works
+    /// on `root` itself (it is changed); a retry asks `fresh` for an unchanged tree, as
+    /// Readability re-parses the page (rare: only pages whose first attempt is short).
+    mutating func extract(_ root: HTMLNode, fresh: () -> HTMLNode?) -> HTMLNode? {
         var attempts: [(node: HTMLNode, length: Int)] = []
-        while true {
-            let page = root.clone()
-            let body = page.descendants(["body"]).first ?? page
+        var next: HTMLNode? = root
+        while let page = next {
+            let body = page.elementChildren.first { $0.tag == "body" } ?? page.descendants(["body"]).first ?? page
             let article = grab(body)
             let length = Self.textLength(article)
             if length >= Self.charThreshold { return article }
@@ -77,10 +87,12 @@ struct Readability {
             } else if flags.contains(.cleanConditionally) {
                 flags.remove(.cleanConditionally)
             } else {
-                let best = attempts.max { $0.length < $1.length }
-                return best.flatMap { $0.length > 0 ? $0.node : nil }
+                break
             }
+            next = fresh()
         }
+        let best = attempts.max { $0.length < $1.length }
+        return best.flatMap { $0.length > 0 ? $0.node : nil }
     }
 
     // MARK: Walk and score
@@ -94,7 +106,7 @@ struct Readability {
                 node = Self.next(current)
                 continue
             }
-            let match = (current.className + " " + current.id).lowercased()
+            let match = Self.matchString(current)
             if !Self.isProbablyVisible(current) {
                 node = Self.removeAndNext(current)
                 continue
@@ -128,7 +140,7 @@ struct Readability {
                     continue
                 }
             }
-            if ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"].contains(current.tag),
+            if Self.removableWhenEmpty.contains(current.tag),
                 Self.isWithoutContent(current)
             {
                 node = Self.removeAndNext(current)
@@ -302,7 +314,7 @@ struct Readability {
         // Share bars and the like, when short.
         for child in article.elementChildren {
             for node in [child] + child.allElements() {
-                let match = (node.className + " " + node.id).lowercased()
+                let match = Self.matchString(node)
                 if Self.isShare(match), Self.rawLength(node) < Self.charThreshold { node.detach() }
             }
         }
@@ -427,6 +439,8 @@ struct Readability {
     }
 
     static func isShare(_ match: String) -> Bool {
+        // Most class names have no "share" at all: a byte search settles those.
+        guard containsAny(match, ["share"]) else { return false }
         for word in ["share", "sharedaddy"] {
             var search = match.startIndex
             while let range = match.range(of: word, range: search..<match.endIndex) {
@@ -444,8 +458,8 @@ struct Readability {
     /// `hidden` attribute, no `aria-hidden="true"` (except on fallback images).
     static func isProbablyVisible(_ node: HTMLNode) -> Bool {
         if let style = node.attribute("style") {
-            let compact = style.lowercased().filter { !$0.isWhitespace }
-            if compact.contains("display:none") || compact.contains("visibility:hidden") { return false }
+            let compact = String(String.UnicodeScalarView(style.lowercased().unicodeScalars.filter { !isSpace($0) }))
+            if containsAny(compact, ["display:none", "visibility:hidden"]) { return false }
         }
         if node.has("hidden") { return false }
         if node.attribute("aria-hidden")?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
@@ -646,12 +660,23 @@ struct Readability {
     static func linkDensity(_ node: HTMLNode) -> Double {
         let length = textLength(node)
         guard length > 0 else { return 0 }
-        var links = 0.0
-        for link in node.descendants(["a"]) {
-            let weight = (link.attribute("href") ?? "").hasPrefix("#") ? 0.3 : 1
-            links += Double(textLength(link)) * weight
+        return linkLength(node) / Double(length)
+    }
+
+    /// The text length inside links (`#` links count 0.3), kept with the node's measure.
+    static func linkLength(_ node: HTMLNode) -> Double {
+        if let cached = node.linkLength { return cached }
+        var total = 0.0
+        for child in node.children where child.isElement {
+            if child.tag == "a" {
+                let weight = (child.attribute("href") ?? "").hasPrefix("#") ? 0.3 : 1
+                total += Double(textLength(child)) * weight
+            }
+            // Links inside links are counted too, as Readability's getElementsByTagName("a") does.
+            total += linkLength(child)
         }
-        return links / Double(length)
+        node.linkLength = total
+        return total
     }
 
     /// Readability's `_textSimilarity`: the share of B's words that A also has.

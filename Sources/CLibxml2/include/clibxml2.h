@@ -1,7 +1,8 @@
 #ifndef ALMANAC_CLIBXML2_H
 #define ALMANAC_CLIBXML2_H
 
-/* libxml2's pull parser (xmlTextReader), opened with dlopen by CalDAV only. Foundation's XMLParser
+/* libxml2's pull parser (xmlTextReader) for CalDAV and its HTML parser for the read tool, opened
+   with dlopen on first use. Foundation's XMLParser
    (FoundationXML) linked libxml2 and ICU's common library into every `tools` start (~0.5 ms) for
    the few WebDAV bodies a CalDAV sync reads. clibxml2.c forwards libxml2's functions under their
    own names, checked against libxml2's real headers (the CLibraryLoader pattern); those headers
