@@ -27,6 +27,8 @@ final class HTMLNode {
     var dataTable = false
     /// The text measure of the subtree, kept until the subtree changes (see ``changed()``).
     var measure: Readability.Measure?
+    /// Where the node last was among its parent's children (checked before use: removals shift it).
+    var indexHint = 0
     /// The text length inside its links, kept like ``measure``.
     var linkLength: Double?
 
@@ -54,6 +56,16 @@ final class HTMLNode {
     /// Element children only.
     var elementChildren: [HTMLNode] { children.filter(\.isElement) }
 
+    /// The node's index among its parent's children (the hint when it still holds).
+    func indexInParent() -> Int? {
+        guard let parent else { return nil }
+        let children = parent.children
+        if indexHint < children.count, children[indexHint] === self { return indexHint }
+        guard let index = children.firstIndex(where: { $0 === self }) else { return nil }
+        indexHint = index
+        return index
+    }
+
     /// Forgets the kept measures of this node and its ancestors (their text changed).
     func changed() {
         var node: HTMLNode? = self
@@ -75,14 +87,14 @@ final class HTMLNode {
     /// Removes the node from its parent.
     func detach() {
         guard let parent else { return }
-        if let index = parent.children.firstIndex(where: { $0 === self }) { parent.children.remove(at: index) }
+        if let index = indexInParent() { parent.children.remove(at: index) }
         parent.changed()
         self.parent = nil
     }
 
     /// Puts `other` where this node is.
     func replace(with other: HTMLNode) {
-        guard let parent, let index = parent.children.firstIndex(where: { $0 === self }) else { return }
+        guard let parent, let index = indexInParent() else { return }
         other.detach()
         parent.children[index] = other
         other.parent = parent
@@ -162,6 +174,7 @@ final class HTMLNode {
         for child in children {
             let childCopy = child.clone()
             childCopy.parent = copy
+            childCopy.indexHint = copy.children.count
             copy.children.append(childCopy)
         }
         return copy
@@ -244,6 +257,7 @@ enum HTMLParser {
                 } else {
                     let node = HTMLNode(kind: .text, text: string)
                     node.parent = parent
+                    node.indexHint = parent.children.count
                     parent.children.append(node)
                 }
             case Int(ALMANAC_HTML_ELEMENT):
@@ -273,6 +287,7 @@ enum HTMLParser {
                 if HTMLParser.dropped.contains(tag) { return }
                 let node = HTMLNode(kind: .element, tag: tag, attributes: attributes)
                 node.parent = parent
+                node.indexHint = parent.children.count
                 parent.children.append(node)
                 var child = almanac_html_first_child(pointer)
                 while let current = child {

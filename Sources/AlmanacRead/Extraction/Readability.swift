@@ -706,10 +706,10 @@ struct Readability {
     static func nextSkippingChildren(_ node: HTMLNode) -> HTMLNode? {
         var current: HTMLNode? = node
         while let each = current {
-            if let parent = each.parent, let index = parent.children.firstIndex(where: { $0 === each }),
-                index + 1 < parent.children.count
-            {
-                return parent.children[index + 1]
+            if let parent = each.parent, let index = each.indexInParent(), index + 1 < parent.children.count {
+                let next = parent.children[index + 1]
+                next.indexHint = index + 1
+                return next
             }
             current = each.parent
         }
