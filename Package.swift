@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
         .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
         .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
+        .library(name: "AlmanacRead", targets: ["AlmanacRead"]),
         .plugin(name: "RecordFixtures", targets: ["RecordFixtures"]),
     ],
     dependencies: [
@@ -52,7 +53,7 @@ let package = Package(
         ),
         .target(
             name: "AlmanacSearch",
-            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AlmanacCore", "AlmanacRead", .product(name: "Logging", package: "swift-log")]
         ),
         // libical (parsing, time zones, recurrence) for the calendar tool.
         // libical, opened with dlopen by the calendar only (Sources/CLibical/include/clibical.h);
@@ -64,12 +65,15 @@ let package = Package(
         // pkg-config system library target would also link -lxml2 into every start.
         .target(name: "CLibxml2", dependencies: ["CLibraryLoader"], cSettings: [.headerSearchPath("headers")]),
         .target(name: "AlmanacCalendar", dependencies: ["AlmanacCore", "CLibical", "CLibxml2"]),
+        // `tools run read URL`: libxml2's HTML parser (the same lazily loaded CLibxml2) and a
+        // Readability-style extractor; the site, then the Internet Archive.
+        .target(name: "AlmanacRead", dependencies: ["AlmanacCore", "CLibxml2"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
             name: "AlmanacRuntime",
             dependencies: [
-                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
+                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar", "AlmanacRead",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
@@ -96,6 +100,8 @@ let package = Package(
         ),
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
+        // Extraction timing for scripts/bench-read (the extractor alone, no network).
+        .executableTarget(name: "almanac-read-bench", dependencies: ["AlmanacRead"]),
 
         // Decoder fuzzing over every decoder the provider registry declares (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
         // build replays crash reproducers and seeds through the same decoders).
@@ -147,6 +153,7 @@ let package = Package(
         .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacReadTests", dependencies: ["AlmanacRead", "AlmanacTesting"]),
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
         .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),

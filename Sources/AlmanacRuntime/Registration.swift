@@ -1,5 +1,6 @@
 import AlmanacCalendar
 import AlmanacCore
+import AlmanacRead
 import AlmanacSearch
 import AlmanacSports
 import AlmanacWeather
@@ -7,7 +8,7 @@ import AlmanacWeather
 extension Runtime {
     /// Every tool Almanac ships, in listing order.
     public static func defaultTools() -> [any Tool] {
-        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool()]
+        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool(), ReadTool()]
     }
 
     /// Every provider of every tool Almanac ships: the registry the CLI, doctor, recording, fuzzing

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacRead
 import Foundation
 import Logging
 
@@ -53,6 +54,7 @@ public struct SearchTool: Tool {
         ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
         ToolParameter("language", .string, help: "language of the results, e.g. en, de, pt-BR"),
         ToolParameter("page", .integer, help: "which page of results, 1-10 (default 1)"),
+        ToolParameter("read", .integer, help: "also read result N's page (1 = the top hit) with the read tool"),
     ])
 
     /// Every search provider (the chain's order).
@@ -111,7 +113,30 @@ public struct SearchTool: Tool {
             query: request.text, kind: request.kind, freshness: request.freshness, country: request.country,
             results: Array(results.results.prefix(request.count)), answers: results.answers, infobox: results.infobox,
             suggestions: results.results.isEmpty ? results.suggestions : [])
-        return ToolResult(metadata: fetched.metadata, payload: payload)
+        guard let rank = request.read else { return ToolResult(metadata: fetched.metadata, payload: payload) }
+        return try await Self.reading(rank, of: payload, metadata: fetched.metadata, context: context)
+    }
+
+    /// The search result followed by hit `rank`'s page, read by the read tool (its own cache,
+    /// providers and attempts); a page that cannot be read is said in one line after the results.
+    static func reading(
+        _ rank: Int, of payload: SearchPayload, metadata: ResultMetadata, context: ToolContext
+    ) async throws -> ToolResult {
+        guard payload.results.indices.contains(rank - 1) else {
+            return ToolResult(
+                metadata: metadata,
+                payload: SearchReadPayload(search: payload, read: nil, note: "no result \(rank) to read"))
+        }
+        let url = payload.results[rank - 1].url
+        do {
+            let read = try await ReadTool().run(ToolArguments(["url": .string(url)]), context: context)
+            return ToolResult(metadata: metadata, payload: SearchReadPayload(search: payload, read: read, note: nil))
+        } catch let error as AlmanacError {
+            let reason = error.attempts.compactMap(\.detail).first ?? error.message
+            return ToolResult(
+                metadata: metadata,
+                payload: SearchReadPayload(search: payload, read: nil, note: "result \(rank) could not be read: \(reason)"))
+        }
     }
 
     // MARK: Arguments
@@ -124,6 +149,7 @@ public struct SearchTool: Tool {
         var country: String?
         var language: String? = nil
         var page = 1
+        var read: Int? = nil
     }
 
     /// Checks every argument before any network call; errors name the value and what would be right.
@@ -179,9 +205,14 @@ public struct SearchTool: Tool {
             country = raw.uppercased()
         }
 
+        var read: Int?
+        if arguments.values["read"] != nil {
+            read = try bounded(arguments, "read", 1...count, default: 1, example: 1)
+        }
+
         return Request(
             text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
-            country: country, language: language, page: page)
+            country: country, language: language, page: page, read: read)
     }
 
     /// The integer option `name` within `range` (`fallback` when not given), else a usage error.

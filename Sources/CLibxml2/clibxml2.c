@@ -4,6 +4,7 @@
    forwarders below. `headers/libxml` links to the system's /usr/include/libxml2/libxml (see
    Package.swift): only this file reads libxml2's headers. */
 #define LIBXML_STATIC
+#include <libxml/HTMLparser.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
@@ -23,13 +24,15 @@
     X(int, xmlTextReaderIsEmptyElement, (xmlTextReaderPtr a), (a))                                 \
     X(const xmlChar *, xmlTextReaderConstLocalName, (xmlTextReaderPtr a), (a))                     \
     X(const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextReaderPtr a), (a))                  \
-    X(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr a), (a))
+    X(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr a), (a))                     \
+    X(htmlDocPtr, htmlReadMemory, (const char *a, int b, const char *c, const char *d, int e), (a, b, c, d, e))
 
 #define ALMANAC_XML_PROCEDURES(X)                                                                  \
     X(xmlFreeTextReader, (xmlTextReaderPtr a), (a))                                                \
     X(xmlTextReaderSetStructuredErrorHandler, (xmlTextReaderPtr a, xmlStructuredErrorFunc b, void *c), (a, b, c)) \
     X(xmlSetGenericErrorFunc, (void *a, xmlGenericErrorFunc b), (a, b))                            \
-    X(xmlSetStructuredErrorFunc, (void *a, xmlStructuredErrorFunc b), (a, b))
+    X(xmlSetStructuredErrorFunc, (void *a, xmlStructuredErrorFunc b), (a, b))                      \
+    X(xmlFreeDoc, (xmlDocPtr a), (a))
 
 static struct {
     ALMANAC_XML_FUNCTIONS(ALMANAC_POINTER)
@@ -160,4 +163,73 @@ const char *almanac_xml_reader_error(almanac_xml_reader *reader) {
 void almanac_xml_free(almanac_xml_reader *reader) {
     xmlFreeTextReader(reader->reader);
     free(reader);
+}
+
+/* The HTML parser (the reader tool): a tree walked from Swift through the accessors below. The
+   nodes are libxml2's own; they are read in place, never copied. */
+struct almanac_html_document {
+    htmlDocPtr document;
+};
+
+almanac_html_document *almanac_html_parse(const char *buffer, int size, const char *encoding) {
+    xmlSetGenericErrorFunc(NULL, ignore_message);
+    xmlSetStructuredErrorFunc(NULL, ignore_error);
+    almanac_html_document *result = calloc(1, sizeof *result);
+    if (result == NULL) return NULL;
+    /* RECOVER: pages are rarely valid; NONET: no DTD or entity fetched; NOERROR/NOWARNING:
+       nothing printed; COMPACT: small text nodes stored inline (fewer allocations). A given
+       encoding overrides the page's own meta (the caller read headers, BOM and meta first). */
+    int options = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING
+        | HTML_PARSE_COMPACT | HTML_PARSE_NODEFDTD;
+    if (encoding != NULL) options |= HTML_PARSE_IGNORE_ENC;
+    result->document = htmlReadMemory(buffer, size, NULL, encoding, options);
+    if (result->document == NULL) {
+        free(result);
+        return NULL;
+    }
+    return result;
+}
+
+void almanac_html_free(almanac_html_document *document) {
+    xmlFreeDoc(document->document);
+    free(document);
+}
+
+const almanac_html_node *almanac_html_root(const almanac_html_document *document) {
+    return document->document->children;
+}
+
+int almanac_html_node_kind(const almanac_html_node *node) { return (int)node->type; }
+
+const char *almanac_html_node_name(const almanac_html_node *node) { return (const char *)node->name; }
+
+const char *almanac_html_node_text(const almanac_html_node *node) { return (const char *)node->content; }
+
+const almanac_html_node *almanac_html_first_child(const almanac_html_node *node) {
+    /* Attribute and entity nodes keep other things under `children`; only elements and the
+       document have child nodes we walk. */
+    return node->type == XML_ELEMENT_NODE || node->type == XML_DOCUMENT_NODE || node->type == XML_HTML_DOCUMENT_NODE
+        ? node->children : NULL;
+}
+
+const almanac_html_node *almanac_html_next(const almanac_html_node *node) { return node->next; }
+
+const almanac_html_attribute *almanac_html_first_attribute(const almanac_html_node *node) {
+    return node->type == XML_ELEMENT_NODE ? node->properties : NULL;
+}
+
+const almanac_html_attribute *almanac_html_next_attribute(const almanac_html_attribute *attribute) {
+    return attribute->next;
+}
+
+const char *almanac_html_attribute_name(const almanac_html_attribute *attribute) {
+    return (const char *)attribute->name;
+}
+
+const char *almanac_html_attribute_value(const almanac_html_attribute *attribute) {
+    /* The HTML parser stores a value as one text child (entities already replaced); a boolean
+       attribute (`hidden`) has none. */
+    const xmlNode *child = attribute->children;
+    if (child == NULL || child->content == NULL) return "";
+    return (const char *)child->content;
 }

@@ -89,7 +89,7 @@ struct DoctorChecks: Sendable {
 
     /// libcurl, libical and libxml2 are opened on first use, so a missing one would only show at
     /// the first request or calendar: open them here. libcurl is essential; libical serves the
-    /// calendar and libxml2 CalDAV only.
+    /// calendar and libxml2 CalDAV and the read tool.
     func libraries() -> [DoctorCheck] {
         let curl = CurlTransport.openLibrary().map {
             DoctorCheck(status: .fail, name: "libcurl", detail: "cannot be opened: \($0); install libcurl4", essential: true)
@@ -98,7 +98,7 @@ struct DoctorChecks: Sendable {
             DoctorCheck(status: .warn, name: "libical", detail: "cannot be opened: \($0); install libical3 (calendar only)", essential: false)
         } ?? DoctorCheck(status: .ok, name: "libical", detail: "\(CalendarTool.openedLibrary) opened", essential: false)
         let xml = CalendarTool.openCalDAVLibrary().map {
-            DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV only)", essential: false)
+            DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV and read)", essential: false)
         } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "\(CalendarTool.openedCalDAVLibrary) opened", essential: false)
         return [curl, ical, xml]
     }

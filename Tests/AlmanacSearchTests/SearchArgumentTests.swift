@@ -120,9 +120,9 @@ struct SearchArgumentTests {
     func schema() {
         let tool = SearchTool()
         #expect(tool.name == "search")
-        #expect(tool.schema.parameters.map(\.name) == ["query", "news", "count", "freshness", "country", "language", "page"])
+        #expect(tool.schema.parameters.map(\.name) == ["query", "news", "count", "freshness", "country", "language", "page", "read"])
         #expect(ToolArguments.usage(tool.schema, tool: "search")
-            == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>] [--language <language>] [--page <page>]")
+            == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>] [--language <language>] [--page <page>] [--read <read>]")
         let json = tool.schema.jsonSchema.objectValue
         #expect(json?["required"] == .array(["query"]))
     }

@@ -42,7 +42,7 @@ struct DoctorEndToEndTests {
         #expect(probed.contains("ok    espn") && probed.contains("ok    brave") && probed.contains("warn  met-norway"))
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
             "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
-            "ok    search setup",
+            "ok    search setup", "ok    read setup",
         ] + probed + ["ok    llm"])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
         // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.
@@ -134,7 +134,7 @@ struct DoctorEndToEndTests {
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains { $0.hasPrefix("ok    libcurl: libcurl.so.4 7.") && $0.hasSuffix(" opened") })
         #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
-        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV only)") })
+        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV and read)") })
 
         // Both sonames tried: the GnuTLS build is the fallback.
         _ = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4"])

@@ -1,7 +1,8 @@
 #ifndef ALMANAC_CLIBXML2_H
 #define ALMANAC_CLIBXML2_H
 
-/* libxml2's pull parser (xmlTextReader), opened with dlopen by CalDAV only. Foundation's XMLParser
+/* libxml2's pull parser (xmlTextReader) for CalDAV and its HTML parser for the read tool, opened
+   with dlopen on first use. Foundation's XMLParser
    (FoundationXML) linked libxml2 and ICU's common library into every `tools` start (~0.5 ms) for
    the few WebDAV bodies a CalDAV sync reads. clibxml2.c forwards libxml2's functions under their
    own names, checked against libxml2's real headers (the CLibraryLoader pattern); those headers
@@ -45,5 +46,38 @@ const char *almanac_xml_value(almanac_xml_reader *reader);
    NULL when there was none. */
 const char *almanac_xml_reader_error(almanac_xml_reader *reader);
 void almanac_xml_free(almanac_xml_reader *reader);
+
+/* libxml2's HTML parser, for the reader tool: a recovering parse into a tree walked in place.
+   Nodes and attributes are libxml2's own structs, opaque here. */
+typedef struct almanac_html_document almanac_html_document;
+typedef struct _xmlNode almanac_html_node;
+typedef struct _xmlAttr almanac_html_attribute;
+
+/* libxml2's node kinds we act on (xmlElementType). */
+enum {
+    ALMANAC_HTML_ELEMENT = 1,
+    ALMANAC_HTML_TEXT = 3,
+    ALMANAC_HTML_CDATA = 4,
+    ALMANAC_HTML_COMMENT = 8,
+};
+
+/* Parses `size` bytes of HTML in `encoding` (an IANA name; NULL lets libxml2 read the page's own
+   meta). No network, nothing printed. NULL when nothing could be parsed. */
+almanac_html_document *almanac_html_parse(const char *buffer, int size, const char *encoding);
+void almanac_html_free(almanac_html_document *document);
+/* The document's first top-level node (a DTD, a comment or <html>); NULL when empty. */
+const almanac_html_node *almanac_html_root(const almanac_html_document *document);
+int almanac_html_node_kind(const almanac_html_node *node);
+/* Lower-case tag name of an element; UTF-8, owned by the document. */
+const char *almanac_html_node_name(const almanac_html_node *node);
+/* The text of a text, CDATA or comment node; NULL for others. */
+const char *almanac_html_node_text(const almanac_html_node *node);
+const almanac_html_node *almanac_html_first_child(const almanac_html_node *node);
+const almanac_html_node *almanac_html_next(const almanac_html_node *node);
+const almanac_html_attribute *almanac_html_first_attribute(const almanac_html_node *node);
+const almanac_html_attribute *almanac_html_next_attribute(const almanac_html_attribute *attribute);
+const char *almanac_html_attribute_name(const almanac_html_attribute *attribute);
+/* The value, "" for a bare attribute (`hidden`). */
+const char *almanac_html_attribute_value(const almanac_html_attribute *attribute);
 
 #endif

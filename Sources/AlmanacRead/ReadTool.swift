@@ -1,0 +1,133 @@
+import AlmanacCore
+import Foundation
+
+/// `tools run read URL`: a web page as compact, dated, fenced text: the article, not the menu.
+///
+/// The site is asked first (robots.txt honoured, conditional requests), then the Internet
+/// Archive's latest snapshot when the site fails or refuses. Answers are cached an hour. Long
+/// pages are read in parts: the context ends with the exact `--start` of the next part, and
+/// `--section "Heading"` reads one section; an outline of headings with their offsets comes
+/// with every page that does not fit.
+public struct ReadTool: Tool {
+    /// Tokens of page text when no `--budget` is given: leaves room for the question and the
+    /// answer in a 2k-context model.
+    public static let defaultBudget = 1200
+    /// How long a read page is served from the cache.
+    public static let cacheLifetime: Duration = .seconds(3600)
+
+    /// Creates the tool.
+    public init() {}
+
+    /// `read`.
+    public var name: String { "read" }
+
+    /// One line for `tools list`.
+    public var summary: String {
+        "A web page as compact text (main content, title, byline, dates), fenced as untrusted text"
+    }
+
+    /// `<url> [--start N] [--section HEADING] [--links] [--archive]`.
+    public var schema: ToolSchema { Self.schema }
+
+    static let schema = ToolSchema([
+        ToolParameter("url", .string, help: "the page to read (http or https)", placement: .positional, required: true),
+        ToolParameter("start", .integer, help: "character offset to continue from (the previous part says which)"),
+        ToolParameter("section", .string, help: "read only the section under this heading"),
+        ToolParameter("links", .boolean, help: "keep links as [text](url)"),
+        ToolParameter("archive", .boolean, help: "read the Internet Archive's latest copy, not the site"),
+    ])
+
+    /// The site, then the Internet Archive.
+    public var providerDescriptors: [ProviderDescriptor] { [SiteProvider.descriptor, ArchiveProvider.descriptor] }
+
+    /// Checks the arguments, then asks the site and the archive through the coordinator.
+    public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        let request = try Self.request(from: arguments)
+        // A bad archive URL in the configuration is a usage error, not a provider failure.
+        _ = try ArchiveProvider.descriptor.baseURL(context.settings)
+        let query = ReadQuery(url: request.url, links: request.links)
+        let key = Self.cacheKey(query) + (request.archive ? "|archive" : "")
+        var providers: [any Provider<ReadQuery, FetchedPage>] = [ArchiveProvider()]
+        if !request.archive { providers.insert(SiteProvider(), at: 0) }
+        let fetched = try await context.fetch(
+            tool: name, key: key, query: query, providers: providers, ttl: Self.cacheLifetime)
+        let payload = ReadPayload(fetched: fetched.value, start: request.start, section: request.section)
+        if let section = request.section, payload.sectionRange == nil {
+            let headings = payload.headings.prefix(12).map { UntrustedText.clean($0.text, limit: 60) }
+            throw AlmanacError.usage(
+                "read: the page has no section '\(UntrustedText.clean(section, limit: 80))'",
+                suggestion: headings.isEmpty ? "the page has no headings" : "sections: " + headings.joined(separator: "; "))
+        }
+        if let start = request.start, start > payload.totalLength {
+            throw AlmanacError.usage(
+                "read: --start \(start) is past the end of the page (\(payload.totalLength) characters)",
+                suggestion: "use a --start between 0 and \(payload.totalLength)")
+        }
+        return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    struct Request: Equatable {
+        var url: URL
+        var start: Int?
+        var section: String?
+        var links: Bool
+        var archive = false
+    }
+
+    /// Checks every argument before any network call.
+    static func request(from arguments: ToolArguments) throws -> Request {
+        let raw = (arguments.string("url") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !raw.isEmpty else {
+            throw AlmanacError.usage("read needs a URL", suggestion: "usage: \(ToolArguments.usage(schema, tool: "read"))")
+        }
+        let url = try parseURL(raw)
+        var start: Int?
+        if arguments.values["start"] != nil {
+            guard let value = arguments.integer("start"), value >= 0 else {
+                throw AlmanacError.usage(
+                    "--start must be a character offset (0 or more), got '\(arguments.string("start") ?? "")'",
+                    suggestion: "e.g. --start 4200 (the previous part names it)")
+            }
+            start = value
+        }
+        let section = arguments.string("section")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let section, section.isEmpty {
+            throw AlmanacError.usage("--section needs a heading", suggestion: "e.g. --section \"Installation\"")
+        }
+        return Request(url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive"))
+    }
+
+    /// An http(s) URL with a host; `example.org/page` gets `https://`.
+    static func parseURL(_ raw: String) throws -> URL {
+        var text = raw
+        if !text.contains("://") { text = "https://" + text }
+        guard text.count <= 4000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            let host = components.host, !host.isEmpty, components.url != nil
+        else {
+            throw AlmanacError.usage(
+                "read: '\(UntrustedText.clean(raw, limit: 120))' is not a URL", suggestion: "e.g. tools run read https://example.org/page")
+        }
+        guard scheme == "http" || scheme == "https" else {
+            throw AlmanacError.usage(
+                "read: only http and https pages are read, got '\(scheme):'", suggestion: "e.g. tools run read https://example.org/page")
+        }
+        guard components.user == nil, components.password == nil else {
+            throw AlmanacError.usage(
+                "read: URLs with a user name or password are not fetched", suggestion: "remove the user:password@ part")
+        }
+        var clean = components
+        clean.scheme = scheme
+        clean.host = host.lowercased()
+        // The fragment names a place in the page; the page is the same.
+        clean.fragment = nil
+        guard let url = clean.url else {
+            throw AlmanacError.usage("read: '\(UntrustedText.clean(raw, limit: 120))' is not a URL", suggestion: nil)
+        }
+        return url
+    }
+
+    /// Same page, same key: the URL without its fragment, and whether links are kept.
+    static func cacheKey(_ query: ReadQuery) -> String {
+        "read|\(query.links ? "links" : "plain")|\(query.url.absoluteString)"
+    }
+}
