@@ -380,6 +380,9 @@ public struct EgressPolicy: Sendable {
                 let next = URL(string: location, relativeTo: current.url)?.absoluteURL
             else { return (response, current) }
             guard hop < maxRedirects else { break }
+            guard Origin(next) != nil else {
+                throw ProviderFailure(.network, "\(service): only http and https addresses can be fetched")
+            }
             // https is never downgraded to http on a redirect.
             if current.url.scheme?.lowercased() == "https" && next.scheme?.lowercased() != "https" {
                 throw ProviderFailure(.network, "\(service): \(origin.host) redirected from https to plain http; not followed")

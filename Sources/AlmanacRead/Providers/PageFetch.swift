@@ -4,52 +4,43 @@ import Foundation
 /// The one way the read tool reaches the network: every request of both providers (the page,
 /// robots.txt, the archive's lookup and its snapshot) goes through ``fetchPage(_:headers:service:in:)``.
 enum PageFetch {
-    /// The most redirects followed (the transport's own limit too).
-    static let maximumRedirects = 5
     /// The largest body read; a bigger page is refused in one line (no page worth reading is
     /// this large, and the extractor's memory grows with it).
     static let maximumBodyBytes = 8 << 20
 
-    /// Fetches `url` with GET, following redirects hop by hop (at most 5, http and https only),
-    /// and returns the last response with the URL it came from.
+    /// Fetches `url` with GET through the egress policy (docs/security.md): for an untrusted caller
+    /// every hop must resolve to public addresses only and is pinned to the vetted one; redirects
+    /// (at most 5, http(s) only, never from https to http) are followed and vetted hop by hop.
+    /// Returns the last response with the URL it came from.
     ///
-    /// Every hop's URL passes the same checks before it is sent: scheme, credentials, and the
-    /// egress policy for untrusted callers (see `EGRESS:` below).
-    ///
+    /// - Parameter configured: Origins the operator configured (the archive's base URLs): reached
+    ///   whoever asks.
     /// - Throws: ``ProviderFailure`` naming `service` for a bad scheme, too many redirects, a
-    ///   body over ``maximumBodyBytes`` or a transport failure; never the URL's query.
+    ///   body over ``maximumBodyBytes``, a refused or unreachable address or a transport failure;
+    ///   never the URL's query.
     static func fetchPage(
-        _ url: URL, headers: [String: String] = [:], service: String, in environment: ProviderEnvironment
+        _ url: URL, headers: [String: String] = [:], service: String, configured: Set<Origin> = [],
+        in environment: ProviderEnvironment
     ) async throws -> (response: HTTPResponse, url: URL) {
-        var current = url
-        var hops = 0
-        while true {
-            try vet(current, service: service)
-            // EGRESS: this is where each hop's URL must pass the trust boundary's egress policy
-            // (#21: refuse loopback, private, link-local and metadata addresses for untrusted
-            // callers, pin the resolved address for the request). The lead wires it in here.
-            var request = HTTPRequest(method: "GET", url: current, headers: headers)
-            if request.headers["User-Agent"] == nil {
-                request.headers["User-Agent"] = UpstreamTerms().userAgentValue(environment.settings)
-            }
-            let response = try await environment.transport.send(request, timeout: environment.timeout, service: service)
-            if response.body.count > maximumBodyBytes {
-                throw ProviderFailure(
-                    .http, "\(service): the page is larger than \(maximumBodyBytes >> 20) MB (\(response.body.count >> 20) MB)")
-            }
-            try checkComplete(response, service: service)
-            guard [301, 302, 303, 307, 308].contains(response.status) else { return (response, current) }
-            guard hops < maximumRedirects else {
-                throw ProviderFailure(.network, "\(service): more than \(maximumRedirects) redirects from \(url.host ?? "the site")")
-            }
-            guard let location = response.header("location")?.trimmingCharacters(in: .whitespaces),
-                let next = URL(string: location, relativeTo: current)?.absoluteURL
-            else {
-                throw ProviderFailure(.http, "\(service): HTTP \(response.status) without a usable Location")
-            }
-            current = next
-            hops += 1
+        try vet(url, service: service)
+        var request = HTTPRequest(method: "GET", url: url, headers: headers)
+        if request.headers["User-Agent"] == nil {
+            request.headers["User-Agent"] = UpstreamTerms().userAgentValue(environment.settings)
         }
+        // The transport stops reading at the limit: a huge page is never held whole.
+        request.maxBodyBytes = maximumBodyBytes
+        let (response, final) = try await environment.egress.send(
+            request, via: environment.transport, timeout: environment.timeout, service: service, configured: configured)
+        try vet(final.url, service: service)
+        if response.body.count > maximumBodyBytes {
+            throw ProviderFailure(
+                .http, "\(service): the page is larger than \(maximumBodyBytes >> 20) MB (\(response.body.count >> 20) MB)")
+        }
+        try checkComplete(response, service: service)
+        if [301, 302, 303, 307, 308].contains(response.status) {
+            throw ProviderFailure(.http, "\(service): HTTP \(response.status) without a usable Location")
+        }
+        return (response, final.url)
     }
 
     /// A body shorter or longer than its `Content-Length` (when not content-encoded, where the

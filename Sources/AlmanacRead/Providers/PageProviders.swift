@@ -165,7 +165,11 @@ struct ArchiveProvider: DescribedProvider {
         else { throw AlmanacError.usage("ALMANAC_ARCHIVE_URL is not a usable URL", suggestion: "e.g. https://archive.org") }
         components.queryItems = [URLQueryItem(name: "url", value: query.url.absoluteString)]
         guard let lookup = components.url else { throw AlmanacError.internal("read: could not build the archive lookup URL") }
-        let (answer, _) = try await PageFetch.fetchPage(lookup, headers: ["Accept": "application/json"], service: service, in: environment)
+        // Both base URLs are the operator's (ALMANAC_ARCHIVE_URL, ALMANAC_WAYBACK_URL).
+        let configured = Set(
+            [base, try Self.descriptor.baseURL(environment.settings, endpoint: 1)].compactMap { Origin($0) })
+        let (answer, _) = try await PageFetch.fetchPage(
+            lookup, headers: ["Accept": "application/json"], service: service, configured: configured, in: environment)
         try SiteProvider.check(answer, service: service, now: environment.now)
         let (timestamp, _) = try Self.snapshot(from: answer)
         let wayback = try Self.descriptor.baseURL(environment.settings, endpoint: 1)
@@ -173,7 +177,8 @@ struct ArchiveProvider: DescribedProvider {
         guard let snapshot = URL(string: "\(wayback.absoluteString)/web/\(timestamp)id_/\(query.url.absoluteString)") else {
             throw ProviderFailure(.decoding, "\(service): unusable snapshot address")
         }
-        let (response, final) = try await PageFetch.fetchPage(snapshot, service: service, in: environment)
+        let (response, final) = try await PageFetch.fetchPage(
+            snapshot, service: service, configured: configured, in: environment)
         try SiteProvider.check(response, service: service, now: environment.now)
         let page = try SiteProvider.extract(response, url: query.url, links: query.links, service: service)
         return FetchedPage(
