@@ -229,13 +229,21 @@ public struct WeatherTool: Tool {
         let providers = Self.alertsChain.filter {
             $0.supports(alertsQuery) && $0.descriptor.unconfiguredReason(context.settings) == nil
         }.map { $0 as any Provider<AlertsQuery, AlertsReport> }
-        guard !providers.isEmpty,
-            let fetched = try? await context.fetch(
-                tool: name, key: Self.alertsKey(alertsQuery), query: alertsQuery, providers: providers,
-                providerTTL: Self.alertTTL)
+        guard !providers.isEmpty else { return [] }
+        // A slow warning service must not hold the forecast up: it gets a short bound of its own.
+        let name = self.name
+        let key = Self.alertsKey(alertsQuery)
+        guard
+            let fetched = try? await Deadline.run(Self.alertsBeside, {
+                try await context.fetch(
+                    tool: name, key: key, query: alertsQuery, providers: providers, providerTTL: Self.alertTTL)
+            })
         else { return [] }
         return fetched.value.alerts.filter { $0.inForce(at: context.now) }
     }
+
+    /// How long an ordinary forecast waits for its warnings.
+    static let alertsBeside: Duration = .seconds(2)
 
     static func alertsKey(_ query: AlertsQuery) -> String {
         "alerts:\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude)):\(query.countryCode ?? "")"
