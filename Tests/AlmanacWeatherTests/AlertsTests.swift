@@ -190,6 +190,17 @@ struct AlertsTests {
         #expect(alarm.isEmpty, "\(alarm)")
     }
 
+    @Test("a small budget keeps every warning line and drops the fenced texts first")
+    func budget() async throws {
+        let harness = try Harness.replay(now: try instant("2025-06-04T19:00:00Z"), settings: Self.contact)
+        let result = try await harness.run(["--lat", "61.94", "--lon", "5.11", "--alerts"])
+        let context = try harness.context(result, budget: ContextBudget(tokens: 260))
+        let lines = context.components(separatedBy: "\n")
+        #expect(lines.filter { $0.hasPrefix("Warning: ") }.count == 3)
+        #expect(lines.contains { $0.hasPrefix("… ") && $0.hasSuffix("omitted") }, "\(context)")
+        #expect(ContextBudget.estimate(context) <= 300)
+    }
+
     @Test("flags: one extra at a time; --alerts takes no day")
     func flags() async throws {
         let harness = try Harness.replay(now: try instant("2025-06-04T19:00:00Z"), settings: Self.contact)
