@@ -99,6 +99,13 @@ public struct WeatherPayload: ToolPayload {
             let forecaster = WeatherTool.forecastChain.first { $0.name == rendering.metadata.provider }
             let geocoder = WeatherTool.geocodingChain.first { $0.name == self.geocoder }
             lines += [forecaster?.descriptor.terms.attribution, geocoder?.descriptor.terms.attribution].compactMap { $0 }
+            // And the warning services' whose warnings are shown.
+            let shown = Set(alerts.filter { $0.inForce(at: rendering.now) }.map(\.service))
+            if shown.contains("MeteoAlarm") { lines.append(MeteoAlarmProvider.descriptor.terms.attribution ?? "") }
+            if shown.contains("MET Norway") { lines.append(MetAlertsProvider.descriptor.terms.attribution ?? "") }
+            if shown.contains(where: { $0.hasPrefix("NWS") }) {
+                lines.append(NWSAlertsProvider.descriptor.terms.attribution ?? "")
+            }
             return lines.joined(separator: "\n")
         case .web(let web):
             return webContext(web, rendering)
