@@ -6,18 +6,22 @@ import Foundation
 /// Places are geocoded with Open-Meteo's geocoding API, else OpenStreetMap Nominatim (cached for a
 /// day), and forecast with Open-Meteo's forecast API, else MET Norway's Locationforecast; when no
 /// forecast provider can answer and a web searcher is configured, web search results stand in,
-/// fenced and labelled as such.
+/// fenced and labelled as such. Official warnings in force head the forecast (`--alerts` alone:
+/// MET Norway, NWS or MeteoAlarm by country); `--air` gives air quality, UV and pollen;
+/// `--next-hour` the rain of the next hour.
 ///
 /// ```
 /// tools run weather Lisbon
 /// tools run weather "Paris, TX" tomorrow --sun
 /// tools run weather --lat 55.75 --lon 12.5 --hourly --wind ms
+/// tools run weather Oslo --alerts
 /// ```
 public struct WeatherTool: Tool {
     /// `weather`.
     public let name = "weather"
     /// One line for listings.
-    public let summary = "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time"
+    public let summary =
+        "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time; official warnings, air quality and UV, rain in the next hour"
 
     /// Creates the tool. Register it with `WeatherTool()`.
     public init() {}
