@@ -71,9 +71,9 @@ public struct MetNowcastProvider: DescribedProvider {
             }
         ],
         unconfiguredReason: { terms.unconfiguredReason($0, service: "MET Norway") },
-        // No fault-matrix sample: Open-Meteo's 15-minute provider behind it shares the forecast's
-        // base URL, which the matrix points at the faulty server, so the failure would not be its own.
-        sampleCall: nil,
+        sampleCall: SampleCall(
+            words: ["run", "weather", "--lat", "63.43", "--lon", "10.4", "--next-hour"],
+            environment: ["ALMANAC_NOW": "2023-08-14T18:17:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]),
         liveRequestHeaders: { settings in
             terms.unconfiguredReason(settings, service: "MET Norway") == nil
                 ? ["User-Agent": terms.userAgentValue(settings)] : nil
