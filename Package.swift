@@ -49,7 +49,8 @@ let package = Package(
         ),
         .target(
             name: "AlmanacWeather",
-            dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]
+            // CLibxml2 for MeteoAlarm's Atom feeds.
+            dependencies: ["AlmanacCore", "CLibxml2", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "AlmanacSearch",

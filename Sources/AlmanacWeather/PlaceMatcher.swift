@@ -45,10 +45,16 @@ public enum PlaceMatcher {
     /// Chooses among `candidates` for `text`.
     ///
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` when nothing matches.
-    public static func choose(_ text: PlaceText, from candidates: [GeoPlace]) throws -> Choice {
+    ///   - answeredBy: The geocoder whose (empty) answer is used, as people name it.
+    ///   - failed: The geocoders that failed before it, each "NAME: what failed".
+    public static func choose(
+        _ text: PlaceText, from candidates: [GeoPlace], answeredBy: String = "Open-Meteo geocoding",
+        failed: [String] = []
+    ) throws -> Choice {
         guard !candidates.isEmpty else {
+            let failures = failed.isEmpty ? "" : "; failed: " + failed.joined(separator: "; ")
             throw AlmanacError.usage(
-                "no place called '\(text.name)' was found (Open-Meteo geocoding has no match)",
+                "no place called '\(text.name)' was found (\(answeredBy) has no match\(failures))",
                 suggestion: "check the spelling, add a country or state ('Paris, FR', 'Paris, TX'), or use --lat/--lon")
         }
         let matching = candidates.enumerated().filter { _, place in
@@ -73,10 +79,25 @@ public enum PlaceMatcher {
             return left.offset < right.offset
         }.map(\.element)
         let chosen = ranked[0]
-        let alternatives =
-            text.qualifiers.isEmpty
-            ? Array(ranked.dropFirst().filter { fold($0.name) == fold(chosen.name) }.prefix(2)) : []
+        var alternatives: [GeoPlace] = []
+        if text.qualifiers.isEmpty {
+            // Nominatim lists one place several times (the city, its boundary, its centre): an
+            // alternative is another place, not the same name a few kilometres away.
+            for place in ranked.dropFirst() where fold(place.name) == fold(chosen.name) && alternatives.count < 2 {
+                let seen = [chosen] + alternatives
+                if !seen.contains(where: { kilometres($0, place) < 25 }) { alternatives.append(place) }
+            }
+        }
         return Choice(place: chosen, alternatives: alternatives)
+    }
+
+    /// Great-circle distance, km.
+    static func kilometres(_ a: GeoPlace, _ b: GeoPlace) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * radians
+        let dLon = (b.longitude - a.longitude) * radians
+        let h = pow(sin(dLat / 2), 2) + cos(a.latitude * radians) * cos(b.latitude * radians) * pow(sin(dLon / 2), 2)
+        return 2 * 6371 * asin(min(1, sqrt(h)))
     }
 
     /// Whether `qualifier` names the place's country or area.

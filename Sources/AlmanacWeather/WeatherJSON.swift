@@ -10,7 +10,7 @@ struct ForecastJSON: Encodable {
     let forecast: Forecast
 
     enum CodingKeys: String, CodingKey {
-        case location, units, view, day, current, hourly, daily, alternatives
+        case location, units, view, day, alerts, current, hourly, daily, alternatives
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -20,6 +20,9 @@ struct ForecastJSON: Encodable {
         try container.encode(UnitsJSON(units: forecast.units), forKey: .units)
         try container.encode(payload.viewName, forKey: .view)
         try container.encode(payload.day, forKey: .day)
+        try container.encode(
+            payload.alerts.filter { $0.inForce(at: payload.now) }.map { AlertJSON(alert: $0, calendar: sheet.calendar) },
+            forKey: .alerts)
         try container.encode(forecast.current.map { CurrentJSON(sheet: sheet, current: $0) }, forKey: .current)
         // Only the views that show hours carry them.
         if let hours = sheet.hoursShown(payload) {
@@ -36,7 +39,7 @@ struct WebWeatherJSON: Encodable {
     let web: WebWeather
 
     enum CodingKeys: String, CodingKey {
-        case location, units, view, day, current, daily, alternatives, source, query, results
+        case location, units, view, day, alerts, current, daily, alternatives, source, query, results
     }
 
     enum HitKeys: String, CodingKey {
@@ -51,6 +54,7 @@ struct WebWeatherJSON: Encodable {
         try container.encodeNil(forKey: .units)
         try container.encode(payload.viewName, forKey: .view)
         try container.encodeNil(forKey: .day)
+        try container.encode([String](), forKey: .alerts)
         try container.encodeNil(forKey: .current)
         try container.encode([DayJSON](), forKey: .daily)
         try container.encode([PlaceJSON](), forKey: .alternatives)

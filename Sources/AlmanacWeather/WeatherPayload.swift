@@ -15,6 +15,8 @@ public struct WeatherPayload: ToolPayload {
     public let everyHour: Bool
     /// Sunrise and sunset lines.
     public let sun: Bool
+    /// Wind in every hour entry (`--wind` asked).
+    public var wind = false
     /// The asked day as `YYYY-MM-DD` in the place's calendar (day view with a forecast).
     public let day: String?
     /// Other places with the same name (so a wrong geocoding pick is visible).
@@ -23,6 +25,8 @@ public struct WeatherPayload: ToolPayload {
     public let now: Date
     /// The geocoder that named the place (its licence may ask for attribution), nil for coordinates.
     public var geocoder: String?
+    /// Official warnings in force at the place, shown one line each above the forecast.
+    public var alerts: [WeatherAlert] = []
 
     /// Builds the payload for a checked request; resolves a day word in the forecast's zone.
     ///
@@ -33,6 +37,7 @@ public struct WeatherPayload: ToolPayload {
         try self.init(
             report: report, view: request.view, everyHour: request.everyHour, sun: request.sun, now: now,
             alternatives: alternatives)
+        wind = request.windAsked
     }
 
     /// Builds the payload from its parts (see ``init(report:request:now:alternatives:)``).
@@ -94,6 +99,13 @@ public struct WeatherPayload: ToolPayload {
             let forecaster = WeatherTool.forecastChain.first { $0.name == rendering.metadata.provider }
             let geocoder = WeatherTool.geocodingChain.first { $0.name == self.geocoder }
             lines += [forecaster?.descriptor.terms.attribution, geocoder?.descriptor.terms.attribution].compactMap { $0 }
+            // And the warning services' whose warnings are shown.
+            let shown = Set(alerts.filter { $0.inForce(at: rendering.now) }.map(\.service))
+            if shown.contains("MeteoAlarm") { lines.append(MeteoAlarmProvider.descriptor.terms.attribution ?? "") }
+            if shown.contains("MET Norway") { lines.append(MetAlertsProvider.descriptor.terms.attribution ?? "") }
+            if shown.contains(where: { $0.hasPrefix("NWS") }) {
+                lines.append(NWSAlertsProvider.descriptor.terms.attribution ?? "")
+            }
             return lines.joined(separator: "\n")
         case .web(let web):
             return webContext(web, rendering)
@@ -222,7 +234,10 @@ struct Sheet {
     // MARK: Lines
 
     func contextLines(_ payload: WeatherPayload) -> [String] {
-        var lines: [String] = []
+        // Warnings first: the one thing the reader must not miss. Re-checked against this
+        // rendering's "now", so a stored answer never shows an expired warning.
+        let warnings = AlertLines(zone: zone, now: now)
+        var lines = payload.alerts.filter { $0.inForce(at: now) }.map(warnings.line)
         switch payload.view {
         case .overview:
             lines.append(nowLine())
@@ -241,13 +256,13 @@ struct Sheet {
             }
         case .hourly:
             lines.append(nowLine())
-            lines.append(contentsOf: hourLines(hoursShown(payload) ?? [], perLine: 6))
+            lines.append(contentsOf: hourLines(hoursShown(payload) ?? [], perLine: 6, wind: payload.wind))
             if lines.count == 1 { lines.append("No hourly forecast from now on in this response.") }
         case .day:
             if payload.day == today { lines.append(nowLine()) }
             if let day = daysShown(payload).first { lines.append(dayLine(day, detailed: true, sun: payload.sun)) }
             let hours = hoursShown(payload) ?? []
-            lines.append(contentsOf: hourLines(hours, perLine: payload.everyHour ? 6 : 8))
+            lines.append(contentsOf: hourLines(hours, perLine: payload.everyHour ? 6 : 8, wind: payload.wind))
         }
         if !payload.alternatives.isEmpty {
             lines.append(alternativesLine(payload.alternatives))
@@ -256,9 +271,10 @@ struct Sheet {
     }
 
     func textLines(_ payload: WeatherPayload) -> [String] {
-        var lines = [nowLine()]
+        let warnings = AlertLines(zone: zone, now: now)
+        var lines = payload.alerts.filter { $0.inForce(at: now) }.map(warnings.line) + [nowLine()]
         if let hours = hoursShown(payload) {
-            lines += hours.map { hourEntry($0, previousCode: nil, label: dayLabel(isoDay($0.time))) }
+            lines += hours.map { hourEntry($0, previousCode: nil, label: dayLabel(isoDay($0.time)), wind: payload.wind) }
         }
         lines += daysShown(payload).map { dayLine($0, detailed: true, sun: payload.sun) }
         if !payload.alternatives.isEmpty { lines.append(alternativesLine(payload.alternatives)) }
@@ -318,7 +334,7 @@ struct Sheet {
     }
 
     /// Hour entries grouped `perLine` to a line; each line and each new day starts with the day label.
-    func hourLines(_ hours: [HourlyForecast], perLine: Int) -> [String] {
+    func hourLines(_ hours: [HourlyForecast], perLine: Int, wind: Bool = false) -> [String] {
         var lines: [String] = []
         var previousCode: Int?
         var previousDay: String?
@@ -327,7 +343,7 @@ struct Sheet {
             for hour in hours[start..<min(start + perLine, hours.count)] {
                 let date = isoDay(hour.time)
                 let label = (entries.isEmpty || date != previousDay) ? dayLabel(date) : nil
-                entries.append(hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label))
+                entries.append(hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label, wind: wind))
                 previousCode = hour.weatherCode
                 previousDay = date
             }
@@ -337,11 +353,19 @@ struct Sheet {
     }
 
     /// "21:00 32.6 °F overcast precip 5%" (the sky is named only when it changes).
-    func hourEntry(_ hour: HourlyForecast, previousCode: Int?, label: String?) -> String {
+    /// With `wind` (asked with `--wind`), or when the hour has nothing else to say, the entry
+    /// carries the wind too: an hour line of bare times answers nothing.
+    func hourEntry(_ hour: HourlyForecast, previousCode: Int?, label: String?, wind: Bool = false) -> String {
         var parts = [(label.map { "\($0) " } ?? "") + clock(hour.time)]
         if let value = hour.temperature { parts.append(temperature(value)) }
         if let code = hour.weatherCode, code != previousCode { parts.append(WeatherCode.description(code)) }
         if let chance = hour.precipitationProbability { parts.append("precip \(Numbers.percent(chance))") }
+        if wind || parts.count == 1, let speed = hour.windSpeed {
+            var text = "wind \(Numbers.text(speed))"
+            if let direction = hour.windDirection, speed > 0 { text += " \(Compass.point(direction))" }
+            if let gusts = hour.windGusts { text += " gusts \(Numbers.text(gusts))" }
+            parts.append(text + " \(units.windSpeed)")
+        }
         return parts.joined(separator: " ")
     }
 

@@ -21,8 +21,20 @@ public struct WeatherRequest: Sendable, Equatable {
         case day(String)
     }
 
+    /// Beside the forecast: what else was asked for instead of it.
+    public enum Extra: String, Sendable, Equatable {
+        /// `--alerts`: official warnings in force.
+        case alerts
+        /// `--air`: air quality, UV and pollen.
+        case air
+        /// `--next-hour`: precipitation in the next hour.
+        case nextHour = "next-hour"
+    }
+
     /// Where.
     public var target: Target
+    /// Warnings, air quality or the next hour instead of the forecast; nil for the forecast.
+    public var extra: Extra?
     /// What to show.
     public var view: View
     /// Hour by hour within a day view.
@@ -33,6 +45,14 @@ public struct WeatherRequest: Sendable, Equatable {
     public var units: UnitSystem
     /// Wind unit.
     public var wind: WindUnit
+    /// Whether wind was asked for (`--wind`): hour lines then carry it.
+    public var windAsked: Bool
+
+    /// The asked day's word, for a day view.
+    public var dayWord: String? {
+        if case .day(let word) = view { return word }
+        return nil
+    }
 
     /// Words that name a day when they end the place text.
     static let dayWords: Set<String> = [
@@ -55,6 +75,30 @@ public struct WeatherRequest: Sendable, Equatable {
         (view, everyHour) = try Self.view(arguments, dayWord: dayWord)
         sun = arguments.flag("sun")
         (units, wind) = try Self.units(arguments, settings: settings)
+        windAsked = arguments.string("wind") != nil
+        extra = try Self.extra(arguments, view: view, dayWord: dayWord)
+    }
+
+    /// `--alerts`, `--air` or `--next-hour` (one at a time); only `--air` takes a day.
+    static func extra(_ arguments: ToolArguments, view: View, dayWord: String?) throws -> Extra? {
+        let asked = [Extra.alerts, .air, .nextHour].filter { arguments.flag($0.rawValue) }
+        guard let extra = asked.first else { return nil }
+        if asked.count > 1 {
+            throw AlmanacError.usage(
+                "weather: ask for one of --alerts, --air, --next-hour at a time (got \(asked.map { "--" + $0.rawValue }.joined(separator: " ")))",
+                suggestion: "run the tool once for each")
+        }
+        if arguments.flag("hourly") || arguments.integer("days") != nil {
+            throw AlmanacError.usage(
+                "weather: --\(extra.rawValue) does not combine with --hourly or --days",
+                suggestion: "drop --hourly/--days (--air takes a day: 'Lisbon tomorrow --air')")
+        }
+        if let dayWord, extra != .air {
+            throw AlmanacError.usage(
+                "weather: --\(extra.rawValue) is about now, not '\(dayWord)'",
+                suggestion: extra == .alerts ? "drop the day: warnings in force and announced are listed with their times" : "drop the day")
+        }
+        return extra
     }
 
     /// The place text and the day word (from `--day`, or a trailing word of the place).

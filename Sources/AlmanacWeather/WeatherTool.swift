@@ -6,18 +6,22 @@ import Foundation
 /// Places are geocoded with Open-Meteo's geocoding API, else OpenStreetMap Nominatim (cached for a
 /// day), and forecast with Open-Meteo's forecast API, else MET Norway's Locationforecast; when no
 /// forecast provider can answer and a web searcher is configured, web search results stand in,
-/// fenced and labelled as such.
+/// fenced and labelled as such. Official warnings in force head the forecast (`--alerts` alone:
+/// MET Norway, NWS or MeteoAlarm by country); `--air` gives air quality, UV and pollen;
+/// `--next-hour` the rain of the next hour.
 ///
 /// ```
 /// tools run weather Lisbon
 /// tools run weather "Paris, TX" tomorrow --sun
 /// tools run weather --lat 55.75 --lon 12.5 --hourly --wind ms
+/// tools run weather Oslo --alerts
 /// ```
 public struct WeatherTool: Tool {
     /// `weather`.
     public let name = "weather"
     /// One line for listings.
-    public let summary = "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time"
+    public let summary =
+        "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time; official warnings, air quality and UV, rain in the next hour"
 
     /// Creates the tool. Register it with `WeatherTool()`.
     public init() {}
@@ -44,6 +48,12 @@ public struct WeatherTool: Tool {
             ToolParameter(
                 "wind", .choice(WindUnit.allCases.map(\.rawValue)),
                 help: "wind speed unit, overriding --units; default: config [weather] wind"),
+                        ToolParameter(
+                "alerts", .boolean,
+                help: "official warnings in force at the place (MET Norway, US NWS, MeteoAlarm), instead of the forecast"),
+            ToolParameter(
+                "air", .boolean, help: "air quality (European and US AQI, PM2.5, PM10, ozone, NO2), UV and pollen, now and for the day"),
+            ToolParameter("next-hour", .boolean, help: "rain in the next hour: when it starts, peaks and stops"),
         ])
     }
 
@@ -58,9 +68,29 @@ public struct WeatherTool: Tool {
         NominatimGeocoder(),
     ]
 
-    /// Every forecast and geocoding provider.
+    /// The warning services; each covers its own region (``Provider/supports(_:)``), so one
+    /// chain serves them all and a place no service covers is said to be so.
+    static let alertsChain: [any DescribedProvider<AlertsQuery, AlertsReport>] = [
+        MetAlertsProvider(),
+        NWSAlertsProvider(),
+        MeteoAlarmProvider(),
+    ]
+    /// Air quality, UV and pollen (no second source without a key exists; see docs/weather.md).
+    static let airChain: [any DescribedProvider<AirQualityQuery, AirQualityReport>] = [
+        OpenMeteoAirQualityProvider()
+    ]
+    /// Precipitation in the next hour: MET Norway's radar nowcast where it covers the place, then
+    /// Open-Meteo's 15-minute steps.
+    static let nextHourChain: [any DescribedProvider<NextHourQuery, NextHourReport>] = [
+        MetNowcastProvider(),
+        OpenMeteoNextHourProvider(),
+    ]
+
+    /// Every provider of the tool.
     public var providerDescriptors: [ProviderDescriptor] {
         Self.forecastChain.map(\.descriptor) + Self.geocodingChain.map(\.descriptor)
+            + Self.alertsChain.map(\.descriptor) + Self.airChain.map(\.descriptor)
+            + Self.nextHourChain.map(\.descriptor)
     }
 
     /// Web search stands in for the forecast.
@@ -82,6 +112,7 @@ public struct WeatherTool: Tool {
         var alternatives: [GeoPlace] = []
         var estimateZone = context.timeZone
         var geocoder: String?
+        var geocodingFailures: [ProviderAttempt] = []
         switch request.target {
         case .coordinates(let latitude, let longitude):
             let label = WeatherLocation.coordinates(latitude, longitude)
@@ -93,7 +124,12 @@ public struct WeatherTool: Tool {
                 let geocoded = try await context.fetch(
                     tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.name),
                     providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> }, ttl: .seconds(86_400))
-                let choice = try PlaceMatcher.choose(text, from: geocoded.value.places)
+                let choice = try PlaceMatcher.choose(
+                    text, from: geocoded.value.places, answeredBy: Self.geocoderName(geocoded.metadata.provider),
+                    // Each failure's detail already starts with its service's name.
+                    failed: geocoded.metadata.failures.map {
+                        $0.detail ?? "\(Self.geocoderName($0.provider)): \($0.outcome.rawValue)"
+                    })
                 geocoder = geocoded.metadata.provider
                 alternatives = choice.alternatives
                 if let zone = choice.place.timezone.flatMap(TimeZone.init(identifier:)) { estimateZone = zone }
@@ -106,15 +142,148 @@ public struct WeatherTool: Tool {
                 query = WeatherQuery(
                     latitude: nil, longitude: nil, units: request.units, wind: request.wind,
                     searchText: "weather in \(text.display)", placeText: text.display)
+                geocodingFailures = error.attempts
             }
         }
         query.days = try request.span(now: context.now, zone: estimateZone)
 
-        let fetched = try await context.fetch(
-            tool: name, key: Self.cacheKey(query), query: query, providers: forecastProviders(context))
+        switch request.extra {
+        case .alerts?: return try await alerts(query, context: context)
+        case .air?: return try await air(query, request: request, context: context)
+        case .nextHour?: return try await nextHour(query, context: context)
+        case nil: break
+        }
+        let fetched: Fetched<WeatherReport>
+        do {
+            fetched = try await context.fetch(
+                tool: name, key: Self.cacheKey(query), query: query, providers: forecastProviders(context))
+        } catch let error as AlmanacError where error.kind == .unavailable && !geocodingFailures.isEmpty {
+            // Every attempt failed, the geocoders' too: list them all, not only the search's.
+            throw AlmanacError.unavailable(tool: name, attempts: geocodingFailures + error.attempts)
+        }
         var payload = try WeatherPayload(
             report: fetched.value, request: request, now: context.now, alternatives: alternatives)
         payload.geocoder = geocoder
+        // Warnings once the forecast is in (a failed forecast needs none); a warning service that
+        // cannot answer (no contact set, down) leaves the forecast as it was.
+        payload.alerts = await activeAlerts(query, context: context)
+        return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    /// A geocoder as people name it in messages.
+    static func geocoderName(_ provider: String) -> String {
+        switch provider {
+        case OpenMeteoGeocoder.descriptor.name: "Open-Meteo geocoding"
+        case NominatimGeocoder.descriptor.name: "Nominatim"
+        default: provider
+        }
+    }
+
+    /// The place as the extras name it.
+    static func placeName(_ query: WeatherQuery) -> String {
+        if let place = query.place { return place.displayName }
+        if let latitude = query.latitude, let longitude = query.longitude {
+            return WeatherLocation.coordinates(latitude, longitude)
+        }
+        return query.placeText
+    }
+
+    /// The warning providers that cover `query`'s place.
+    static func alertProviders(_ query: AlertsQuery) -> [any Provider<AlertsQuery, AlertsReport>] {
+        alertsChain.filter { $0.supports(query) }.map { $0 as any Provider<AlertsQuery, AlertsReport> }
+    }
+
+    /// Freshness of stored warnings: MET Norway asks for no more than one poll in ten minutes.
+    static let alertTTL: [String: Duration] = [MetAlertsProvider.descriptor.name: MetAlertsProvider.pollInterval]
+
+    /// `--alerts`: the warnings at the place, or why there are none to show.
+    func alerts(_ query: WeatherQuery, context: ToolContext) async throws -> ToolResult {
+        guard let latitude = query.latitude, let longitude = query.longitude else {
+            throw AlmanacError.usage(
+                "weather: '\(query.placeText)' could not be located, so no warning service can be asked",
+                suggestion: "try again later, or give --lat/--lon")
+        }
+        let alertsQuery = AlertsQuery(query)
+        let place = Self.placeName(query)
+        let providers = Self.alertProviders(alertsQuery)
+        guard !providers.isEmpty else {
+            let hint =
+                alertsQuery.countryCode == nil && MeteoAlarmProvider.covers(latitude: latitude, longitude: longitude)
+                ? "MeteoAlarm's feeds are per country: ask by place name so the country is known" : nil
+            let metadata = ResultMetadata(
+                tool: name, provider: "none", fetchedAt: context.now, ageSeconds: 0, stale: false, attempts: [])
+            return ToolResult(
+                metadata: metadata,
+                payload: AlertsPayload(
+                    report: nil, place: place, timezone: query.place?.timezone, now: context.now, uncoveredHint: hint))
+        }
+        let fetched = try await context.fetch(
+            tool: name, key: Self.alertsKey(alertsQuery), query: alertsQuery, providers: providers,
+            providerTTL: Self.alertTTL)
+        return ToolResult(
+            metadata: fetched.metadata,
+            payload: AlertsPayload(report: fetched.value, place: place, timezone: query.place?.timezone, now: context.now))
+    }
+
+    /// The warnings in force for an ordinary forecast; empty when no service covers the place,
+    /// none is configured, or none answers.
+    func activeAlerts(_ query: WeatherQuery, context: ToolContext) async -> [WeatherAlert] {
+        guard query.latitude != nil, query.longitude != nil else { return [] }
+        let alertsQuery = AlertsQuery(query)
+        let providers = Self.alertsChain.filter {
+            $0.supports(alertsQuery) && $0.descriptor.unconfiguredReason(context.settings) == nil
+        }.map { $0 as any Provider<AlertsQuery, AlertsReport> }
+        guard !providers.isEmpty else { return [] }
+        // A slow warning service must not hold the forecast up: it gets a short bound of its own.
+        let name = self.name
+        let key = Self.alertsKey(alertsQuery)
+        guard
+            let fetched = try? await Deadline.run(Self.alertsBeside, {
+                try await context.fetch(
+                    tool: name, key: key, query: alertsQuery, providers: providers, providerTTL: Self.alertTTL)
+            })
+        else { return [] }
+        return fetched.value.alerts.filter { $0.inForce(at: context.now) }
+    }
+
+    /// How long an ordinary forecast waits for its warnings.
+    static let alertsBeside: Duration = .seconds(2)
+
+    static func alertsKey(_ query: AlertsQuery) -> String {
+        "alerts:\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude)):\(query.countryCode ?? "")"
+            + ":\(query.names.joined(separator: "|").lowercased())"
+    }
+
+    /// `--air`: air quality, UV and pollen now and for the asked day.
+    func air(_ query: WeatherQuery, request: WeatherRequest, context: ToolContext) async throws -> ToolResult {
+        guard let latitude = query.latitude, let longitude = query.longitude else {
+            throw AlmanacError.usage(
+                "weather: '\(query.placeText)' could not be located, so air quality cannot be asked",
+                suggestion: "try again later, or give --lat/--lon")
+        }
+        let airQuery = AirQualityQuery(latitude: latitude, longitude: longitude, days: min(query.days, AirQualityQuery.maxDays))
+        let fetched = try await context.fetch(
+            tool: name, key: "air:\(Coordinate.text(latitude)),\(Coordinate.text(longitude)):d\(airQuery.days)",
+            query: airQuery, providers: Self.airChain.map { $0 as any Provider<AirQualityQuery, AirQualityReport> })
+        let payload = try AirPayload(
+            report: fetched.value, place: Self.placeName(query), day: request.dayWord, now: context.now)
+        return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    /// `--next-hour`: when rain starts, peaks and stops.
+    func nextHour(_ query: WeatherQuery, context: ToolContext) async throws -> ToolResult {
+        guard let latitude = query.latitude, let longitude = query.longitude else {
+            throw AlmanacError.usage(
+                "weather: '\(query.placeText)' could not be located, so the next hour cannot be asked",
+                suggestion: "try again later, or give --lat/--lon")
+        }
+        let nextQuery = NextHourQuery(latitude: latitude, longitude: longitude, countryCode: query.place?.countryCode)
+        let fetched = try await context.fetch(
+            tool: name, key: "next-hour:\(Coordinate.text(latitude)),\(Coordinate.text(longitude))", query: nextQuery,
+            providers: Self.nextHourChain.map { $0 as any Provider<NextHourQuery, NextHourReport> },
+            ttl: .seconds(300))
+        let payload = NextHourPayload(
+            report: fetched.value, place: Self.placeName(query), timezone: query.place?.timezone, now: context.now)
         return ToolResult(metadata: fetched.metadata, payload: payload)
     }
 

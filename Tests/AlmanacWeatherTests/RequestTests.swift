@@ -136,7 +136,9 @@ struct RequestTests {
         let schema = WeatherTool().schema
         #expect(schema.parameter(named: "place")?.placement == .remainder)
         #expect(
-            schema.parameters.map(\.name) == ["place", "lat", "lon", "hourly", "days", "day", "sun", "units", "wind"])
+            schema.parameters.map(\.name) == [
+                "place", "lat", "lon", "hourly", "days", "day", "sun", "units", "wind", "alerts", "air", "next-hour",
+            ])
         #expect(WeatherTool().name == "weather")
     }
 }

@@ -27,8 +27,10 @@ struct FaultMatrixTests {
 
         func environment(base: String) -> [String: String] {
             var environment = extra
-            for variable in otherVariables { environment[variable] = "http://127.0.0.1:9" }
+            // Other roles first: a variable two roles share (Open-Meteo's, forecast and next hour)
+            // is dead for the provider's own role.
             for variable in otherRoleVariables { environment[variable] = base }
+            for variable in otherVariables { environment[variable] = "http://127.0.0.1:9" }
             for variable in ownVariables { environment[variable] = base }
             return environment
         }

@@ -98,12 +98,15 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
         return utcOffsetSeconds.flatMap(TimeZone.init(secondsFromGMT:)) ?? TimeText.utc
     }
 
-    /// "Frederick, Maryland, United States", or "39.41°N 77.41°W" without a name.
+    /// "Frederick, Maryland, United States", "Italia, 77.85°S 166.67°E" for a name with no area or
+    /// country, or "39.41°N 77.41°W" without a name.
     public var displayName: String {
         guard let name else { return Self.coordinates(latitude, longitude) }
         var parts = [name]
         if let admin1, !admin1.isEmpty, admin1 != name { parts.append(admin1) }
         if let country, !country.isEmpty { parts.append(country) }
+        // A name alone ("Italia": a stream in Antarctica) does not say where it is.
+        if parts.count == 1 { parts.append(Self.coordinates(latitude, longitude)) }
         return parts.joined(separator: ", ")
     }
 

@@ -116,7 +116,9 @@ public enum MetNorwayDecoder {
         let daily = DayAggregator(zone: zone).days(steps.map { ($0.time, $0.data) }).map { day in
             DailyForecast(
                 date: day.date, min: day.min.map(units.temperature), max: day.max.map(units.temperature),
-                precipitationProbability: day.probability, precipitationSum: day.precipitation.map(units.precipitation),
+                precipitationProbability: day.probability,
+                // Summed steps carry float noise (0.7999999999999999): back to MET Norway's 0.1 mm.
+                precipitationSum: day.precipitation.map { units.precipitation(units.round($0, 1)) },
                 weatherCode: day.code, windSpeedMax: day.wind.map(units.wind), windGustsMax: day.gusts.map(units.wind))
         }
         return Forecast(

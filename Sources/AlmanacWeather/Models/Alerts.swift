@@ -1,0 +1,132 @@
+import AlmanacCore
+import Foundation
+
+/// One official weather warning, whatever service issued it (CAP terms: severity, certainty,
+/// urgency; times are instants, shown in the place's zone).
+public struct WeatherAlert: Sendable, Codable, Equatable {
+    /// The issuer's identifier (a CAP identifier or URN).
+    public var id: String
+    /// The issuing service as people know it ("MET Norway", "NWS Melbourne FL", "MeteoAlarm").
+    public var service: String
+    /// What is warned of ("gale", "Flood Warning").
+    public var event: String
+    /// CAP severity: Extreme, Severe, Moderate, Minor or Unknown.
+    public var severity: String?
+    /// CAP certainty: Observed, Likely, Possible, Unlikely or Unknown.
+    public var certainty: String?
+    /// CAP urgency: Immediate, Expected, Future, Past or Unknown.
+    public var urgency: String?
+    /// The colour level where the service has one (`yellow`, `orange`, `red`); nil for NWS.
+    public var level: String?
+    /// The areas the warning covers, as the service names them.
+    public var areas: [String]
+    /// When the hazard begins (nil: upstream said no time; read as already under way).
+    public var onset: Date?
+    /// When the warning stops being in force (NWS `ends`, else its `expires`; MetAlerts the end of
+    /// `when.interval`; MeteoAlarm `cap:expires`). Nil: until further notice.
+    public var expires: Date?
+    /// One line from the service (its headline or title).
+    public var headline: String?
+    /// The full text (untrusted: fenced in context output).
+    public var description: String?
+    /// What to do (untrusted).
+    public var instruction: String?
+    /// A page or CAP document about it.
+    public var url: String?
+
+    /// Creates an alert.
+    public init(
+        id: String, service: String, event: String, severity: String? = nil, certainty: String? = nil,
+        urgency: String? = nil, level: String? = nil, areas: [String] = [], onset: Date? = nil, expires: Date? = nil,
+        headline: String? = nil, description: String? = nil, instruction: String? = nil, url: String? = nil
+    ) {
+        self.id = id
+        self.service = service
+        self.event = event
+        self.severity = severity
+        self.certainty = certainty
+        self.urgency = urgency
+        self.level = level
+        self.areas = areas
+        self.onset = onset
+        self.expires = expires
+        self.headline = headline
+        self.description = description
+        self.instruction = instruction
+        self.url = url
+    }
+
+    /// Whether the warning is still in force at `now` (it may begin later). An expired warning is
+    /// never shown as active, however old the stored answer.
+    public func inForce(at now: Date) -> Bool {
+        expires.map { $0 > now } ?? true
+    }
+}
+
+/// What the warning providers are asked: a point, and the place it names (the country picks the
+/// service; MeteoAlarm matches its areas by the place's names).
+public struct AlertsQuery: Sendable, Hashable {
+    /// Latitude (2 decimals).
+    public var latitude: Double
+    /// Longitude (2 decimals).
+    public var longitude: Double
+    /// ISO 3166-1 alpha-2 country code, when the place was geocoded.
+    public var countryCode: String?
+    /// Names of the place, most specific first (place, second-level area, first-level area).
+    public var names: [String]
+
+    /// Creates a query.
+    public init(latitude: Double, longitude: Double, countryCode: String? = nil, names: [String] = []) {
+        self.latitude = Coordinate.round(latitude)
+        self.longitude = Coordinate.round(longitude)
+        self.countryCode = countryCode?.uppercased()
+        self.names = names
+    }
+
+    /// The query for a geocoded place, or for bare coordinates.
+    init(_ query: WeatherQuery) {
+        self.init(
+            latitude: query.latitude ?? 0, longitude: query.longitude ?? 0, countryCode: query.place?.countryCode,
+            names: [query.place?.name, query.place?.admin2, query.place?.admin1].compactMap { $0 })
+    }
+}
+
+/// A warning service's answer for one place.
+public struct AlertsReport: Sendable, Codable, Equatable {
+    /// The service asked ("MET Norway MetAlerts", "NWS", "MeteoAlarm").
+    public var service: String
+    /// Every warning the service gave for the place (expired ones are filtered when shown).
+    public var alerts: [WeatherAlert]
+    /// Warnings the service has in the same country for other areas (MeteoAlarm's per-country
+    /// feed), counted so "none here" is not read as "none anywhere".
+    public var elsewhere: Int
+    /// The zone the service's own times suggest (NWS offsets, Norway's zone), used when the
+    /// place's zone is unknown.
+    public var zoneHint: String?
+
+    /// Creates a report.
+    public init(service: String, alerts: [WeatherAlert], elsewhere: Int = 0, zoneHint: String? = nil) {
+        self.service = service
+        self.alerts = alerts
+        self.elsewhere = elsewhere
+        self.zoneHint = zoneHint
+    }
+}
+
+/// Warning services' shared reading helpers.
+enum AlertText {
+    /// CAP's colour words as levels.
+    static let levels = ["green", "yellow", "orange", "red"]
+
+    /// "Yellow Wind Warning issued …" → "yellow"; nil when the text starts with no colour.
+    static func level(from text: String?) -> String? {
+        guard let first = text?.split(separator: " ").first?.lowercased() else { return nil }
+        return levels.contains(first) ? first : nil
+    }
+
+    /// Trimmed, nil when empty.
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+}

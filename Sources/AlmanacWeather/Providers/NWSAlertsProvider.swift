@@ -1,0 +1,158 @@
+import AlmanacCore
+import Foundation
+
+/// The US National Weather Service's active alerts at a point (`/alerts/active?point=LAT,LON`,
+/// GeoJSON): watches, warnings and advisories for the United States and its territories.
+///
+/// NWS asks for a User-Agent with a contact (so without one it is never called) and sends
+/// `Expires`, honoured by the shared ``TermsTransport``. Its errors are `application/problem+json`
+/// whose `detail` says what was wrong; that line (cleaned) becomes the failure.
+public struct NWSAlertsProvider: DescribedProvider {
+    /// `nws-alerts`, the warning service for the United States.
+    public static let descriptor = ProviderDescriptor(
+        name: "nws-alerts", tool: "weather", role: .alerts, priority: 0, summary: "US National Weather Service alerts",
+        endpoints: [ProviderEndpoint(env: "ALMANAC_NWS_URL", defaultBase: "https://api.weather.gov")],
+        terms: terms,
+        probe: HealthProbe(path: "/", essential: false),
+        decoders: [
+            UpstreamDecoder(name: "nws-alerts", seeds: ["Fixtures/weather/nws-alerts/*.response.json"]) {
+                _ = try? NWSAlertsProvider.decode($0)
+            }
+        ],
+        unconfiguredReason: { terms.unconfiguredReason($0, service: "NWS") },
+        sampleCall: SampleCall(
+            words: ["run", "weather", "--lat", "29.01", "--lon", "-81.38", "--alerts"],
+            environment: ["ALMANAC_NOW": "2022-10-18T03:00:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]),
+        liveRequestHeaders: { settings in
+            terms.unconfiguredReason(settings, service: "NWS") == nil
+                ? ["User-Agent": terms.userAgentValue(settings)] : nil
+        })
+
+    /// What api.weather.gov asks: an identifying agent with a contact.
+    static let terms = UpstreamTerms(
+        userAgent: .contactRequired(config: ["weather", "contact"]), conditionalRequests: true,
+        attribution: "Alerts from the US National Weather Service (public domain)")
+
+    /// Country codes NWS alerts cover: the states and the territories it forecasts for.
+    static let countries: Set<String> = ["US", "PR", "VI", "GU", "AS", "MP", "UM"]
+
+    /// Creates the provider.
+    public init() {}
+
+    /// US places (by country code; for bare coordinates, the contiguous states, Alaska and Hawaii boxes).
+    public func supports(_ query: AlertsQuery) -> Bool {
+        if let code = query.countryCode { return Self.countries.contains(code) }
+        let (lat, lon) = (query.latitude, query.longitude)
+        return ((24.4...49.5).contains(lat) && (-125...(-66.9)).contains(lon))
+            || ((51...71.5).contains(lat) && (-180...(-129)).contains(lon))
+            || ((18.5...22.5).contains(lat) && (-161...(-154)).contains(lon))
+    }
+
+    /// The request (NWS redirects points with more than 4 decimals; ours carry 2).
+    public static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
+        let url = ForecastURL.make(
+            base: base, path: "/alerts/active",
+            items: [("point", "\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude))")])
+        return HTTPRequest(url: url, headers: ["Accept": "application/geo+json"])
+    }
+
+    /// Fetches the active alerts at the point.
+    public func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
+        let base = try descriptor.baseURL(environment.settings)
+        let transport = try environment.transport(honouring: descriptor)
+        let request = Self.request(query, base: base)
+        let response = try await transport.send(request, timeout: environment.timeout, service: "NWS")
+        if response.status == 400, let problem = try? JSONDecoder().decode(Problem.self, from: response.body),
+            let detail = AlertText.nonEmpty(problem.detail)
+        {
+            throw ProviderFailure(.http, "NWS: HTTP 400, \(UntrustedText.clean(detail, limit: 160))")
+        }
+        _ = try await StoredResponse(response).fetch(request, timeout: environment.timeout, service: "NWS")
+        return try Self.decode(response.body)
+    }
+
+    /// Decodes an `/alerts/active` FeatureCollection (features may be empty; the empty answer's
+    /// `@context` is an object, not the array of a full one, and is not read).
+    ///
+    /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not one.
+    public static func decode(_ body: Data) throws -> AlertsReport {
+        let collection = try UpstreamJSON.decode(Collection.self, from: body, service: "NWS")
+        var zoneHint: String?
+        let alerts = collection.features.map { feature -> WeatherAlert in
+            let properties = feature.properties
+            let onsetText = properties.onset ?? properties.effective
+            if zoneHint == nil, let text = onsetText { zoneHint = offsetZone(text) }
+            return WeatherAlert(
+                id: properties.id ?? feature.id ?? "", service: AlertText.nonEmpty(properties.senderName) ?? "NWS",
+                event: AlertText.nonEmpty(properties.event) ?? "alert", severity: properties.severity,
+                certainty: properties.certainty, urgency: properties.urgency, level: nil,
+                areas: (properties.areaDesc ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty },
+                onset: onsetText.flatMap(TimeText.parseInstant),
+                expires: (properties.ends ?? properties.expires).flatMap(TimeText.parseInstant),
+                headline: AlertText.nonEmpty(properties.headline), description: AlertText.nonEmpty(properties.description),
+                instruction: AlertText.nonEmpty(properties.instruction), url: properties.atID ?? feature.id)
+        }
+        return AlertsReport(service: "NWS", alerts: alerts, zoneHint: zoneHint)
+    }
+
+    /// "UTC-04:00"-style zone from an NWS time's own offset (`2022-10-17T22:15:00-04:00`), as a
+    /// fixed-offset identifier `TimeZone(identifier:)` reads ("GMT-0400").
+    static func offsetZone(_ text: String) -> String? {
+        guard text.count >= 25 else { return nil }
+        let tail = text.suffix(6)
+        guard let sign = tail.first, sign == "+" || sign == "-" else { return nil }
+        let digits = tail.dropFirst().replacingOccurrences(of: ":", with: "")
+        guard digits.count == 4, Int(digits) != nil else { return nil }
+        return "GMT\(sign)\(digits)"
+    }
+
+    /// The fields we read, as named in the recorded answers (Fixtures/weather/nws-alerts/).
+    struct Collection: Decodable {
+        let features: [Feature]
+    }
+
+    struct Feature: Decodable {
+        let id: String?
+        let properties: Properties
+    }
+
+    struct Properties: Decodable {
+        let atID: String?
+        let id: String?
+        let areaDesc: String?
+        let effective: String?
+        let onset: String?
+        let expires: String?
+        let ends: String?
+        let severity: String?
+        let certainty: String?
+        let urgency: String?
+        let event: String?
+        let senderName: String?
+        let headline: String?
+        let description: String?
+        let instruction: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, areaDesc, effective, onset, expires, ends, severity, certainty, urgency, event, senderName,
+                headline, description, instruction
+            case atID = "@id"
+        }
+    }
+
+    /// An `application/problem+json` error body.
+    struct Problem: Decodable {
+        let detail: String?
+    }
+}
+
+/// A response already received, replayed through ``HTTPTransport/fetch(_:timeout:service:)`` so a
+/// provider that read the status itself still gets the shared status handling.
+struct StoredResponse: HTTPTransport {
+    let response: HTTPResponse
+
+    init(_ response: HTTPResponse) { self.response = response }
+
+    func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse { response }
+}
