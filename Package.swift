@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "AlmanacCore", targets: ["AlmanacCore"]),
         .library(name: "AlmanacRuntime", targets: ["AlmanacRuntime"]),
         .library(name: "AlmanacTesting", targets: ["AlmanacTesting"]),
+        .library(name: "AlmanacFixtures", targets: ["AlmanacFixtures"]),
         .library(name: "AlmanacSports", targets: ["AlmanacSports"]),
         .library(name: "AlmanacWeather", targets: ["AlmanacWeather"]),
         .library(name: "AlmanacSearch", targets: ["AlmanacSearch"]),
@@ -112,11 +113,15 @@ let package = Package(
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(name: "AlmanacTesting", dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]),
 
+        // Recording upstream exchanges (redacted) and checking them for shape drift: what
+        // `tools fixtures` runs, in a library so its tests need no executable.
+        .target(name: "AlmanacFixtures", dependencies: ["AlmanacCore"]),
+
         // The `tools` executable: a thin ArgumentParser front over AlmanacRuntime.
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar", "AlmanacSports",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar", "AlmanacSports", "AlmanacFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -149,7 +154,9 @@ let package = Package(
                     .allowNetworkConnections(scope: .all(), reason: "fetches the live upstream once"),
                 ])),
 
-        // Tests
+        // Tests. None depends on an executable: the end-to-end ones run the built binaries by path
+        // (AlmanacTesting's ToolsBinary), which `swift build --build-tests` and `swift test` build
+        // with every other product.
         .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
@@ -159,14 +166,10 @@ let package = Package(
         .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(
-            name: "AlmanacLLMTests",
-            dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports", "tools", "tools-mcp"]),
-        .testTarget(name: "toolsTests", dependencies: ["tools", "AlmanacTesting"]),
-        .testTarget(
-            name: "AlmanacServeTests",
-            dependencies: [
-                "AlmanacServe", "AlmanacTesting", "tools", "tools-serve",
-            ]),
+            name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports"]),
+        .testTarget(name: "AlmanacFixturesTests", dependencies: ["AlmanacFixtures", "AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(name: "toolsTests", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacServeTests", dependencies: ["AlmanacServe", "AlmanacTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,7 +10,8 @@ extension Tools {
         static let configuration = CommandConfiguration(
             abstract: "Check configuration, keys, the cache, each provider and the LLM server.",
             discussion: "Essential: config, cache, libcurl and every configured provider's upstream. "
-                + "The LLM server (ALMANAC_LLM_URL, GET /health) and missing keys are reported, not required.")
+                + "The LLM server (ALMANAC_LLM_URL, GET /health), missing keys and a missing tools-mcp or "
+                + "tools-serve beside tools are reported, not required.")
 
         func run() async throws {
             let runtime: Runtime
@@ -54,6 +55,7 @@ struct DoctorChecks: Sendable {
     func all() async -> [DoctorCheck] {
         var checks = [config(), await cache()]
         checks += libraries()
+        checks += siblings()
         checks += keys()
         // Every configured provider with a probe; no key is ever sent, so no quota is spent.
         for descriptor in runtime.providers.descriptors {
@@ -101,6 +103,22 @@ struct DoctorChecks: Sendable {
             DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV and read)", essential: false)
         } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "\(CalendarTool.openedCalDAVLibrary) opened", essential: false)
         return [curl, ical, xml]
+    }
+
+    /// `tools mcp` and `tools serve` execute a binary of their own from this binary's folder; one
+    /// missing there (a `tools` copied alone, or built with `--product tools` only) would only show
+    /// when the command is run. A warning: `tools run` needs neither.
+    func siblings() -> [DoctorCheck] {
+        [("tools-mcp", "tools mcp"), ("tools-serve", "tools serve")].map { name, command in
+            let path = SiblingBinary.path(name)
+            if FileManager.default.isExecutableFile(atPath: path) {
+                return DoctorCheck(status: .ok, name: name, detail: "\(path) (\(command))", essential: false)
+            }
+            return DoctorCheck(
+                status: .warn, name: name,
+                detail: "missing beside tools (\(path)), so \(command) cannot run; \(SiblingBinary.installStep)",
+                essential: false)
+        }
     }
 
     func keys() -> [DoctorCheck] {

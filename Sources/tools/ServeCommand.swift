@@ -37,16 +37,24 @@ extension Tools {
 /// this binary's folder and are executed in its place, so their libraries never load into a
 /// `tools run` start.
 enum SiblingBinary {
+    /// The one step that puts every binary in place, named wherever one is missing.
+    static let installStep = "run scripts/install in the Almanac checkout (builds tools, tools-mcp and tools-serve into ~/.local/bin)"
+
+    /// Where `name` must be: beside the running `tools` (symbolic links resolved).
+    static func path(_ name: String) -> String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// Replaces this process with `name` from this binary's folder; stdin, stdout and the
     /// environment pass on as they are. Returns only on failure, with the one-line error to throw.
     static func exec(_ name: String, arguments: [String], command: String, what: String) -> AlmanacError {
-        let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(name).path
+        let path = path(name)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = String(cString: strerror(errno))
         return AlmanacError.configuration(
             "\(command): cannot run \(what) \(path) (\(reason))",
-            suggestion: "build it beside tools: swift build -c release --product \(name)")
+            suggestion: "\(installStep), or build this one beside tools: swift build -c release --product \(name)")
     }
 }

@@ -22,7 +22,7 @@ final class RadicaleServer: Sendable {
     static var unavailableReason: String? {
         let python = Fixtures.packageRoot().appendingPathComponent(".venv-radicale/bin/python")
         return FileManager.default.isExecutableFile(atPath: python.path)
-            ? nil : "Radicale venv missing: run `bash scripts/peers/radicale.sh` (or scripts/setup)"
+            ? nil : "Radicale venv missing: run `bash scripts/peers/radicale.sh` (or scripts/setup-peers)"
     }
 
     /// Whether Radicale tests may be skipped (outside CI only).

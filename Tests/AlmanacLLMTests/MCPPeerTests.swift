@@ -25,7 +25,7 @@ struct MCPPeerTests {
 
     @Test("the Python client lists the tools with the CLI's schemas and calls them")
     func listAndCall() throws {
-        guard Peers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup)") }
+        guard Peers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)") }
         let directory = try TempDirectory()
         let environment = environment(directory)
         let script = Peers.root.appendingPathComponent("scripts/peers/mcp_client.py")

@@ -151,7 +151,7 @@ func makeRuntime(_ tools: [any Tool], in directory: TempDirectory) throws -> Run
 
 // MARK: Real peers
 
-/// Where the package's Python peers live (set up by scripts/setup → scripts/peers/*.sh).
+/// Where the package's Python peers live (set up by scripts/setup-peers → scripts/peers/*.sh).
 enum Peers {
     static var root: URL { Fixtures.packageRoot() }
     static var llamaPython: URL { root.appendingPathComponent(".venv-llama/bin/python") }
@@ -170,8 +170,8 @@ enum Peers {
     /// Run the peer tests when the venv exists, and always in CI (where a missing venv must fail).
     static var runLlama: Bool { llamaReady || isCI }
     static var runMCP: Bool { mcpReady || isCI }
-    static let llamaNote: Comment = "skipped: .venv-llama missing; run scripts/setup (or bash scripts/peers/llama.sh)"
-    static let mcpNote: Comment = "skipped: .venv-mcp missing; run scripts/setup (or bash scripts/peers/mcp.sh)"
+    static let llamaNote: Comment = "skipped: .venv-llama missing; run scripts/setup-peers (or bash scripts/peers/llama.sh)"
+    static let mcpNote: Comment = "skipped: .venv-mcp missing; run scripts/setup-peers (or bash scripts/peers/mcp.sh)"
 }
 
 /// A real llama.cpp engine: llama-cpp-python's OpenAI-compatible server on 127.0.0.1, a free
@@ -186,7 +186,7 @@ final class LlamaServer: @unchecked Sendable {
 
     init(model: URL = Peers.tinyModel, contextSize: Int = 2048) throws {
         guard Peers.llamaReady else {
-            throw NotReady(description: ".venv-llama missing (CI must run scripts/setup first)")
+            throw NotReady(description: ".venv-llama missing (CI must run scripts/setup-peers first)")
         }
         port = try LoopbackPort.free()
         process.executableURL = Peers.llamaPython

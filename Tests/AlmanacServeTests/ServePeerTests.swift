@@ -18,7 +18,7 @@ struct ServePeerTests {
         "OpenAPI calls, CORS, limits and MCP over streamable HTTP, without and with a token",
         .enabled(if: ServePeers.runMCP), arguments: [false, true])
     func clients(withToken: Bool) throws {
-        guard ServePeers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (run scripts/setup)") }
+        guard ServePeers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (run scripts/setup-peers)") }
         let directory = try TempDirectory()
         var extra = ["ALMANAC_SERVE_MAX_BODY": "65536"]
         if withToken { extra["ALMANAC_SERVE_TOKEN"] = Self.token }
@@ -163,7 +163,7 @@ struct ServePeerTests {
         .enabled(if: ServePeers.runSchemathesis))
     func schemathesis() throws {
         guard ServePeers.schemathesisReady else {
-            throw PeerMissing(description: ".venv-schemathesis missing (run scripts/setup)")
+            throw PeerMissing(description: ".venv-schemathesis missing (run scripts/setup-peers)")
         }
         let directory = try TempDirectory()
         let environment = ServePeers.replayEnvironment(

@@ -112,7 +112,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     init() throws {
         guard let bin = ServePeers.postgresBin else {
-            throw Failed(description: "PostgreSQL missing (CI must run scripts/setup: scripts/peers/postgres.sh)")
+            throw Failed(description: "PostgreSQL missing (CI must run scripts/setup-peers: scripts/peers/postgres.sh)")
         }
         self.bin = bin
         directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("almanac-pg-\(UUID().uuidString)")

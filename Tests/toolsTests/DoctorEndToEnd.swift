@@ -41,7 +41,8 @@ struct DoctorEndToEndTests {
         }
         #expect(probed.contains("ok    espn") && probed.contains("ok    brave") && probed.contains("warn  met-norway"))
         #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
-            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    sports setup", "ok    weather setup", "warn  calendar setup",
+            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    tools-mcp", "ok    tools-serve",
+            "ok    sports setup", "ok    weather setup", "warn  calendar setup",
             "ok    search setup", "ok    read setup",
         ] + probed + ["ok    llm"])
         #expect(lines.contains("ok    search setup: key present (not shown)"))

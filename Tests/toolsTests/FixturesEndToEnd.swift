@@ -1,10 +1,6 @@
-import AlmanacCore
-import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
-
-@testable import tools
 
 /// `tools fixtures record` (secrets never recorded) and `tools fixtures check --live` (shape drift),
 /// against the loopback fixture server.
@@ -91,35 +87,5 @@ struct FixturesEndToEndTests {
         #expect(output.status == 0)
         #expect(output.stdout.hasSuffix(" scenarios ok or skipped\n"))
         #expect(!output.stdout.contains("fail"))
-    }
-
-    @Test("secret query parameters and user info are redacted from recorded URLs")
-    func redactURL() throws {
-        let url = try #require(URL(string: "https://user:pw@api.example.com/v1/x?q=rain&api_key=abc123&Token=t0k&count=2"))
-        let providers = Runtime.defaultProviders()
-        #expect(
-            Redaction.url(url, providers: providers)
-                == "https://api.example.com/v1/x?q=rain&api_key=REDACTED&Token=REDACTED&count=2")
-        #expect(Redaction.headers(["Content-Type": "a", "Set-Cookie": "s", "X-Request-Id": "r"]) == ["Content-Type": "a"])
-        #expect(Redaction.body(Data("{\"echo\":\"abc123secret\"}".utf8), secrets: ["abc123secret"]) == Data("{\"echo\":\"REDACTED\"}".utf8))
-    }
-
-    @Test("the secrets scrubbed from recordings are every provider's declared ones, read from the registry")
-    func registrySecrets() throws {
-        let providers = Runtime.defaultProviders()
-        let settings = Settings(
-            environment: ["BRAVE_API_KEY": "brave-secret-1", "ALMANAC_CALDAV_PASSWORD": "caldav-secret-2", "HOME": "/nowhere"],
-            config: ["brave": .table(["api_key": .string("brave-config-3")])])
-        #expect(Redaction.secrets(in: settings, providers: providers) == ["brave-config-3", "brave-secret-1", "caldav-secret-2"])
-        #expect(providers.secretHeaders.contains("x-subscription-token"))
-        // A provider declaring a secret query parameter gets it redacted without touching the recorder.
-        let custom = ProviderRegistry(
-            providers.descriptors + [
-                ProviderDescriptor(
-                    name: "example", tool: "search", priority: 50, summary: "test", secrets: [.queryParameter("sig")])
-            ])
-        let url = try #require(URL(string: "https://x.example/a?sig=s3cr3t&q=1"))
-        #expect(Redaction.url(url, providers: custom) == "https://x.example/a?sig=REDACTED&q=1")
-        #expect(Redaction.url(url, providers: providers) == "https://x.example/a?sig=s3cr3t&q=1")
     }
 }

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacTesting
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -14,20 +15,26 @@ import Foundation
 ///   under `unresponsive_engines`.
 ///
 /// Both servers are stopped by pid in ``stop()``; every wait is bounded.
-public final class SearxServer: @unchecked Sendable {
+final class SearxServer: @unchecked Sendable {
     // @unchecked: the handles are touched only by the owning test, then stopped once.
 
+    /// Why searx could not be started or did not answer.
+    struct StartError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
     /// One result the loopback engine hands searx for a query.
-    public struct FeedItem: Sendable, Codable {
+    struct FeedItem: Sendable, Codable {
         /// The result's URL (`link` in the feed).
-        public var link: String
+        var link: String
         /// Its title (`name`).
-        public var name: String
+        var name: String
         /// Its snippet (`text`).
-        public var text: String
+        var text: String
 
         /// Creates an item.
-        public init(link: String, name: String, text: String) {
+        init(link: String, name: String, text: String) {
             self.link = link
             self.name = name
             self.text = text
@@ -37,7 +44,7 @@ public final class SearxServer: @unchecked Sendable {
     /// The first `count` results of the recorded SearXNG answer
     /// (`Fixtures/search/searxng/web-python.response.json`) as feed items: real results to feed
     /// the real server.
-    public static func recordedItems(_ count: Int) throws -> [FeedItem] {
+    static func recordedItems(_ count: Int) throws -> [FeedItem] {
         let data = try Fixtures.data("search/searxng/web-python.response.json")
         let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let results = object?["results"] as? [[String: Any]] ?? []
@@ -48,7 +55,7 @@ public final class SearxServer: @unchecked Sendable {
     }
 
     /// `http://127.0.0.1:<port>`: what `ALMANAC_SEARXNG_URL` points at.
-    public let baseURL: String
+    let baseURL: String
     private let process: Process
     private let feed: FixtureServer
     private let folder: URL
@@ -57,14 +64,14 @@ public final class SearxServer: @unchecked Sendable {
     static let program = "/usr/bin/searx-run"
 
     /// Why the server cannot start here, or nil when searx is installed.
-    public static var unavailableReason: String? {
+    static var unavailableReason: String? {
         FileManager.default.isExecutableFile(atPath: program)
-            ? nil : "searx missing: run `bash scripts/peers/searx.sh` (or scripts/setup)"
+            ? nil : "searx missing: run `bash scripts/peers/searx.sh` (or scripts/setup-peers)"
     }
 
     /// Whether searx tests may run: outside CI they are skipped (with a note) when searx is
     /// missing; in CI they run and fail with the reason.
-    public static var mayRun: Bool {
+    static var mayRun: Bool {
         if unavailableReason == nil { return true }
         let ci = ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false
         if !ci { print("note: skipping searx tests: \(unavailableReason ?? "")") }
@@ -72,8 +79,8 @@ public final class SearxServer: @unchecked Sendable {
     }
 
     /// Starts the feed and searx; call ``waitUntilReady()`` before the first search.
-    public init(feeds: [String: [FeedItem]]) throws {
-        if let reason = Self.unavailableReason { throw FixtureServer.ServerError(message: reason) }
+    init(feeds: [String: [FeedItem]]) throws {
+        if let reason = Self.unavailableReason { throw SearxServer.StartError(message: reason) }
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("searx-\(UUID().uuidString)")
         let feedFolder = folder.appendingPathComponent("feed")
         try FileManager.default.createDirectory(at: feedFolder, withIntermediateDirectories: true)
@@ -111,23 +118,23 @@ public final class SearxServer: @unchecked Sendable {
     }
 
     /// Polls `/healthz` until searx answers (bounded: 300 tries, 100 ms apart; it starts in 2-5 s).
-    public func waitUntilReady() async throws {
+    func waitUntilReady() async throws {
         let transport = CurlTransport()
         guard let url = URL(string: baseURL + "/healthz") else { return }
         for _ in 0..<300 {
             if !process.isRunning {
-                throw FixtureServer.ServerError(message: "searx exited with status \(process.terminationStatus)")
+                throw SearxServer.StartError(message: "searx exited with status \(process.terminationStatus)")
             }
             if let response = try? await transport.send(HTTPRequest(url: url), timeout: .seconds(2)), response.status == 200 {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw FixtureServer.ServerError(message: "searx did not answer on \(baseURL)")
+        throw SearxServer.StartError(message: "searx did not answer on \(baseURL)")
     }
 
     /// Stops searx and the feed by pid and removes the temporary folder.
-    public func stop() {
+    func stop() {
         ChildProcess.stop(process)
         feed.stop()
         try? FileManager.default.removeItem(at: folder)
@@ -189,27 +196,5 @@ public final class SearxServer: @unchecked Sendable {
             engines:
 
             """ + engine("loopback", "items") + engine("broken", "broken")
-    }
-}
-
-/// Free TCP ports on the loopback interface.
-public enum LoopbackPort {
-    /// A port on 127.0.0.1 nobody listens on now (asked from the kernel with port 0).
-    public static func free() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw FixtureServer.ServerError(message: "socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        guard bound else { throw FixtureServer.ServerError(message: "bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
