@@ -34,6 +34,12 @@ public struct SearchQuestionReader: QuestionReader {
             options += ["--count", String(count)]
             tokens.removeAll { $0.lower == "top" || $0.lower == String(count) }
         }
+        // Content a snippet cannot hold (a summary, a recipe, steps): read the top hit too.
+        if SearchQuestionWords.pageWords.contains(where: { clause.has($0) }) {
+            options += ["--read", "1"]
+            let trimmed = Array(tokens.drop { SearchQuestionWords.summaryLeadIns.contains($0.lower) })
+            if !trimmed.isEmpty { tokens = trimmed }
+        }
         let query = tokens.map(\.original)
         // A word that looks like an option is part of the query, after "--".
         if query.contains(where: { $0.hasPrefix("-") && Double($0) == nil }) {
@@ -49,6 +55,13 @@ enum SearchQuestionWords {
         "search the web for", "search for", "search", "look up", "lookup", "google", "web search", "find me",
         "tell me about",
     ]
+    /// Questions whose answer is on the page, not in a snippet: the top hit is read (`--read 1`).
+    static let pageWords = [
+        "summarize", "summarise", "summary of", "sum up", "recipe", "lyrics", "step by step", "instructions for",
+        "tutorial", "full text", "the article", "what does the article",
+    ]
+    /// Words that ask for a summary and are no part of the search itself.
+    static let summaryLeadIns: Set<String> = ["summarize", "summarise", "sum", "up", "summary", "of", "me"]
     static let newsFiller: Set<String> = [
         "whats", "what", "is", "the", "latest", "news", "headlines", "about", "on", "for", "any", "in",
         "top", "todays", "today", "recent", "are", "give", "me", "show",

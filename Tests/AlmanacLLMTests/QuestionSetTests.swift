@@ -114,7 +114,7 @@ struct QuestionSetTests {
 
     @Test(
         "replayed on the recordings, the context within the default budget holds the facts the answer needs",
-        arguments: SetQuestion.all.filter { $0.facts != nil && $0.known == nil && $0.dependsOn == nil })
+        arguments: SetQuestion.all.filter { $0.facts != nil && $0.known == nil })
     func facts(question: SetQuestion) async throws {
         let directory = try TempDirectory()
         let runtime = try Runtime.make(environment: [
