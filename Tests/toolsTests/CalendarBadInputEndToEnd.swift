@@ -183,4 +183,15 @@ struct CalendarBadInputEndToEndTests {
         #expect(capped.events.count == 1_000)
         #expect(capped.events.first == "2024-02-03T00:15:00Z Small")
     }
+
+    @Test("a folder walk is bounded: the filesystem root answers at once with one line, not after a walk of everything")
+    func boundedWalk() throws {
+        let scratch = try Scratch()
+        // The old code walked all of / (11.6 s here) and ignored the provider deadline.
+        let output = try ToolsBinary.run(
+            ["run", "calendar", "--ics", "/"], environment: scratch.environment(["ALMANAC_TIMEOUT": "3"]), timeout: 30)
+        #expect(output.status == 69)
+        #expect(output.stderr.contains("ics-file: / holds more than 20000 entries; name a smaller folder"), "\(output.stderr)")
+        #expect(output.stdout.isEmpty)
+    }
 }
