@@ -125,7 +125,8 @@ struct SportsClause {
         group = SportsQuestionReader.groupPhrases.first { has($0.phrase) }?.group
         // "how did the jets do": the shape of a question about a result.
         let resultShape = clause.words.first == "how" && clause.has("did") && clause.words.last == "do"
-            || clause.has("how did") && (clause.words.last == "do" || clause.has("do today") || clause.has("do yesterday"))
+            || clause.has("how did")
+                && (clause.words.last == "do" || ["do today", "do tonight", "do yesterday", "do last night", "get on"].contains { clause.has($0) })
         let sportsy = league != nil || sportHint != nil || hasAny(Words.sportsContext) || event != nil || resultShape
         // A surname that is also a word or a place ("sinner", "osaka") needs words about a contest.
         let contest = sportsy || hasAny(Words.individualContext) || Words.individualSportWords.contains { has($0.phrase) }

@@ -29,7 +29,8 @@ enum SportsQuestionWords {
         "quarter", "overtime", "team", "roster", "trade", "draft", "seed", "basketball", "football", "baseball",
         "hockey", "soccer", "points", "goals", "goal", "homer", "touchdown", "touchdowns", "stats", "final",
         "finals", "tournament", "champion", "champions", "title", "league", "division", "conference", "homers",
-        "homered", "runs", "rbi", "rbis", "strikeouts", "assists", "rebounds", "yards", "touchdowns",
+        "homered", "runs", "rbi", "rbis", "strikeouts", "assists", "rebounds", "yards", "touchdowns", "result",
+        "results", "table",
     ]
 
     /// Words that make a question about golf, tennis, racing or MMA (beside `sportsContext`).
@@ -74,7 +75,8 @@ enum SportsQuestionWords {
     .union(QuestionWords.weekdays).union(QuestionWords.months).union(conditions)
 
     /// Words asking for a table.
-    static let standingsWords: Set<String> = ["standings", "table", "rankings", "seed", "seeding", "seeds"]
+    /// ("where do the pacers stand": where a team stands is its place in the table.)
+    static let standingsWords: Set<String> = ["standings", "table", "rankings", "seed", "seeding", "seeds", "stand", "relegated", "relegation"]
     /// Phrases asking who won a league or title over a season: that is the table (or the final).
     static let seasonTitle = [
         "win the league", "won the league", "win the title", "won the title", "league title", "league champions",
@@ -237,6 +239,8 @@ enum SportsQuestionWords {
         "tommy paul|atp|tommy paul", "draper|atp|jack draper,draper", "nadal|atp|rafael nadal,rafa nadal,nadal,rafa",
         "rune|atp|holger rune", "rublev|atp|andrey rublev,rublev", "tiafoe|atp|frances tiafoe,tiafoe",
         "musetti|atp|lorenzo musetti,musetti", "dimitrov|atp|grigor dimitrov,dimitrov",
+        "lehecka|atp|jiri lehecka,lehecka", "bublik|atp|alexander bublik,bublik", "struff|atp|jan-lennard struff,struff",
+        "machac|atp|tomas machac,machac", "mensik|atp|jakub mensik,mensik",
         // Tennis, women
         "swiatek|wta|iga swiatek,swiatek,iga", "sabalenka|wta|aryna sabalenka,sabalenka",
         "gauff|wta|coco gauff,gauff,coco", "rybakina|wta|elena rybakina,rybakina", "pegula|wta|jessica pegula,pegula",
@@ -253,6 +257,7 @@ enum SportsQuestionWords {
         "woods|pga|tiger woods|", "thomas|pga|justin thomas", "finau|pga|tony finau,finau", "lowry|pga|shane lowry,lowry",
         "homa|pga|max homa,homa", "zalatoris|pga|will zalatoris,zalatoris", "day|pga|jason day",
         "burns|pga|sam burns", "clark|pga|wyndham clark", "english|pga|harris english",
+        "spaun|pga|jj spaun,j j spaun,spaun", "macintyre|pga|robert macintyre,bob macintyre,macintyre",
         "rahm|liv|jon rahm,rahm", "dechambeau|liv|bryson dechambeau,dechambeau,bryson",
         "koepka|liv|brooks koepka,koepka", "mickelson|liv|phil mickelson,mickelson",
         // Golf, LPGA
