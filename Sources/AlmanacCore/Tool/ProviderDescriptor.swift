@@ -26,6 +26,8 @@ public struct ProviderDescriptor: Sendable {
     public var priority: Int
     /// One line for listings: what the upstream is.
     public var summary: String
+    /// The provider as people name it in messages and summaries, e.g. `MET Norway`.
+    public var label: String
     /// The upstream base URLs it speaks to (most have one).
     public var endpoints: [ProviderEndpoint]
     /// Secrets it uses, so recording, logs and errors redact them.
@@ -50,8 +52,8 @@ public struct ProviderDescriptor: Sendable {
     /// Creates a descriptor.
     public init(
         name: String, tool: String, role: ProviderRole = .main, priority: Int, summary: String,
-        endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [], terms: UpstreamTerms = .init(),
-        probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
+        label: String? = nil, endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [],
+        terms: UpstreamTerms = .init(), probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
         unconfiguredReason: @escaping @Sendable (Settings) -> String? = { _ in nil }, sampleCall: SampleCall? = nil,
         fixtureFolder: String? = nil, liveRequestHeaders: @escaping @Sendable (Settings) -> [String: String]? = { _ in [:] }
     ) {
@@ -60,6 +62,7 @@ public struct ProviderDescriptor: Sendable {
         self.role = role
         self.priority = priority
         self.summary = summary
+        self.label = label ?? name
         self.endpoints = endpoints
         self.secrets = secrets
         self.terms = terms

@@ -81,7 +81,7 @@ public struct WeatherQuery: Sendable {
 public struct OpenMeteoProvider: DescribedProvider {
     /// `open-meteo`, tried first for forecasts.
     public static let descriptor = ProviderDescriptor(
-        name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API",
+        name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API", label: "Open-Meteo",
         endpoints: [ProviderEndpoint(env: "ALMANAC_OPEN_METEO_URL", defaultBase: "https://api.open-meteo.com")],
         terms: UpstreamTerms(attribution: "Weather data by Open-Meteo.com (CC BY 4.0)"),
         probe: HealthProbe(path: "/v1/forecast?latitude=0&longitude=0"),
