@@ -56,6 +56,18 @@ public struct CalendarTool: Tool {
     /// The descriptors of ``chain(useCalDAVSync:)``.
     public var providerDescriptors: [ProviderDescriptor] { Self.chain().map(\.descriptor) }
 
+    /// libical for every calendar, libxml2 for CalDAV's WebDAV bodies.
+    public var nativeLibraries: [NativeLibrary] {
+        [
+            NativeLibrary(
+                name: "libical", package: "libical3", usedFor: "calendar only",
+                open: { Self.openLibrary() }, opened: { Self.openedLibrary }),
+            NativeLibrary(
+                name: "libxml2", package: "libxml2", usedFor: "CalDAV",
+                open: { Self.openCalDAVLibrary() }, opened: { Self.openedCalDAVLibrary }),
+        ]
+    }
+
     /// Unconfigured when no calendar is configured (one-off `--ics`/`--caldav` still work).
     public func unconfiguredReason(in context: ToolContext) -> String? {
         let configured = (try? CalendarSources.configuredSources(context.settings)) ?? []

@@ -20,4 +20,10 @@ struct CalendarChainTests {
         let caldav = try #require(CalendarTool.chain(useCalDAVSync: false).last as? CalDAVProvider)
         #expect(!caldav.useSync)
     }
+
+    @Test("the calendar declares libical and libxml2 for tools doctor")
+    func nativeLibraries() {
+        #expect(CalendarTool().nativeLibraries.map(\.name) == ["libical", "libxml2"])
+        #expect(CalendarTool().nativeLibraries.allSatisfy { !$0.essential })
+    }
 }
