@@ -22,4 +22,19 @@ struct RegistryNamesTests {
         #expect(WeatherTool.geocoderName("nominatim") == "Nominatim")
         #expect(WeatherTool.geocoderName("elsewhere") == "elsewhere")
     }
+
+    @Test("Open-Meteo's sample call sets only its own needs; the registry adds MET Norway's contact")
+    func sampleCallNeeds() throws {
+        let registry = ProviderRegistry(WeatherTool().providerDescriptors)
+        let openMeteo = OpenMeteoProvider.descriptor
+        #expect(openMeteo.sampleCall?.environment[UpstreamTerms.contactVariable] == nil)
+        let call = try #require(registry.sampleCall(for: openMeteo))
+        #expect(call.environment[UpstreamTerms.contactVariable] == SampleCall.testContact)
+        #expect(call.environment["ALMANAC_NOW"] == openMeteo.sampleCall?.environment["ALMANAC_NOW"])
+        // Last of its role: nothing after it to reach, so its own environment as it is.
+        #expect(registry.sampleCall(for: MetNorwayProvider.descriptor) == MetNorwayProvider.descriptor.sampleCall)
+        // Nothing after Open-Meteo's 15-minute steps; the nowcast before it needs no contact from it.
+        let nextHour = OpenMeteoNextHourProvider.descriptor
+        #expect(registry.sampleCall(for: nextHour) == nextHour.sampleCall)
+    }
 }

@@ -88,4 +88,12 @@ struct RegistryDocsTests {
         #expect(!target.contains("AlmanacCalendar"), "\(target)")
     }
 
+    @Test("a sample call gains only what providers tried after it need: SearXNG's gets no Brave key")
+    func sampleCallsOwnNeeds() throws {
+        let registry = Runtime.defaultProviders()
+        let searxng = try #require(registry.descriptor(named: "searxng"))
+        #expect(registry.sampleCall(for: searxng) == searxng.sampleCall)
+        let changed = registry.descriptors.filter { registry.sampleCall(for: $0) != $0.sampleCall }.map(\.name)
+        #expect(changed == ["open-meteo"])
+    }
 }

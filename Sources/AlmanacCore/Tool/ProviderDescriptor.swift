@@ -232,6 +232,9 @@ public struct SampleCall: Sendable, Hashable {
     /// Extra environment (a fixed `ALMANAC_NOW`, a test key).
     public var environment: [String: String]
 
+    /// The contact sample calls give upstreams that require one.
+    public static let testContact = "almanac-tests@example.org"
+
     /// Creates a sample call.
     public init(words: [String], environment: [String: String] = [:]) {
         self.words = words
@@ -255,6 +258,22 @@ public struct ProviderRegistry: Sendable {
     public func descriptors(forTool tool: String) -> [ProviderDescriptor] {
         descriptors.enumerated().filter { $0.element.tool == tool }
             .sorted { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }.map(\.element)
+    }
+
+    /// `descriptor`'s sample call as the fault matrix runs it: its own environment, plus what the
+    /// providers tried after it in its role need to be tried at all (a contact for an upstream
+    /// that refuses agents without one), so they fail on their own as in real use instead of
+    /// being skipped. Each provider's sample call thus names only its own needs.
+    public func sampleCall(for descriptor: ProviderDescriptor) -> SampleCall? {
+        guard var call = descriptor.sampleCall else { return nil }
+        let chain = descriptors(forTool: descriptor.tool).filter { $0.role == descriptor.role }
+        guard let position = chain.firstIndex(where: { $0.name == descriptor.name }) else { return call }
+        for later in chain[(position + 1)...] {
+            if case .contactRequired = later.terms.userAgent, call.environment[UpstreamTerms.contactVariable] == nil {
+                call.environment[UpstreamTerms.contactVariable] = SampleCall.testContact
+            }
+        }
+        return call
     }
 
     /// The provider called `name`.
