@@ -174,6 +174,7 @@ struct CalDAVClient {
         do {
             return try await environment.fetch(request, service: "caldav", configured: configured, credential: credential)
         } catch let failure as ProviderFailure {
+            // `Kind` is a struct: its static members match as values (`~=`), hence the `default`.
             switch failure.kind {
             case .unauthorized:
                 let message: String
