@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM", "AlmanacCalendar", "AlmanacSports", "AlmanacFixtures",
+                "AlmanacRuntime", "AlmanacLLM", "AlmanacSports", "AlmanacFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

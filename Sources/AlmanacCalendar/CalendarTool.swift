@@ -47,9 +47,25 @@ public struct CalendarTool: Tool {
         ])
     }
 
-    /// The providers, one per kind of source (each source uses the one for its kind).
-    public var providerDescriptors: [ProviderDescriptor] {
-        [ICSFileProvider.descriptor, ICSFeedProvider.descriptor, CalDAVProvider.descriptor]
+    /// The providers, one per kind of source (each source uses the one for its kind): the one
+    /// list both the run and the descriptors come from.
+    static func chain(useCalDAVSync: Bool = true) -> [any DescribedProvider<CalendarFetch, CalendarSnapshot>] {
+        [ICSFileProvider(), ICSFeedProvider(), CalDAVProvider(useSync: useCalDAVSync)]
+    }
+
+    /// The descriptors of ``chain(useCalDAVSync:)``.
+    public var providerDescriptors: [ProviderDescriptor] { Self.chain().map(\.descriptor) }
+
+    /// libical for every calendar, libxml2 for CalDAV's WebDAV bodies.
+    public var nativeLibraries: [NativeLibrary] {
+        [
+            NativeLibrary(
+                name: "libical", package: "libical3", usedFor: "calendar only",
+                open: { Self.openLibrary() }, opened: { Self.openedLibrary }),
+            NativeLibrary(
+                name: "libxml2", package: "libxml2", usedFor: "CalDAV",
+                open: { Self.openCalDAVLibrary() }, opened: { Self.openedCalDAVLibrary }),
+        ]
     }
 
     /// Unconfigured when no calendar is configured (one-off `--ics`/`--caldav` still work).
@@ -64,9 +80,9 @@ public struct CalendarTool: Tool {
         let sources = try CalendarSources.resolve(
             ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
             settings: context.settings, policy: context.environment.egress)
-        let providers: [any Provider<CalendarFetch, CalendarSnapshot>] = [
-            ICSFileProvider(), ICSFeedProvider(), CalDAVProvider(useSync: useCalDAVSync),
-        ]
+        let providers = Self.chain(useCalDAVSync: useCalDAVSync).map {
+            $0 as any Provider<CalendarFetch, CalendarSnapshot>
+        }
         return try await CalendarRun(request: request, sources: sources, context: context, providers: providers).result()
     }
 }

@@ -54,11 +54,15 @@ public enum AlmanacMCPServer {
             )
         } catch {
             let status: String
-            switch (error as? AlmanacError)?.kind {
-            case .usage?: status = "usage"
-            case .unavailable?: status = "unavailable"
-            case .configuration?: status = "unconfigured"
-            default: status = "error"
+            let kind = (error as? AlmanacError)?.kind
+            if kind == .usage {
+                status = "usage"
+            } else if kind == .unavailable {
+                status = "unavailable"
+            } else if kind == .configuration {
+                status = "unconfigured"
+            } else {
+                status = "error"
             }
             return (
                 CallTool.Result(content: [.text(text: line(for: error), annotations: nil, _meta: nil)], isError: true),

@@ -1,4 +1,5 @@
 import AlmanacCore
+import CLibxml2
 import Foundation
 
 /// `tools run read URL`: a web page as compact, dated, fenced text: the article, not the menu.
@@ -39,6 +40,16 @@ public struct ReadTool: Tool {
 
     /// The site, then the Internet Archive.
     public var providerDescriptors: [ProviderDescriptor] { [SiteProvider.descriptor, ArchiveProvider.descriptor] }
+
+    /// libxml2's HTML parser reads every page.
+    public var nativeLibraries: [NativeLibrary] {
+        [
+            NativeLibrary(
+                name: "libxml2", package: "libxml2", usedFor: "read",
+                open: { almanac_xml_load() == 0 ? nil : String(cString: almanac_xml_error()) },
+                opened: { String(cString: almanac_xml_opened()) })
+        ]
+    }
 
     /// Checks the arguments, then asks the site and the archive through the coordinator.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {

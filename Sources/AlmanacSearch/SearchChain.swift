@@ -8,6 +8,10 @@ protocol SearchProvider: DescribedProvider<SearchQuery, SearchResults> {
     var kinds: Set<SearchKind> { get }
     /// How long an answer of `kind` from this provider is served from the cache.
     func cacheLifetime(_ kind: SearchKind) -> Duration
+    /// What setting it up gives, for the line naming how to enable search: "for Brave Search".
+    static var enables: String { get }
+    /// Where its key is obtained, when it needs one.
+    static var keyPage: String? { get }
 }
 
 extension SearchProvider {
@@ -22,8 +26,14 @@ extension SearchProvider {
 /// The search tool asks it, and every other tool's web fallback asks the same chain through
 /// ``configuredWebSearch(_:)``.
 public enum SearchChain {
-    /// Every search provider, in the order tried.
-    static let all: [any SearchProvider] = [BraveSearchProvider(client: BraveClient()), SearXNGProvider()]
+    /// Every search provider, in the order tried: the one place the chain is written.
+    /// - Parameter client: Brave's client (tests inject one that does not sleep).
+    static func providers(client: BraveClient = BraveClient()) -> [any SearchProvider] {
+        [BraveSearchProvider(client: client), SearXNGProvider()]
+    }
+
+    /// Every search provider with the live clients.
+    static let all = providers()
 
     /// Every search provider's descriptor.
     static var descriptors: [ProviderDescriptor] { all.map(\.descriptor) }
@@ -41,18 +51,47 @@ public enum SearchChain {
 
     /// The variable that enables each provider (its key when it needs one, else its base URL),
     /// for the first line of the error when none is configured: "set BRAVE_API_KEY or ALMANAC_SEARXNG_URL".
-    static var enablingVariables: [String] {
-        descriptors.compactMap { descriptor in
-            for case .environment(let name) in descriptor.secrets { return name }
-            return descriptor.endpoints.first?.env
+    static var enablingVariables: [String] { descriptors.compactMap(enablingVariable) }
+
+    /// With neither provider configured: one line naming every way to enable search.
+    public static let unconfiguredHelp = help(all)
+
+    /// One line naming how to enable each of `providers`, the variables and config values taken
+    /// from their descriptors: "set BRAVE_API_KEY (or api_key under [brave] in ...; keys: ...)
+    /// for Brave Search, or ALMANAC_SEARXNG_URL (or url under [searxng]) to your own SearXNG instance".
+    static func help(_ providers: [any SearchProvider]) -> String {
+        var mentionedFile = false
+        let ways = providers.map { provider -> String in
+            let kind = type(of: provider)
+            let descriptor = kind.descriptor
+            var aside: [String] = []
+            if let path = enablingConfig(descriptor), let key = path.last {
+                let section = path.dropLast().joined(separator: ".")
+                // The file's path once, at its first mention.
+                aside.append("or \(key) under [\(section)]" + (mentionedFile ? "" : " in \(configFile)"))
+                mentionedFile = true
+            }
+            if let page = kind.keyPage { aside.append("keys: \(page)") }
+            let note = aside.isEmpty ? "" : " (\(aside.joined(separator: "; ")))"
+            return (enablingVariable(descriptor) ?? descriptor.name) + note + " " + kind.enables
         }
+        return "set " + ways.joined(separator: ", or ")
     }
 
-    /// With neither provider configured: one line naming both ways to enable search.
-    public static let unconfiguredHelp =
-        "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys:"
-        + " https://api-dashboard.search.brave.com) for Brave Search, or ALMANAC_SEARXNG_URL (or url under [searxng])"
-        + " to your own SearXNG instance"
+    /// Where the config file lives, as the help names it.
+    static let configFile = "$XDG_CONFIG_HOME/almanac/config.toml"
+
+    /// The variable that enables a provider: its key when it needs one, else its base URL.
+    static func enablingVariable(_ descriptor: ProviderDescriptor) -> String? {
+        for case .environment(let name) in descriptor.secrets { return name }
+        return descriptor.endpoints.first?.env
+    }
+
+    /// The config value that enables a provider, the same way: its key's, else its base URL's.
+    static func enablingConfig(_ descriptor: ProviderDescriptor) -> [String]? {
+        for case .config(let path) in descriptor.secrets { return path }
+        return descriptor.endpoints.first?.config
+    }
 }
 
 extension UpstreamDecoder {

@@ -61,9 +61,7 @@ public struct SearchTool: Tool {
     public var providerDescriptors: [ProviderDescriptor] { SearchChain.descriptors }
 
     /// The chain with this tool's Brave client (tests inject one that does not sleep).
-    var chain: [any SearchProvider] {
-        [BraveSearchProvider(client: client), SearXNGProvider()]
-    }
+    var chain: [any SearchProvider] { SearchChain.providers(client: client) }
 
     /// Nil when Brave or SearXNG is configured, else how to configure either.
     public func unconfiguredReason(in context: ToolContext) -> String? {

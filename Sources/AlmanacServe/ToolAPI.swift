@@ -90,17 +90,17 @@ public struct ToolAPI: Sendable {
             return Answer(status: 200, body: bytes)
         } catch let error as AlmanacError {
             attempts = error.attempts
-            switch error.kind {
-            case .usage:
+            // Kinds are not a closed enum: anything not named here is a server error.
+            if error.kind == .usage {
                 status = "usage"
                 return Self.error(400, Self.oneLine(error), lines: [])
-            case .unavailable:
+            } else if error.kind == .unavailable {
                 status = "unavailable"
                 return Self.error(502, "error: \(error.message)", lines: Array(error.lines.dropFirst()))
-            case .configuration:
+            } else if error.kind == .configuration {
                 status = "unconfigured"
                 return Self.error(503, Self.oneLine(error), lines: [])
-            case .internal:
+            } else {
                 status = "error"
                 return Self.error(500, "error: \(error.message)", lines: [])
             }

@@ -20,8 +20,13 @@ public struct WeatherTool: Tool {
     /// `weather`.
     public let name = "weather"
     /// One line for listings.
-    public let summary =
-        "Weather now, today and the next days for a place (Open-Meteo, else MET Norway), in the place's local time; official warnings, air quality and UV, rain in the next hour"
+    public var summary: String { Self.summary }
+
+    /// The forecast providers named from the chain, so a new one shows up here by itself.
+    static let summary =
+        "Weather now, today and the next days for a place ("
+        + forecastChain.map(\.descriptor.label).joined(separator: ", else ")
+        + "), in the place's local time; official warnings, air quality and UV, rain in the next hour"
 
     /// Creates the tool. Register it with `WeatherTool()`.
     public init() {}
@@ -172,11 +177,7 @@ public struct WeatherTool: Tool {
 
     /// A geocoder as people name it in messages.
     static func geocoderName(_ provider: String) -> String {
-        switch provider {
-        case OpenMeteoGeocoder.descriptor.name: "Open-Meteo geocoding"
-        case NominatimGeocoder.descriptor.name: "Nominatim"
-        default: provider
-        }
+        geocodingChain.first { $0.name == provider }?.descriptor.label ?? provider
     }
 
     /// The place as the extras name it.

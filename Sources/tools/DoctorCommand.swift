@@ -1,4 +1,3 @@
-import AlmanacCalendar
 import AlmanacCore
 import AlmanacRuntime
 import ArgumentParser
@@ -89,20 +88,32 @@ struct DoctorChecks: Sendable {
         return DoctorCheck(status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
     }
 
-    /// libcurl, libical and libxml2 are opened on first use, so a missing one would only show at
-    /// the first request or calendar: open them here. libcurl is essential; libical serves the
-    /// calendar and libxml2 CalDAV and the read tool.
+    /// The C libraries are opened on first use, so a missing one would only show at the first
+    /// request or calendar: open them here. Which there are comes from the transport (libcurl,
+    /// essential) and each tool's declarations; a library several tools open is one check that
+    /// names all their uses.
     func libraries() -> [DoctorCheck] {
-        let curl = CurlTransport.openLibrary().map {
-            DoctorCheck(status: .fail, name: "libcurl", detail: "cannot be opened: \($0); install libcurl4", essential: true)
-        } ?? DoctorCheck(status: .ok, name: "libcurl", detail: "\(CurlTransport.openedLibrary) opened", essential: true)
-        let ical = CalendarTool.openLibrary().map {
-            DoctorCheck(status: .warn, name: "libical", detail: "cannot be opened: \($0); install libical3 (calendar only)", essential: false)
-        } ?? DoctorCheck(status: .ok, name: "libical", detail: "\(CalendarTool.openedLibrary) opened", essential: false)
-        let xml = CalendarTool.openCalDAVLibrary().map {
-            DoctorCheck(status: .warn, name: "libxml2", detail: "cannot be opened: \($0); install libxml2 (CalDAV and read)", essential: false)
-        } ?? DoctorCheck(status: .ok, name: "libxml2", detail: "\(CalendarTool.openedCalDAVLibrary) opened", essential: false)
-        return [curl, ical, xml]
+        var merged: [NativeLibrary] = []
+        for library in [NativeLibrary.curl] + runtime.registry.tools.flatMap(\.nativeLibraries) {
+            guard let index = merged.firstIndex(where: { $0.name == library.name }) else {
+                merged.append(library)
+                continue
+            }
+            merged[index].essential = merged[index].essential || library.essential
+            if let use = library.usedFor {
+                merged[index].usedFor = merged[index].usedFor.map { "\($0) and \(use)" } ?? use
+            }
+        }
+        return merged.map { library in
+            guard let failure = library.open() else {
+                return DoctorCheck(
+                    status: .ok, name: library.name, detail: "\(library.opened()) opened", essential: library.essential)
+            }
+            let uses = library.usedFor.map { " (\($0))" } ?? ""
+            return DoctorCheck(
+                status: library.essential ? .fail : .warn, name: library.name,
+                detail: "cannot be opened: \(failure); install \(library.package)\(uses)", essential: library.essential)
+        }
     }
 
     /// `tools mcp` and `tools serve` execute a binary of their own from this binary's folder; one

@@ -29,7 +29,7 @@ enum ProviderListing {
             if let probe = descriptor.probe {
                 entry["probe"] = ["path": probe.path, "endpoint": probe.endpoint, "essential": probe.essential]
             }
-            if let sample = descriptor.sampleCall {
+            if let sample = providers.sampleCall(for: descriptor) {
                 entry["sampleCall"] = ["words": sample.words, "environment": sample.environment]
             }
             return entry

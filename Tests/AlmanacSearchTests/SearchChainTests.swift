@@ -146,4 +146,27 @@ struct SearchChainTests {
         #expect(hits.count == 5)
         #expect(hits.first?.url == "https://www.python.org/")
     }
+
+    @Test("the search tool's chain is SearchChain's: one list, with the tool's own Brave client")
+    func oneChain() {
+        let tool = SearchTool(client: BraveClient(sleep: { _ in }))
+        #expect(tool.chain.map(\.name) == SearchChain.all.map(\.name))
+        #expect(tool.providerDescriptors.map(\.name) == tool.chain.map(\.name))
+    }
+
+    @Test("the unconfigured help is built from the descriptors: each provider's variable and config value")
+    func helpFromDescriptors() {
+        // SearXNG alone: its base URL's variable and config value, and the config file's path at
+        // its first mention (Brave's, when Brave comes first).
+        #expect(
+            SearchChain.help([SearXNGProvider()])
+                == "set ALMANAC_SEARXNG_URL (or url under [searxng] in $XDG_CONFIG_HOME/almanac/config.toml)"
+                + " to your own SearXNG instance")
+        #expect(
+            SearchChain.help(SearchChain.all)
+                == "set BRAVE_API_KEY (or api_key under [brave] in $XDG_CONFIG_HOME/almanac/config.toml; keys:"
+                + " https://api-dashboard.search.brave.com) for Brave Search, or ALMANAC_SEARXNG_URL"
+                + " (or url under [searxng]) to your own SearXNG instance")
+        #expect(SearchChain.enablingVariables == ["BRAVE_API_KEY", "ALMANAC_SEARXNG_URL"])
+    }
 }

@@ -39,7 +39,9 @@ struct FaultMatrixTests {
         static let all: [Target] = {
             let providers = Runtime.defaultProviders()
             return providers.descriptors.compactMap { descriptor in
-                guard let sample = descriptor.sampleCall, !descriptor.endpoints.isEmpty else { return nil }
+                guard let sample = providers.sampleCall(for: descriptor), !descriptor.endpoints.isEmpty else {
+                    return nil
+                }
                 let others = providers.descriptors(forTool: descriptor.tool).filter { $0.name != descriptor.name }
                 return Target(
                     provider: descriptor.name, tool: descriptor.tool, words: sample.words,

@@ -71,4 +71,29 @@ struct RegistryDocsTests {
             }
         }
     }
+
+    @Test("the doctor's libraries come from the tools: `tools` imports no tool module for them")
+    func librariesFromTools() throws {
+        let names = Runtime.defaultTools().flatMap(\.nativeLibraries).map(\.name)
+        #expect(Set(names) == ["libical", "libxml2"], "\(names)")
+        let folder = Fixtures.packageRoot().appendingPathComponent("Sources/tools")
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder.path) where file.hasSuffix(".swift") {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("import AlmanacCalendar"), "\(file)")
+        }
+        let manifest = try String(
+            contentsOf: Fixtures.packageRoot().appendingPathComponent("Package.swift"), encoding: .utf8)
+        let start = try #require(manifest.range(of: "name: \"tools\","))
+        let target = manifest[start.upperBound...].prefix { $0 != ")" }
+        #expect(!target.contains("AlmanacCalendar"), "\(target)")
+    }
+
+    @Test("a sample call gains only what providers tried after it need: SearXNG's gets no Brave key")
+    func sampleCallsOwnNeeds() throws {
+        let registry = Runtime.defaultProviders()
+        let searxng = try #require(registry.descriptor(named: "searxng"))
+        #expect(registry.sampleCall(for: searxng) == searxng.sampleCall)
+        let changed = registry.descriptors.filter { registry.sampleCall(for: $0) != $0.sampleCall }.map(\.name)
+        #expect(changed == ["open-meteo"])
+    }
 }

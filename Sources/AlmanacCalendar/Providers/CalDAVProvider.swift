@@ -10,8 +10,7 @@ import Foundation
 /// `calendar-multiget`. A server without sync support is asked with a `calendar-query` REPORT
 /// limited to the window (ETags only), and again only changed objects are fetched.
 struct CalDAVProvider: Provider {
-    let name = "caldav"
-    let priority = 0
+    // Name and priority come from its descriptor (CalendarProviderDescriptors.swift).
     /// When false, sync-collection is not used even if offered (tests of the calendar-query path).
     var useSync = true
 
@@ -175,6 +174,7 @@ struct CalDAVClient {
         do {
             return try await environment.fetch(request, service: "caldav", configured: configured, credential: credential)
         } catch let failure as ProviderFailure {
+            // `Kind` is a struct: its static members match as values (`~=`), hence the `default`.
             switch failure.kind {
             case .unauthorized:
                 let message: String

@@ -76,8 +76,7 @@ func calendarText(_ data: Data) -> String {
 
 /// Local `.ics` files and folders of them.
 struct ICSFileProvider: Provider {
-    let name = "ics-file"
-    let priority = 0
+    // Name and priority come from its descriptor (CalendarProviderDescriptors.swift).
     /// Files larger than this are skipped with a warning (nil: the configured limit).
     var maxBytes: Int?
 
@@ -146,8 +145,7 @@ struct ICSFileProvider: Provider {
 
 /// `.ics` feeds over http(s) (and `webcal://`), through the HTTP seam.
 struct ICSFeedProvider: Provider {
-    let name = "ics-url"
-    let priority = 0
+    // Name and priority come from its descriptor (CalendarProviderDescriptors.swift).
 
     func supports(_ query: CalendarFetch) -> Bool {
         if case .feed = query.source.location { return true }

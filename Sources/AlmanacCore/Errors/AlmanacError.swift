@@ -6,15 +6,30 @@ import Foundation
 /// ``ProviderFailure``).
 public struct AlmanacError: Error, Sendable, CustomStringConvertible {
     /// The kind of failure, which decides the exit status.
-    public enum Kind: Sendable, Equatable {
+    ///
+    /// A struct over a private code rather than a public enum (the shape of Hummingbird's
+    /// errors), so a kind added later breaks no caller: `.usage` reads as before, and callers
+    /// compare with `==` (or `switch` with a `default`) instead of switching exhaustively.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        fileprivate enum Code: String, Sendable, Hashable {
+            case usage, unavailable, configuration, `internal`
+        }
+
+        fileprivate let code: Code
+
+        private init(_ code: Code) { self.code = code }
+
         /// Bad input (exit 64).
-        case usage
+        public static let usage = Kind(.usage)
         /// Every provider failed and nothing was cached (exit 69).
-        case unavailable
+        public static let unavailable = Kind(.unavailable)
         /// A configuration problem the user must fix, such as a missing key (exit 64 too: usage).
-        case configuration
+        public static let configuration = Kind(.configuration)
         /// A bug (exit 70).
-        case `internal`
+        public static let `internal` = Kind(.internal)
+
+        /// The kind's name, e.g. `usage`.
+        public var description: String { code.rawValue }
     }
 
     /// The kind.
@@ -60,7 +75,7 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
 
     /// The process exit status for this error (sysexits.h).
     public var exitStatus: Int32 {
-        switch kind {
+        switch kind.code {
         case .usage, .configuration: 64
         case .unavailable: 69
         case .internal: 70
@@ -84,23 +99,49 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
 /// Why one provider attempt failed; the text is safe to show (no secrets, no raw bodies).
 public struct ProviderFailure: Error, Sendable, CustomStringConvertible, Equatable {
     /// Coarse class of failure, recorded in attempts.
-    public enum Kind: String, Sendable, Codable {
+    ///
+    /// A struct over a private code rather than a public enum, for the reason
+    /// ``AlmanacError/Kind`` is one: a kind added later breaks no caller's `switch`.
+    public struct Kind: Sendable, Hashable, Codable, CustomStringConvertible {
+        private enum Code: String, Sendable, Hashable, Codable {
+            case timeout, network, http, unauthorized, rateLimited, decoding, notFound, unconfigured
+        }
+
+        private let code: Code
+
+        private init(_ code: Code) { self.code = code }
+
         /// The deadline passed.
-        case timeout
+        public static let timeout = Kind(.timeout)
         /// Could not connect, or the connection broke.
-        case network
+        public static let network = Kind(.network)
         /// A non-success HTTP status.
-        case http
+        public static let http = Kind(.http)
         /// 401/403: credentials refused.
-        case unauthorized
+        public static let unauthorized = Kind(.unauthorized)
         /// 429: rate limited.
-        case rateLimited
+        public static let rateLimited = Kind(.rateLimited)
         /// The body could not be decoded.
-        case decoding
+        public static let decoding = Kind(.decoding)
         /// The request cannot be answered by this provider (not found, no such place).
-        case notFound
+        public static let notFound = Kind(.notFound)
         /// Missing configuration (no key).
-        case unconfigured
+        public static let unconfigured = Kind(.unconfigured)
+
+        /// The kind's name, e.g. `rateLimited` (what the enum's raw value was).
+        public var rawValue: String { code.rawValue }
+        /// The kind's name.
+        public var description: String { code.rawValue }
+
+        /// Decodes the name as the enum encoded it.
+        public init(from decoder: any Decoder) throws {
+            code = try Code(from: decoder)
+        }
+
+        /// Encodes the name, as the enum did.
+        public func encode(to encoder: any Encoder) throws {
+            try code.encode(to: encoder)
+        }
     }
 
     /// The class.

@@ -26,6 +26,8 @@ public struct ProviderDescriptor: Sendable {
     public var priority: Int
     /// One line for listings: what the upstream is.
     public var summary: String
+    /// The provider as people name it in messages and summaries, e.g. `MET Norway`.
+    public var label: String
     /// The upstream base URLs it speaks to (most have one).
     public var endpoints: [ProviderEndpoint]
     /// Secrets it uses, so recording, logs and errors redact them.
@@ -50,8 +52,8 @@ public struct ProviderDescriptor: Sendable {
     /// Creates a descriptor.
     public init(
         name: String, tool: String, role: ProviderRole = .main, priority: Int, summary: String,
-        endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [], terms: UpstreamTerms = .init(),
-        probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
+        label: String? = nil, endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [],
+        terms: UpstreamTerms = .init(), probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
         unconfiguredReason: @escaping @Sendable (Settings) -> String? = { _ in nil }, sampleCall: SampleCall? = nil,
         fixtureFolder: String? = nil, liveRequestHeaders: @escaping @Sendable (Settings) -> [String: String]? = { _ in [:] }
     ) {
@@ -60,6 +62,7 @@ public struct ProviderDescriptor: Sendable {
         self.role = role
         self.priority = priority
         self.summary = summary
+        self.label = label ?? name
         self.endpoints = endpoints
         self.secrets = secrets
         self.terms = terms
@@ -229,6 +232,9 @@ public struct SampleCall: Sendable, Hashable {
     /// Extra environment (a fixed `ALMANAC_NOW`, a test key).
     public var environment: [String: String]
 
+    /// The contact sample calls give upstreams that require one.
+    public static let testContact = "almanac-tests@example.org"
+
     /// Creates a sample call.
     public init(words: [String], environment: [String: String] = [:]) {
         self.words = words
@@ -252,6 +258,22 @@ public struct ProviderRegistry: Sendable {
     public func descriptors(forTool tool: String) -> [ProviderDescriptor] {
         descriptors.enumerated().filter { $0.element.tool == tool }
             .sorted { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }.map(\.element)
+    }
+
+    /// `descriptor`'s sample call as the fault matrix runs it: its own environment, plus what the
+    /// providers tried after it in its role need to be tried at all (a contact for an upstream
+    /// that refuses agents without one), so they fail on their own as in real use instead of
+    /// being skipped. Each provider's sample call thus names only its own needs.
+    public func sampleCall(for descriptor: ProviderDescriptor) -> SampleCall? {
+        guard var call = descriptor.sampleCall else { return nil }
+        let chain = descriptors(forTool: descriptor.tool).filter { $0.role == descriptor.role }
+        guard let position = chain.firstIndex(where: { $0.name == descriptor.name }) else { return call }
+        for later in chain[(position + 1)...] {
+            if case .contactRequired = later.terms.userAgent, call.environment[UpstreamTerms.contactVariable] == nil {
+                call.environment[UpstreamTerms.contactVariable] = SampleCall.testContact
+            }
+        }
+        return call
     }
 
     /// The provider called `name`.

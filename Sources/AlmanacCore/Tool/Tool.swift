@@ -27,6 +27,8 @@ public protocol Tool: Sendable {
     func unconfiguredReason(in context: ToolContext) -> String?
     /// Whether web search stands in when the tool's own providers fail.
     var usesWebSearchFallback: Bool { get }
+    /// The C libraries the tool opens on first use (`tools doctor` opens them up front). Default: none.
+    var nativeLibraries: [NativeLibrary] { get }
     /// What the tool can be asked about, for `tools list TOOL [FILTER]` (sports: its leagues,
     /// optionally of one sport); nil when the tool has no such list.
     ///
@@ -42,6 +44,9 @@ public protocol Tool: Sendable {
 extension Tool {
     /// Tools without configuration needs are always configured.
     public func unconfiguredReason(in context: ToolContext) -> String? { nil }
+
+    /// Most tools open no C library of their own (libcurl is the transport's).
+    public var nativeLibraries: [NativeLibrary] { [] }
 
     /// The chain that answers the tool's question: its configured main-role providers in priority
     /// order, then web search when one is configured (`tools list --providers` shows every role).

@@ -27,6 +27,9 @@ struct BraveSearchProvider: SearchProvider {
             BraveClient.apiKey(settings).map { ["X-Subscription-Token": $0, "Accept": "application/json"] }
         })
 
+    static let enables = "for Brave Search"
+    static let keyPage: String? = "https://api-dashboard.search.brave.com"
+
     func fetch(_ query: SearchQuery, in environment: ProviderEnvironment) async throws -> SearchResults {
         try await client.search(query, in: environment)
     }

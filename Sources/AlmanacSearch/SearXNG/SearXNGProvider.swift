@@ -32,6 +32,9 @@ struct SearXNGProvider: SearchProvider {
         unconfiguredReason: { SearXNGProvider.unconfiguredReason($0) },
         sampleCall: SampleCall(words: ["run", "search", "python"]))
 
+    static let enables = "to your own SearXNG instance"
+    static let keyPage: String? = nil
+
     /// Nil when an instance URL is configured, else why not.
     static func unconfiguredReason(_ settings: Settings) -> String? {
         descriptor.endpoints[0].configuredBase(settings) == nil

@@ -13,6 +13,7 @@ public struct MetNorwayProvider: DescribedProvider {
     /// `met-norway`, tried after Open-Meteo.
     public static let descriptor = ProviderDescriptor(
         name: "met-norway", tool: "weather", priority: 10, summary: "MET Norway Locationforecast 2.0",
+        label: "MET Norway",
         endpoints: [ProviderEndpoint(env: "ALMANAC_METNO_URL", defaultBase: "https://api.met.no")],
         terms: terms,
         probe: HealthProbe(path: "/weatherapi/locationforecast/2.0/status", essential: false),

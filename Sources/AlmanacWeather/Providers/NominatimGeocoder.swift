@@ -11,6 +11,7 @@ public struct NominatimGeocoder: DescribedProvider {
     /// `nominatim`, tried after Open-Meteo geocoding.
     public static let descriptor = ProviderDescriptor(
         name: "nominatim", tool: "weather", role: .geocoding, priority: 10, summary: "OpenStreetMap Nominatim",
+        label: "Nominatim",
         endpoints: [
             ProviderEndpoint(env: "ALMANAC_NOMINATIM_URL", defaultBase: "https://nominatim.openstreetmap.org")
         ],

@@ -76,7 +76,7 @@ public struct OpenMeteoGeocoder: DescribedProvider {
     /// `open-meteo-geocoding`, tried first for place names.
     public static let descriptor = ProviderDescriptor(
         name: "open-meteo-geocoding", tool: "weather", role: .geocoding, priority: 0,
-        summary: "Open-Meteo geocoding API",
+        summary: "Open-Meteo geocoding API", label: "Open-Meteo geocoding",
         endpoints: [ProviderEndpoint(env: "ALMANAC_GEOCODING_URL", defaultBase: "https://geocoding-api.open-meteo.com")],
         probe: HealthProbe(path: "/v1/search?name=Lisbon&count=1"),
         decoders: [

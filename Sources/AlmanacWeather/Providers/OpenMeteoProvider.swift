@@ -81,7 +81,7 @@ public struct WeatherQuery: Sendable {
 public struct OpenMeteoProvider: DescribedProvider {
     /// `open-meteo`, tried first for forecasts.
     public static let descriptor = ProviderDescriptor(
-        name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API",
+        name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API", label: "Open-Meteo",
         endpoints: [ProviderEndpoint(env: "ALMANAC_OPEN_METEO_URL", defaultBase: "https://api.open-meteo.com")],
         terms: UpstreamTerms(attribution: "Weather data by Open-Meteo.com (CC BY 4.0)"),
         probe: HealthProbe(path: "/v1/forecast?latitude=0&longitude=0"),
@@ -92,8 +92,9 @@ public struct OpenMeteoProvider: DescribedProvider {
         ],
         sampleCall: SampleCall(
             words: ["run", "weather", "--lat", "39.41", "--lon", "-77.41"],
-            // A contact, so MET Norway behind it is tried (and fails on its own) like in real use.
-            environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z", "ALMANAC_CONTACT": "almanac-tests@example.org"]))
+            // MET Norway's contact, which it needs to be tried behind it, is added from its own
+            // terms (ProviderRegistry.sampleCall(for:)).
+            environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
 
     /// Creates the provider.
     public init() {}
