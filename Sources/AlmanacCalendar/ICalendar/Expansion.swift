@@ -253,8 +253,9 @@ extension ICalendarDocument {
     }
 
     /// VEVENTs parsed at a time by ``expand(_:in:calendar:)``: small enough that a piece's tree
-    /// is a few MB, large enough that a piece still spreads over every core.
-    static let eventsPerPiece = 2_048
+    /// is a few MB (libical spends some KB an event), large enough that a piece still spreads
+    /// over every core.
+    static let eventsPerPiece = 512
 
     /// What was read of a file's VEVENTs so far, in file order.
     private struct Reading {
