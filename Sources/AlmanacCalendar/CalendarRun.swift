@@ -89,6 +89,14 @@ struct CalendarRun {
             } else {
                 label = source.name
             }
+            if request.mode != .tasks, let parts = ICalendarParts(document.text),
+                let zones = try? ICalendarDocument(text: parts.zoneText, name: document.name),
+                let expansion = await zones.expand(parts, in: request.window, calendar: label)
+            {
+                // A piece at a time: the whole file's libical tree is never built.
+                add(expansion, to: &found)
+                continue
+            }
             let parsed: ICalendarDocument
             do {
                 parsed = try ICalendarDocument(text: document.text, name: document.name)
@@ -103,13 +111,16 @@ struct CalendarRun {
                 found.tasks += tasks.tasks.filter { $0.state != .completed }
                 found.warnings += tasks.warnings
             } else {
-                let expansion = await parsed.expand(in: request.window, calendar: label)
-                // Taken over when it is the only document (the common case): no copy.
-                if found.events.isEmpty { found.events = expansion.events } else { found.events += expansion.events }
-                found.warnings += expansion.warnings
+                add(await parsed.expand(in: request.window, calendar: label), to: &found)
             }
             ICalendarDocument.freeElsewhere(consume parsed)
         }
+    }
+
+    private func add(_ expansion: Expansion, to found: inout Found) {
+        // Taken over when it is the only document (the common case): no copy.
+        if found.events.isEmpty { found.events = expansion.events } else { found.events += expansion.events }
+        found.warnings += expansion.warnings
     }
 
     /// Applies `--search`, sorts for display and keeps the first N for `next N`.

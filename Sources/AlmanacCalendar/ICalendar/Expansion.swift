@@ -80,15 +80,13 @@ private struct EventRecord {
     var exdates: [Stamp]
     var recurrenceId: Stamp?
     var thisAndFuture: Bool
-    /// The VEVENT it was read from (borrowed from the document) and its position in the file:
-    /// which revision it is is read from there only when another component has its UID.
-    var component: OpaquePointer
-    var position: Int
+    /// Which revision it is (read at once: the libical tree it came from may be freed before
+    /// revisions are chosen), with its position in the file.
+    var revision: Revision
+    var position: Int { revision.position }
     /// An override with an RRULE of its own whose SEQUENCE is below its master's (set while
     /// choosing revisions).
     var olderThanMaster = false
-
-    var revision: Revision { Revision(of: component, position: position) }
 
     func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
 
@@ -205,30 +203,91 @@ extension ICalendarDocument {
     /// not do: overrides (incl. RANGE=THISANDFUTURE), CANCELLED instances, Windows and prefixed
     /// TZIDs, X-WR-TIMEZONE and floating times in the viewer's zone.
     func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
-        var result = Expansion()
+        var reading = Reading()
         // Revisions are chosen across every VCALENDAR of the file: exporters that append a newer
         // copy of an event write it as a block of its own.
-        var read: [EventRecord] = []
-        var unknown: [String] = []
-        var position = 0
         for calendar in calendars {
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
-            let (records, unknownZones) = await readAll(
-                components, in: calendar, viewer: window.zone, firstPosition: position)
-            position += components.count
-            read.reserveCapacity(read.count + records.count)
-            for record in records {
-                switch record {
-                case .failure(let problem): result.warnings.append(problem.message)
-                case .success(let (record, notes)):
-                    result.warnings += notes
-                    read.append(record)
+            let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
+            await reading.add(readAll(components, zones: zones, firstPosition: reading.position), count: components.count)
+        }
+        return await finish(reading, window: window, calendar: name)
+    }
+
+    /// Expands the VEVENTs of `parts` (this document being its ``ICalendarParts/zoneText``) as
+    /// ``expand(in:calendar:)`` expands the whole text, with the same result, parsing them a piece
+    /// at a time and freeing each piece's tree once it is read; nil when a piece does not parse.
+    ///
+    /// What is kept of an event is its values; of a one-off event outside the window, only what
+    /// choosing among its revisions needs (its texts are never shown).
+    func expand(_ parts: ICalendarParts, in window: ExpansionWindow, calendar name: String) async -> Expansion? {
+        var reading = Reading()
+        guard let calendar = calendars.first else { return nil }
+        let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
+        var first = 0
+        while first < parts.events.count {
+            let range = first..<min(first + Self.eventsPerPiece, parts.events.count)
+            first = range.upperBound
+            guard let piece = try? ICalendarDocument(text: parts.piece(range), name: self.name),
+                let pieceCalendar = piece.calendars.first
+            else { return nil }
+            let components = children(of: pieceCalendar, kind: ICAL_VEVENT_COMPONENT)
+            guard components.count == range.count else { return nil }
+            let read = await readAll(components, zones: zones, firstPosition: reading.position)
+            var records = read.records
+            for index in records.indices {
+                guard case .success(let (event, notes)) = records[index], event.rrules.isEmpty, event.rdates.isEmpty,
+                    event.recurrenceId == nil
+                else { continue }
+                let start = eventTime(event.start)
+                if !window.overlaps(start, event.end(from: start)) {
+                    var record = event
+                    (record.summary, record.location, record.description) = (nil, nil, nil)
+                    records[index] = .success((record, notes))
                 }
             }
-            for tzid in unknownZones where !unknown.contains(tzid) { unknown.append(tzid) }
+            reading.add((records, read.unknownZones), count: components.count)
+            Self.freeElsewhere(consume piece)
         }
-        let current = CurrentRevisions(read)
-        read = []
+        return await finish(reading, window: window, calendar: name)
+    }
+
+    /// VEVENTs parsed at a time by ``expand(_:in:calendar:)``: small enough that a piece's tree
+    /// is a few MB (libical spends some KB an event), large enough that a piece still spreads
+    /// over every core.
+    static let eventsPerPiece = 512
+
+    /// What was read of a file's VEVENTs so far, in file order.
+    private struct Reading {
+        var records: [EventRecord] = []
+        var warnings: [String] = []
+        var unknown: [String] = []
+        var position = 0
+
+        mutating func add(
+            _ read: (records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]), count: Int
+        ) {
+            position += count
+            // Not reserved piece by piece: an exact reserve per piece would copy the array each time.
+            for record in read.records {
+                switch record {
+                case .failure(let problem): warnings.append(problem.message)
+                case .success(let (record, notes)):
+                    warnings += notes
+                    records.append(record)
+                }
+            }
+            for tzid in read.unknownZones where !unknown.contains(tzid) { unknown.append(tzid) }
+        }
+    }
+
+    /// Chooses revisions among what was read and expands it.
+    private func finish(_ reading: consuming Reading, window: ExpansionWindow, calendar name: String) async -> Expansion {
+        var result = Expansion()
+        result.warnings = reading.warnings
+        let unknown = reading.unknown
+        let current = CurrentRevisions(reading.records)
+        reading.records = []
         let (events, notes) = await expandAll(
             current.masters, overrides: current.overrides, window: window, calendar: name)
         result.events = events
@@ -322,11 +381,10 @@ extension ICalendarDocument {
     /// the zones, ~7 µs an event. Each part has its own ``ZoneResolver`` (it caches), so the
     /// unknown zones are merged in part order, which is the order they were first met in.
     private func readAll(
-        _ components: [OpaquePointer], in calendar: OpaquePointer, viewer: TimeZone, firstPosition: Int
+        _ components: [OpaquePointer], zones: ZoneResolver, firstPosition: Int
     ) async -> (
         records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]
     ) {
-        let zones = ZoneResolver(calendar: calendar, viewer: viewer)
         let parts = ProcessInfo.processInfo.activeProcessorCount
         guard components.count >= Self.parallelThreshold, parts > 1 else {
             let records = components.enumerated().map { read($1, zones: zones, index: firstPosition + $0) }
@@ -335,7 +393,7 @@ extension ICalendarDocument {
         // libical sorts a calendar's VTIMEZONE list on the first lookup: do that one here, before
         // the parts look zones up at the same time. (The resolver above read X-WR-TIMEZONE, which
         // walks the calendar's properties with libical's per-component cursor: also done once.)
-        _ = icalcomponent_get_timezone(calendar, "")
+        zones.prepareForThreads()
         let shared = UncheckedSendable(value: (document: self, components: components, zones: zones))
         let size = (components.count + parts - 1) / parts
         var results = [(records: [Result<(EventRecord, [String]), Problem>], unknown: [String])](
@@ -449,7 +507,7 @@ extension ICalendarDocument {
             description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
             cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
             rrules: rrules, rdates: readRDates(component, zones: zones), exdates: readExdates(component, zones: zones),
-            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, component: component, position: index)
+            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, revision: Revision(of: component, position: index))
         return .success((record, notes))
     }
 

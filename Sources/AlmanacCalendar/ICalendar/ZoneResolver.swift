@@ -150,6 +150,10 @@ final class ZoneResolver {
     /// another thread (this one is not thread-safe); it does not read the calendar's properties.
     func fork() -> ZoneResolver { ZoneResolver(calendar: calendar, floating: floating, embedded: embedded) }
 
+    /// Makes libical sort the calendar's VTIMEZONE list (it does on the first lookup), so that
+    /// forks on other threads only read it.
+    func prepareForThreads() { _ = icalcomponent_get_timezone(calendar, "") }
+
     /// The zone named by `tzid`, or nil (recorded in ``unknown``).
     func zone(for tzid: String) -> ICalZone? {
         if let cached = cache[tzid] { return cached }
