@@ -30,24 +30,26 @@ struct Readability {
         ]
     }
 
-    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
-    static let divToPElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
-    static let phrasing: Set<String> = [
+    static let tagsToScore: TagSet = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let divToPElements: TagSet = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
+    static let phrasing: TagSet = [
         "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i",
         "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby",
         "samp", "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr",
     ]
-    static let alterToDivExceptions: Set<String> = ["div", "article", "section", "p"]
-    static let removableWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let alterToDivExceptions: TagSet = ["div", "article", "section", "p"]
+    static let removableWhenEmpty: TagSet = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
 
     /// Class and id, lower-cased, as Readability matches them ("" for the many nodes with neither).
     static func matchString(_ node: HTMLNode) -> String {
+        if let cached = node.matchCache { return cached }
         let className = node.className
         let id = node.id
-        if className.isEmpty, id.isEmpty { return " " }
-        return (className + " " + id).lowercased()
+        let match = className.isEmpty && id.isEmpty ? " " : (className + " " + id).lowercased()
+        node.matchCache = match
+        return match
     }
-    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let headings: TagSet = ["h1", "h2", "h3", "h4", "h5", "h6"]
     /// Readability's DEFAULT_CHAR_THRESHOLD: an article shorter than this is tried again.
     static let charThreshold = 500
 
@@ -140,13 +142,13 @@ struct Readability {
                     continue
                 }
             }
-            if Self.removableWhenEmpty.contains(current.tag),
+            if Self.removableWhenEmpty.contains(current),
                 Self.isWithoutContent(current)
             {
                 node = Self.removeAndNext(current)
                 continue
             }
-            if Self.tagsToScore.contains(current.tag) { elementsToScore.append(current) }
+            if Self.tagsToScore.contains(current) { elementsToScore.append(current) }
             var scoredNode = current
             if current.tag == "div" {
                 Self.wrapPhrasing(current)
@@ -270,7 +272,7 @@ struct Readability {
                 }
             }
             if append {
-                if !Self.alterToDivExceptions.contains(sibling.tag) { sibling.tag = "div" }
+                if !Self.alterToDivExceptions.contains(sibling) { sibling.tag = "div" }
                 article.append(sibling)
             }
         }
@@ -409,7 +411,8 @@ struct Readability {
     // MARK: Helpers
 
     static func containsAny(_ text: String, _ words: [String]) -> Bool {
-        guard !text.isEmpty else { return false }
+        // Most elements have neither class nor id: their match string is " ", which holds no word.
+        guard text.utf8.count > 1 else { return false }
         var text = text
         return text.withUTF8 { haystack in words.contains { contains(haystack, $0) } }
     }
@@ -482,7 +485,7 @@ struct Readability {
 
     private static func isPhrasing(_ node: HTMLNode) -> Bool {
         if node.kind == .text { return true }
-        if phrasing.contains(node.tag) { return true }
+        if phrasing.contains(node) { return true }
         if node.tag == "a" || node.tag == "del" || node.tag == "ins" { return node.children.allSatisfy(isPhrasing) }
         return false
     }
@@ -493,6 +496,8 @@ struct Readability {
 
     /// Runs of phrasing content directly in a div become paragraphs.
     private static func wrapPhrasing(_ div: HTMLNode) {
+        // Nothing to wrap (most divs): the children and every kept measure stay as they are.
+        guard div.children.contains(where: { isPhrasing($0) && !isWhitespace($0) }) else { return }
         var result: [HTMLNode] = []
         var paragraph: HTMLNode?
         for child in div.children {
@@ -529,7 +534,7 @@ struct Readability {
     }
 
     private static func hasChildBlock(_ node: HTMLNode) -> Bool {
-        node.children.contains { $0.isElement && (divToPElements.contains($0.tag) || hasChildBlock($0)) }
+        node.children.contains { $0.isElement && (divToPElements.contains($0) || hasChildBlock($0)) }
     }
 
     static func ancestors(_ node: HTMLNode) -> [HTMLNode] {
@@ -548,18 +553,28 @@ struct Readability {
     }
 
     static func normalize(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
+        // Runs between spaces are appended whole, not a scalar at a time.
+        var result = ""
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if isSpace(scalar) {
+        let scalars = text.unicodeScalars
+        var run: String.Index?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if isSpace(scalars[index]) {
+                if let start = run {
+                    result.append(contentsOf: Substring(scalars[start..<index]))
+                    run = nil
+                }
                 pendingSpace = !result.isEmpty
-            } else {
+            } else if run == nil {
                 if pendingSpace { result.append(" ") }
                 pendingSpace = false
-                result.append(scalar)
+                run = index
             }
+            scalars.formIndex(after: &index)
         }
-        return String(result)
+        if let start = run { result.append(contentsOf: Substring(scalars[start..<scalars.endIndex])) }
+        return result
     }
 
     /// JavaScript's `\s` (what Readability's regular expressions collapse and trim), without
@@ -693,7 +708,7 @@ struct Readability {
         text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
-    private static func remove(_ root: HTMLNode, _ tags: Set<String>) {
+    private static func remove(_ root: HTMLNode, _ tags: TagSet) {
         for node in root.descendants(tags).reversed() { node.detach() }
     }
 
