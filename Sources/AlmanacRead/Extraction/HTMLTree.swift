@@ -18,6 +18,8 @@ final class HTMLNode {
     private(set) var code: UInt8
     /// Readability's class-and-id match string, made once (attributes never change after parsing).
     var matchCache: String?
+    /// Class and id lower-cased, made once for Readability's class weight.
+    var lowerNamesCache: (String, String)?
     /// Attributes in document order, names lower-cased.
     var attributes: [(name: String, value: String)]
     /// The text of a text node.

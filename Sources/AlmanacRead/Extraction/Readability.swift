@@ -8,23 +8,26 @@ import Foundation
 struct Readability {
     /// The words Readability reads in class and id names (lower-cased substrings).
     enum Words {
-        static let unlikely = [
+        static let unlikely: WordList = [
             "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap", "disqus",
             "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss", "shoutbox",
             "sidebar", "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate", "pagination", "pager",
             "popup", "yom-remote",
         ]
-        static let maybe = ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"]
-        static let positive = [
+        static let maybe: WordList = ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"]
+        static let positive: WordList = [
             "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post", "text",
             "blog", "story",
         ]
-        static let negative = [
+        static let negative: WordList = [
             "-ad-", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr", "masthead", "media", "meta",
             "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor",
             "shopping", "tags", "widget",
         ]
-        static let byline = ["byline", "author", "dateline", "writtenby", "p-author"]
+        static let byline: WordList = ["byline", "author", "dateline", "writtenby", "p-author"]
+        static let hidden: WordList = ["hidden"]
+        static let share: WordList = ["share"]
+        static let hiddenStyle: WordList = ["display:none", "visibility:hidden"]
         static let unlikelyRoles: Set<String> = [
             "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
         ]
@@ -296,9 +299,15 @@ struct Readability {
     func classWeight(_ node: HTMLNode) -> Int {
         guard flags.contains(.weightClasses) else { return 0 }
         var weight = 0
-        for name in [node.className, node.id] where !name.isEmpty {
-            let lower = name.lowercased()
-            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid") || Self.containsAny(lower, ["hidden"]) {
+        let names: (String, String)
+        if let cached = node.lowerNamesCache {
+            names = cached
+        } else {
+            names = (node.className.lowercased(), node.id.lowercased())
+            node.lowerNamesCache = names
+        }
+        for lower in [names.0, names.1] where !lower.isEmpty {
+            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid") || Self.containsAny(lower, Words.hidden) {
                 weight -= 25
             }
             if Self.containsAny(lower, Words.positive) { weight += 25 }
@@ -373,22 +382,24 @@ struct Readability {
 
     private func shouldRemove(_ node: HTMLNode, _ tag: String) -> Bool {
         let measure = Self.measure(node)
-        var isList = tag == "ul" || tag == "ol"
-        if !isList {
-            let listLength = node.descendants(["ul", "ol"]).reduce(0) { $0 + Self.textLength($1) }
-            isList = measure.length == 0 ? false : Double(listLength) / Double(measure.length) > 0.9
-        }
         if tag == "table", node.dataTable { return false }
         if node.hasAncestor("table", depth: 0, where: { $0.dataTable }) { return false }
         if node.hasAncestor("code", depth: 0) { return false }
         let weight = classWeight(node)
         if weight < 0 { return true }
         guard measure.commas < 10 else { return false }
-        let paragraphs = Double(node.count("p"))
-        let images = Double(node.count("img"))
-        let items = Double(node.count("li")) - 100
-        let inputs = Double(node.count("input"))
-        let headingLength = node.descendants(Self.headings).reduce(0) { $0 + Self.textLength($1) }
+        // One walk for every count below (it was six, per node, for every node cleaned).
+        var census = Census()
+        census.add(node)
+        var isList = tag == "ul" || tag == "ol"
+        if !isList {
+            isList = measure.length == 0 ? false : Double(census.listLength) / Double(measure.length) > 0.9
+        }
+        let paragraphs = Double(census.paragraphs)
+        let images = Double(census.images)
+        let items = Double(census.items) - 100
+        let inputs = Double(census.inputs)
+        let headingLength = census.headingLength
         let headingDensity = measure.length == 0 ? 0 : Double(headingLength) / Double(measure.length)
         let density = Self.linkDensity(node)
         let length = measure.length
@@ -403,34 +414,85 @@ struct Readability {
         if isList, remove {
             // A simple list of images stays.
             if node.elementChildren.contains(where: { $0.elementChildren.count > 1 }) { return remove }
-            if images == Double(node.count("li")) { return false }
+            if images == Double(census.items) { return false }
         }
         return remove
     }
 
+    /// What ``shouldRemove(_:_:)`` counts among a node's descendants: paragraphs, images, list
+    /// items, inputs, and the text length inside lists and headings (nested ones count again, as
+    /// Readability's getElementsByTagName sums do).
+    private struct Census {
+        var paragraphs = 0
+        var images = 0
+        var items = 0
+        var inputs = 0
+        var listLength = 0
+        var headingLength = 0
+
+        private static let lists: TagSet = ["ul", "ol"]
+        private static let p = TagCode.code("p")
+        private static let img = TagCode.code("img")
+        private static let li = TagCode.code("li")
+        private static let input = TagCode.code("input")
+
+        mutating func add(_ node: HTMLNode) {
+            for child in node.children where child.kind == .element {
+                let code = child.code
+                if code == Self.p {
+                    paragraphs += 1
+                } else if code == Self.img {
+                    images += 1
+                } else if code == Self.li {
+                    items += 1
+                } else if code == Self.input {
+                    inputs += 1
+                } else if Self.lists.contains(code) {
+                    listLength += Readability.textLength(child)
+                } else if Readability.headings.contains(code) {
+                    headingLength += Readability.textLength(child)
+                }
+                if !child.children.isEmpty { add(child) }
+            }
+        }
+    }
+
     // MARK: Helpers
 
-    static func containsAny(_ text: String, _ words: [String]) -> Bool {
+    static func containsAny(_ text: String, _ words: WordList) -> Bool {
         // Most elements have neither class nor id: their match string is " ", which holds no word.
         guard text.utf8.count > 1 else { return false }
         var text = text
-        return text.withUTF8 { haystack in words.contains { contains(haystack, $0) } }
+        return text.withUTF8 { words.found(in: $0) }
     }
 
-    /// Byte search (Foundation's `contains` goes through CFString, the extractor's hottest call).
-    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ word: String) -> Bool {
-        var word = word
-        return word.withUTF8 { needle in
-            guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-            var index = 0
-            let last = haystack.count - needle.count
-            while index <= last {
-                if haystack[index] == first {
+    /// Words to look for in class names, ids and styles, as bytes indexed by their first byte, so
+    /// one pass over the text tries only the words that can start at each position (a byte search
+    /// per word was the extractor's hottest call).
+    struct WordList: ExpressibleByArrayLiteral, Sendable {
+        private let words: [[UInt8]]
+        /// For each byte value, the indices of the words starting with it.
+        private let byFirst: [[Int]]
+
+        init(arrayLiteral words: String...) {
+            self.words = words.map { Array($0.utf8) }
+            var byFirst = [[Int]](repeating: [], count: 256)
+            for (index, word) in self.words.enumerated() {
+                if let first = word.first { byFirst[Int(first)].append(index) }
+            }
+            self.byFirst = byFirst
+        }
+
+        func found(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            let count = haystack.count
+            for start in 0..<count {
+                for index in byFirst[Int(haystack[start])] {
+                    let word = words[index]
+                    guard word.count <= count - start else { continue }
                     var matched = 1
-                    while matched < needle.count, haystack[index + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
+                    while matched < word.count, haystack[start + matched] == word[matched] { matched += 1 }
+                    if matched == word.count { return true }
                 }
-                index += 1
             }
             return false
         }
@@ -443,7 +505,7 @@ struct Readability {
 
     static func isShare(_ match: String) -> Bool {
         // Most class names have no "share" at all: a byte search settles those.
-        guard containsAny(match, ["share"]) else { return false }
+        guard containsAny(match, Words.share) else { return false }
         for word in ["share", "sharedaddy"] {
             var search = match.startIndex
             while let range = match.range(of: word, range: search..<match.endIndex) {
@@ -462,7 +524,7 @@ struct Readability {
     static func isProbablyVisible(_ node: HTMLNode) -> Bool {
         if let style = node.attribute("style") {
             let compact = String(String.UnicodeScalarView(style.lowercased().unicodeScalars.filter { !isSpace($0) }))
-            if containsAny(compact, ["display:none", "visibility:hidden"]) { return false }
+            if containsAny(compact, Words.hiddenStyle) { return false }
         }
         if node.has("hidden") { return false }
         if node.attribute("aria-hidden")?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
