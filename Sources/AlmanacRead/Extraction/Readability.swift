@@ -642,8 +642,11 @@ struct Readability {
     /// JavaScript's `\s` (what Readability's regular expressions collapse and trim), without
     /// Unicode property lookups for ASCII.
     @inline(__always)
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar.value) }
+
+    /// ``isSpace(_:)`` of a scalar value.
+    @inline(__always)
+    static func isSpace(_ value: UInt32) -> Bool {
         if value < 0x80 { return value == 0x20 || (0x09...0x0D).contains(value) }
         switch value {
         case 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
@@ -666,19 +669,42 @@ struct Readability {
         static func text(_ text: String) -> Measure {
             var measure = Measure()
             var pendingSpace = false
-            for scalar in text.unicodeScalars {
-                if Readability.isSpace(scalar) {
-                    if measure.length == 0 { measure.leading = true } else { pendingSpace = true }
-                    continue
-                }
-                if pendingSpace {
-                    measure.length += 1
-                    pendingSpace = false
-                }
-                measure.length += scalar.value > 0xFFFF ? 2 : 1
-                switch scalar.value {
-                case 0x2C, 0x60C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: measure.commas += 1
-                default: break
+            var text = text
+            // Decoded from the UTF-8 bytes directly (a String's bytes are valid UTF-8): the
+            // scalar iterator was the measure's main cost.
+            text.withUTF8 { bytes in
+                let count = bytes.count
+                var index = 0
+                while index < count {
+                    let lead = bytes[index]
+                    var value: UInt32
+                    if lead < 0x80 {
+                        value = UInt32(lead)
+                        index += 1
+                    } else if lead < 0xE0 {
+                        value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                        index += 2
+                    } else if lead < 0xF0 {
+                        value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                        index += 3
+                    } else {
+                        value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        value |= UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                        index += 4
+                    }
+                    if Readability.isSpace(value) {
+                        if measure.length == 0 { measure.leading = true } else { pendingSpace = true }
+                        continue
+                    }
+                    if pendingSpace {
+                        measure.length += 1
+                        pendingSpace = false
+                    }
+                    measure.length += value > 0xFFFF ? 2 : 1
+                    switch value {
+                    case 0x2C, 0x60C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: measure.commas += 1
+                    default: break
+                    }
                 }
             }
             measure.trailing = pendingSpace
