@@ -68,7 +68,7 @@ struct ArticleText {
         self.base = base
     }
 
-    static let blockTags: Set<String> = [
+    static let blockTags: TagSet = [
         "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "blockquote", "ul", "ol", "li", "dl",
         "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "figure",
         "figcaption", "hr", "center", "form", "fieldset", "details", "summary", "address", "caption", "body", "html",
@@ -93,17 +93,25 @@ struct ArticleText {
     }
 
     private mutating func write(_ text: String) {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
-            if Readability.isSpace(scalar) {
-                pendingSpace = !inline.isEmpty || !scalars.isEmpty
-            } else {
-                if pendingSpace { scalars.append(" ") }
+        // Runs between spaces are appended whole (a scalar at a time was the writer's main cost).
+        let scalars = text.unicodeScalars
+        var run: String.Index?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if Readability.isSpace(scalars[index]) {
+                if let start = run {
+                    inline.append(contentsOf: Substring(scalars[start..<index]))
+                    run = nil
+                }
+                pendingSpace = !inline.isEmpty
+            } else if run == nil {
+                if pendingSpace { inline.append(" ") }
                 pendingSpace = false
-                scalars.append(scalar)
+                run = index
             }
+            scalars.formIndex(after: &index)
         }
-        inline += String(scalars)
+        if let start = run { inline.append(contentsOf: Substring(scalars[start..<scalars.endIndex])) }
     }
 
     private mutating func visit(_ node: HTMLNode) {
@@ -178,7 +186,7 @@ struct ArticleText {
                 children(node)
             }
         default:
-            if Self.blockTags.contains(node.tag) {
+            if Self.blockTags.contains(node) {
                 flush()
                 children(node)
                 flush()
@@ -194,7 +202,7 @@ struct ArticleText {
 
     /// An http(s) link target resolved against the page; nil for script and fragment links.
     private func absolute(_ href: String) -> String? {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = href.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty, !trimmed.hasPrefix("#") else { return nil }
         guard let url = URL(string: trimmed, relativeTo: base)?.absoluteURL,
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"

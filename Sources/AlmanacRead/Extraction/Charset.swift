@@ -14,7 +14,9 @@ enum Charset {
             // A page saying UTF-16 in its meta is ASCII-compatible bytes by then (WHATWG): UTF-8.
             return name.hasPrefix("UTF-16") ? "UTF-8" : name
         }
-        return String(validating: data, as: UTF8.self) != nil ? "UTF-8" : "windows-1252"
+        // Validated through a buffer: a Data argument takes the stdlib's slow generic path.
+        let valid = data.withUnsafeBytes { raw in String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil }
+        return valid ? "UTF-8" : "windows-1252"
     }
 
     /// `charset=` of a Content-Type value.
@@ -31,17 +33,38 @@ enum Charset {
     /// The label of `<meta charset=...>` or `<meta http-equiv=content-type content="...charset=...">`
     /// within the first 4 KB (the prescan browsers do; 1 KB is the spec's minimum).
     static func metaCharset(_ data: Data) -> String? {
-        let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
-        var searchStart = head.startIndex
-        while let range = head.range(of: "<meta", range: searchStart..<head.endIndex) {
-            let end = head[range.upperBound...].firstIndex(of: ">") ?? head.endIndex
-            let tag = head[range.upperBound..<end]
-            if let found = tag.range(of: "charset=") {
-                var value = tag[found.upperBound...].drop { $0 == "\"" || $0 == "'" || $0 == " " }
-                value = value.prefix { !"\"' ;/>".contains($0) }
-                if !value.isEmpty { return String(value) }
+        // A byte scan (the WHATWG prescan is one): ASCII letters lower-cased, the rest left as
+        // they are, since only ASCII labels are accepted.
+        var head = [UInt8](data.prefix(4096))
+        for index in head.indices where (0x41...0x5A).contains(head[index]) { head[index] |= 0x20 }
+        let meta = Array("<meta".utf8)
+        let charset = Array("charset=".utf8)
+        let stops = Array("\"' ;/>".utf8)
+        var searchStart = 0
+        while let start = find(meta, in: head, from: searchStart, to: head.count) {
+            let tagStart = start + meta.count
+            let end = head[tagStart...].firstIndex(of: UInt8(ascii: ">")) ?? head.count
+            if let found = find(charset, in: head, from: tagStart, to: end) {
+                var first = found + charset.count
+                while first < end, head[first] == UInt8(ascii: "\"") || head[first] == UInt8(ascii: "'") || head[first] == 0x20 {
+                    first += 1
+                }
+                var last = first
+                while last < end, !stops.contains(head[last]) { last += 1 }
+                if last > first { return String(decoding: head[first..<last], as: UTF8.self) }
             }
             searchStart = end
+        }
+        return nil
+    }
+
+    /// Where `needle` first starts within `haystack[from..<to]`.
+    private static func find(_ needle: [UInt8], in haystack: [UInt8], from: Int, to: Int) -> Int? {
+        guard to - from >= needle.count, let first = needle.first else { return nil }
+        var index = from
+        while index <= to - needle.count {
+            if haystack[index] == first, haystack[index..<index + needle.count].elementsEqual(needle) { return index }
+            index += 1
         }
         return nil
     }

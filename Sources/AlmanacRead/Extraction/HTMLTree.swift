@@ -11,7 +11,15 @@ final class HTMLNode {
 
     let kind: Kind
     /// Lower-case tag name ("" for text).
-    var tag: String
+    var tag: String {
+        didSet { code = TagCode.code(tag) }
+    }
+    /// The tag as a ``TagCode`` (0 for text and unlisted names), for ``TagSet`` tests.
+    private(set) var code: UInt8
+    /// Readability's class-and-id match string, made once (attributes never change after parsing).
+    var matchCache: String?
+    /// Class and id lower-cased, made once for Readability's class weight.
+    var lowerNamesCache: (String, String)?
     /// Attributes in document order, names lower-cased.
     var attributes: [(name: String, value: String)]
     /// The text of a text node.
@@ -32,9 +40,12 @@ final class HTMLNode {
     /// The text length inside its links, kept like ``measure``.
     var linkLength: Double?
 
-    init(kind: Kind, tag: String = "", attributes: [(name: String, value: String)] = [], text: String = "") {
+    init(
+        kind: Kind, tag: String = "", code: UInt8? = nil, attributes: [(name: String, value: String)] = [], text: String = ""
+    ) {
         self.kind = kind
         self.tag = tag
+        self.code = code ?? TagCode.code(tag)
         self.attributes = attributes
         self.text = text
     }
@@ -103,29 +114,32 @@ final class HTMLNode {
     }
 
     /// Every descendant element with one of `tags`, in document order.
-    func descendants(_ tags: Set<String>) -> [HTMLNode] {
+    func descendants(_ tags: TagSet) -> [HTMLNode] {
         var found: [HTMLNode] = []
-        func walk(_ node: HTMLNode) {
-            for child in node.children where child.isElement {
-                if tags.contains(child.tag) { found.append(child) }
-                walk(child)
-            }
-        }
-        walk(self)
+        Self.collect(self, tags, into: &found)
         return found
+    }
+
+    /// The walk of ``descendants(_:)``: a static function with an inout result, not a capturing closure.
+    private static func collect(_ node: HTMLNode, _ tags: TagSet, into found: inout [HTMLNode]) {
+        for child in node.children where child.kind == .element {
+            if tags.contains(child.code) { found.append(child) }
+            if !child.children.isEmpty { collect(child, tags, into: &found) }
+        }
     }
 
     /// Every descendant element, in document order.
     func allElements() -> [HTMLNode] {
         var found: [HTMLNode] = []
-        func walk(_ node: HTMLNode) {
-            for child in node.children where child.isElement {
-                found.append(child)
-                walk(child)
-            }
-        }
-        walk(self)
+        Self.collectAll(self, into: &found)
         return found
+    }
+
+    private static func collectAll(_ node: HTMLNode, into found: inout [HTMLNode]) {
+        for child in node.children where child.kind == .element {
+            found.append(child)
+            if !child.children.isEmpty { collectAll(child, into: &found) }
+        }
     }
 
     /// Counts descendant elements named `tag`.
@@ -169,7 +183,7 @@ final class HTMLNode {
 
     /// A deep copy (attributes and text; no scores).
     func clone() -> HTMLNode {
-        let copy = HTMLNode(kind: kind, tag: tag, attributes: attributes, text: text)
+        let copy = HTMLNode(kind: kind, tag: tag, code: code, attributes: attributes, text: text)
         copy.children.reserveCapacity(children.count)
         for child in children {
             let childCopy = child.clone()
@@ -190,7 +204,7 @@ struct HTMLParseFailure: Error {
 enum HTMLParser {
     /// Elements whose content is never text a reader sees; dropped while building the tree so no
     /// later step can leak them (scripts and styles are a known injection channel).
-    static let dropped: Set<String> = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "select", "textarea", "button"]
+    static let dropped: TagSet = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "select", "textarea", "button"]
 
     /// The document's root (`<html>`, made when the page had none) and the JSON-LD scripts'
     /// text, which the metadata reader wants before scripts are dropped.
@@ -217,6 +231,7 @@ enum HTMLParser {
         defer { almanac_html_free(document) }
         let root = HTMLNode(kind: .element, tag: "#document")
         var builder = Builder()
+        builder.reserve()
         var node = almanac_html_root(document)
         while let current = node {
             builder.build(current, into: root)
@@ -237,11 +252,17 @@ enum HTMLParser {
     /// each distinct name once), so each is converted and lower-cased once per page.
     struct Builder {
         var jsonLD: [String] = []
-        private var names: [UnsafePointer<CChar>: String] = [:]
+        private var names: [UnsafePointer<CChar>: (name: String, code: UInt8)] = [:]
 
-        private mutating func name(_ pointer: UnsafePointer<CChar>) -> String {
+        /// Room for a page's distinct tag and attribute names, so the table is not regrown while building.
+        mutating func reserve() { names.reserveCapacity(256) }
+
+        private mutating func name(_ pointer: UnsafePointer<CChar>) -> String { named(pointer).name }
+
+        private mutating func named(_ pointer: UnsafePointer<CChar>) -> (name: String, code: UInt8) {
             if let known = names[pointer] { return known }
-            let made = String(cString: pointer).lowercased()
+            let name = String(cString: pointer).lowercased()
+            let made = (name, TagCode.code(name))
             names[pointer] = made
             return made
         }
@@ -262,7 +283,7 @@ enum HTMLParser {
                 }
             case Int(ALMANAC_HTML_ELEMENT):
                 guard let rawName = almanac_html_node_name(pointer) else { return }
-                let tag = name(rawName)
+                let (tag, code) = named(rawName)
                 var attributes: [(name: String, value: String)] = []
                 var attribute = almanac_html_first_attribute(pointer)
                 while let current = attribute {
@@ -284,8 +305,8 @@ enum HTMLParser {
                     }
                     return
                 }
-                if HTMLParser.dropped.contains(tag) { return }
-                let node = HTMLNode(kind: .element, tag: tag, attributes: attributes)
+                if HTMLParser.dropped.contains(code) { return }
+                let node = HTMLNode(kind: .element, tag: tag, code: code, attributes: attributes)
                 node.parent = parent
                 node.indexHint = parent.children.count
                 parent.children.append(node)

@@ -49,11 +49,11 @@ enum MetadataReader {
             if meta.tag == "link" {
                 let rel = meta.attribute("rel")?.lowercased() ?? ""
                 if rel.split(separator: " ").contains("canonical"), canonical == nil, let href = meta.attribute("href") {
-                    canonical = href.trimmingCharacters(in: .whitespacesAndNewlines)
+                    canonical = href.trimmingWhitespaceAndNewlines()
                 }
                 continue
             }
-            guard let content = meta.attribute("content")?.trimmingCharacters(in: .whitespacesAndNewlines), !content.isEmpty
+            guard let content = meta.attribute("content")?.trimmingWhitespaceAndNewlines(), !content.isEmpty
             else { continue }
             if let property = meta.attribute("property") {
                 for raw in property.split(separator: " ") {
@@ -62,7 +62,9 @@ enum MetadataReader {
                 }
             }
             if let name = meta.attribute("name") ?? meta.attribute("itemprop") {
-                let key = name.lowercased().filter { !$0.isWhitespace }.replacingOccurrences(of: ".", with: ":")
+                var key = name.lowercased().filter { !$0.isWhitespace }
+                // Most names have no dot: Foundation's replace is skipped for them.
+                if key.utf8.contains(UInt8(ascii: ".")) { key = key.replacingOccurrences(of: ".", with: ":") }
                 if nameKeys.contains(key) { values[key] = content }
             }
         }
@@ -83,7 +85,7 @@ enum MetadataReader {
         metadata.excerpt =
             linked.excerpt ?? first(values, ["dc:description", "dcterm:description", "og:description", "weibo:article:description", "weibo:webpage:description", "description", "twitter:description"])
         let lang = root.attribute("lang") ?? root.attribute("xml:lang")
-        metadata.language = lang.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 } ?? values["og:locale"]
+        metadata.language = lang.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 } ?? values["og:locale"]
         metadata.canonicalURL = canonical ?? values["og:url"]
         metadata.title = metadata.title.map(Readability.normalize).flatMap { $0.isEmpty ? nil : $0 }
         metadata.byline = metadata.byline.map(Readability.normalize).flatMap { $0.isEmpty ? nil : $0 }
@@ -122,7 +124,7 @@ enum MetadataReader {
     /// The first `<time datetime>` in the page (a blog's post date).
     private static func timeElement(_ found: [HTMLNode]) -> String? {
         for time in found where time.tag == "time" {
-            if let value = time.attribute("datetime")?.trimmingCharacters(in: .whitespaces), !value.isEmpty { return value }
+            if let value = time.attribute("datetime")?.trimmingWhitespace(), !value.isEmpty { return value }
         }
         return nil
     }
@@ -162,8 +164,8 @@ enum MetadataReader {
                 current = String(characters[(first + 1)...])
             }
         } else if current.contains(": ") {
-            let texts = headings.map { $0.textContent.trimmingCharacters(in: .whitespacesAndNewlines) }
-            let trimmed = current.trimmingCharacters(in: .whitespaces)
+            let texts = headings.map { $0.textContent.trimmingWhitespaceAndNewlines() }
+            let trimmed = current.trimmingWhitespace()
             if !texts.contains(trimmed), let last = original.lastIndex(of: ":"), let first = original.firstIndex(of: ":") {
                 current = String(original[original.index(after: last)...])
                 if words(current) < 3 {
@@ -207,7 +209,7 @@ enum JSONLDReader {
 
     static func read(_ scripts: [String], documentTitle: () -> String?) -> Found {
         for script in scripts {
-            var text = script.trimmingCharacters(in: .whitespacesAndNewlines)
+            var text = script.trimmingWhitespaceAndNewlines()
             if text.hasPrefix("<![CDATA["), text.hasSuffix("]]>") { text = String(text.dropFirst(9).dropLast(3)) }
             guard let data = text.data(using: .utf8),
                 let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
@@ -231,8 +233,8 @@ enum JSONLDReader {
                 }
                 guard isArticle(article["@type"]) else { continue }
                 var found = Found()
-                let name = (article["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
-                let headline = (article["headline"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines)
+                let name = (article["name"] as? String)?.trimmingWhitespaceAndNewlines()
+                let headline = (article["headline"] as? String)?.trimmingWhitespaceAndNewlines()
                 if let name, let headline, name != headline {
                     let title = documentTitle() ?? ""
                     let nameMatches = Readability.similarity(name, title) > 0.75
@@ -242,19 +244,19 @@ enum JSONLDReader {
                     found.title = name ?? headline
                 }
                 if let author = article["author"] as? [String: Any], let name = author["name"] as? String {
-                    found.byline = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                    found.byline = name.trimmingWhitespaceAndNewlines()
                 } else if let authors = article["author"] as? [[String: Any]] {
-                    let names = authors.compactMap { ($0["name"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) }
+                    let names = authors.compactMap { ($0["name"] as? String)?.trimmingWhitespaceAndNewlines() }
                     if !names.isEmpty { found.byline = names.joined(separator: ", ") }
                 }
                 if let description = article["description"] as? String {
-                    found.excerpt = description.trimmingCharacters(in: .whitespacesAndNewlines)
+                    found.excerpt = description.trimmingWhitespaceAndNewlines()
                 }
                 if let publisher = article["publisher"] as? [String: Any], let name = publisher["name"] as? String {
-                    found.siteName = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                    found.siteName = name.trimmingWhitespaceAndNewlines()
                 }
-                found.published = (article["datePublished"] as? String)?.trimmingCharacters(in: .whitespaces)
-                found.modified = (article["dateModified"] as? String)?.trimmingCharacters(in: .whitespaces)
+                found.published = (article["datePublished"] as? String)?.trimmingWhitespace()
+                found.modified = (article["dateModified"] as? String)?.trimmingWhitespace()
                 return found
             }
         }

@@ -8,46 +8,51 @@ import Foundation
 struct Readability {
     /// The words Readability reads in class and id names (lower-cased substrings).
     enum Words {
-        static let unlikely = [
+        static let unlikely: WordList = [
             "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap", "disqus",
             "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark", "replies", "rss", "shoutbox",
             "sidebar", "skyscraper", "social", "sponsor", "supplemental", "ad-break", "agegate", "pagination", "pager",
             "popup", "yom-remote",
         ]
-        static let maybe = ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"]
-        static let positive = [
+        static let maybe: WordList = ["and", "article", "body", "column", "content", "main", "mathjax", "shadow"]
+        static let positive: WordList = [
             "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "pagination", "post", "text",
             "blog", "story",
         ]
-        static let negative = [
+        static let negative: WordList = [
             "-ad-", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr", "masthead", "media", "meta",
             "outbrain", "promo", "related", "scroll", "share", "shoutbox", "sidebar", "skyscraper", "sponsor",
             "shopping", "tags", "widget",
         ]
-        static let byline = ["byline", "author", "dateline", "writtenby", "p-author"]
+        static let byline: WordList = ["byline", "author", "dateline", "writtenby", "p-author"]
+        static let hidden: WordList = ["hidden"]
+        static let share: WordList = ["share"]
+        static let hiddenStyle: WordList = ["display:none", "visibility:hidden"]
         static let unlikelyRoles: Set<String> = [
             "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
         ]
     }
 
-    static let tagsToScore: Set<String> = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
-    static let divToPElements: Set<String> = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
-    static let phrasing: Set<String> = [
+    static let tagsToScore: TagSet = ["section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"]
+    static let divToPElements: TagSet = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
+    static let phrasing: TagSet = [
         "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i",
         "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby",
         "samp", "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr",
     ]
-    static let alterToDivExceptions: Set<String> = ["div", "article", "section", "p"]
-    static let removableWhenEmpty: Set<String> = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
+    static let alterToDivExceptions: TagSet = ["div", "article", "section", "p"]
+    static let removableWhenEmpty: TagSet = ["div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6"]
 
     /// Class and id, lower-cased, as Readability matches them ("" for the many nodes with neither).
     static func matchString(_ node: HTMLNode) -> String {
+        if let cached = node.matchCache { return cached }
         let className = node.className
         let id = node.id
-        if className.isEmpty, id.isEmpty { return " " }
-        return (className + " " + id).lowercased()
+        let match = className.isEmpty && id.isEmpty ? " " : (className + " " + id).lowercased()
+        node.matchCache = match
+        return match
     }
-    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+    static let headings: TagSet = ["h1", "h2", "h3", "h4", "h5", "h6"]
     /// Readability's DEFAULT_CHAR_THRESHOLD: an article shorter than this is tried again.
     static let charThreshold = 500
 
@@ -140,13 +145,13 @@ struct Readability {
                     continue
                 }
             }
-            if Self.removableWhenEmpty.contains(current.tag),
+            if Self.removableWhenEmpty.contains(current),
                 Self.isWithoutContent(current)
             {
                 node = Self.removeAndNext(current)
                 continue
             }
-            if Self.tagsToScore.contains(current.tag) { elementsToScore.append(current) }
+            if Self.tagsToScore.contains(current) { elementsToScore.append(current) }
             var scoredNode = current
             if current.tag == "div" {
                 Self.wrapPhrasing(current)
@@ -270,7 +275,7 @@ struct Readability {
                 }
             }
             if append {
-                if !Self.alterToDivExceptions.contains(sibling.tag) { sibling.tag = "div" }
+                if !Self.alterToDivExceptions.contains(sibling) { sibling.tag = "div" }
                 article.append(sibling)
             }
         }
@@ -294,9 +299,15 @@ struct Readability {
     func classWeight(_ node: HTMLNode) -> Int {
         guard flags.contains(.weightClasses) else { return 0 }
         var weight = 0
-        for name in [node.className, node.id] where !name.isEmpty {
-            let lower = name.lowercased()
-            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid") || Self.containsAny(lower, ["hidden"]) {
+        let names: (String, String)
+        if let cached = node.lowerNamesCache {
+            names = cached
+        } else {
+            names = (node.className.lowercased(), node.id.lowercased())
+            node.lowerNamesCache = names
+        }
+        for lower in [names.0, names.1] where !lower.isEmpty {
+            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid") || Self.containsAny(lower, Words.hidden) {
                 weight -= 25
             }
             if Self.containsAny(lower, Words.positive) { weight += 25 }
@@ -371,22 +382,24 @@ struct Readability {
 
     private func shouldRemove(_ node: HTMLNode, _ tag: String) -> Bool {
         let measure = Self.measure(node)
-        var isList = tag == "ul" || tag == "ol"
-        if !isList {
-            let listLength = node.descendants(["ul", "ol"]).reduce(0) { $0 + Self.textLength($1) }
-            isList = measure.length == 0 ? false : Double(listLength) / Double(measure.length) > 0.9
-        }
         if tag == "table", node.dataTable { return false }
         if node.hasAncestor("table", depth: 0, where: { $0.dataTable }) { return false }
         if node.hasAncestor("code", depth: 0) { return false }
         let weight = classWeight(node)
         if weight < 0 { return true }
         guard measure.commas < 10 else { return false }
-        let paragraphs = Double(node.count("p"))
-        let images = Double(node.count("img"))
-        let items = Double(node.count("li")) - 100
-        let inputs = Double(node.count("input"))
-        let headingLength = node.descendants(Self.headings).reduce(0) { $0 + Self.textLength($1) }
+        // One walk for every count below (it was six, per node, for every node cleaned).
+        var census = Census()
+        census.add(node)
+        var isList = tag == "ul" || tag == "ol"
+        if !isList {
+            isList = measure.length == 0 ? false : Double(census.listLength) / Double(measure.length) > 0.9
+        }
+        let paragraphs = Double(census.paragraphs)
+        let images = Double(census.images)
+        let items = Double(census.items) - 100
+        let inputs = Double(census.inputs)
+        let headingLength = census.headingLength
         let headingDensity = measure.length == 0 ? 0 : Double(headingLength) / Double(measure.length)
         let density = Self.linkDensity(node)
         let length = measure.length
@@ -401,33 +414,85 @@ struct Readability {
         if isList, remove {
             // A simple list of images stays.
             if node.elementChildren.contains(where: { $0.elementChildren.count > 1 }) { return remove }
-            if images == Double(node.count("li")) { return false }
+            if images == Double(census.items) { return false }
         }
         return remove
     }
 
-    // MARK: Helpers
+    /// What ``shouldRemove(_:_:)`` counts among a node's descendants: paragraphs, images, list
+    /// items, inputs, and the text length inside lists and headings (nested ones count again, as
+    /// Readability's getElementsByTagName sums do).
+    private struct Census {
+        var paragraphs = 0
+        var images = 0
+        var items = 0
+        var inputs = 0
+        var listLength = 0
+        var headingLength = 0
 
-    static func containsAny(_ text: String, _ words: [String]) -> Bool {
-        guard !text.isEmpty else { return false }
-        var text = text
-        return text.withUTF8 { haystack in words.contains { contains(haystack, $0) } }
+        private static let lists: TagSet = ["ul", "ol"]
+        private static let p = TagCode.code("p")
+        private static let img = TagCode.code("img")
+        private static let li = TagCode.code("li")
+        private static let input = TagCode.code("input")
+
+        mutating func add(_ node: HTMLNode) {
+            for child in node.children where child.kind == .element {
+                let code = child.code
+                if code == Self.p {
+                    paragraphs += 1
+                } else if code == Self.img {
+                    images += 1
+                } else if code == Self.li {
+                    items += 1
+                } else if code == Self.input {
+                    inputs += 1
+                } else if Self.lists.contains(code) {
+                    listLength += Readability.textLength(child)
+                } else if Readability.headings.contains(code) {
+                    headingLength += Readability.textLength(child)
+                }
+                if !child.children.isEmpty { add(child) }
+            }
+        }
     }
 
-    /// Byte search (Foundation's `contains` goes through CFString, the extractor's hottest call).
-    static func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ word: String) -> Bool {
-        var word = word
-        return word.withUTF8 { needle in
-            guard needle.count <= haystack.count, let first = needle.first else { return needle.isEmpty }
-            var index = 0
-            let last = haystack.count - needle.count
-            while index <= last {
-                if haystack[index] == first {
+    // MARK: Helpers
+
+    static func containsAny(_ text: String, _ words: WordList) -> Bool {
+        // Most elements have neither class nor id: their match string is " ", which holds no word.
+        guard text.utf8.count > 1 else { return false }
+        var text = text
+        return text.withUTF8 { words.found(in: $0) }
+    }
+
+    /// Words to look for in class names, ids and styles, as bytes indexed by their first byte, so
+    /// one pass over the text tries only the words that can start at each position (a byte search
+    /// per word was the extractor's hottest call).
+    struct WordList: ExpressibleByArrayLiteral, Sendable {
+        private let words: [[UInt8]]
+        /// For each byte value, the indices of the words starting with it.
+        private let byFirst: [[Int]]
+
+        init(arrayLiteral words: String...) {
+            self.words = words.map { Array($0.utf8) }
+            var byFirst = [[Int]](repeating: [], count: 256)
+            for (index, word) in self.words.enumerated() {
+                if let first = word.first { byFirst[Int(first)].append(index) }
+            }
+            self.byFirst = byFirst
+        }
+
+        func found(in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+            let count = haystack.count
+            for start in 0..<count {
+                for index in byFirst[Int(haystack[start])] {
+                    let word = words[index]
+                    guard word.count <= count - start else { continue }
                     var matched = 1
-                    while matched < needle.count, haystack[index + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return true }
+                    while matched < word.count, haystack[start + matched] == word[matched] { matched += 1 }
+                    if matched == word.count { return true }
                 }
-                index += 1
             }
             return false
         }
@@ -440,7 +505,7 @@ struct Readability {
 
     static func isShare(_ match: String) -> Bool {
         // Most class names have no "share" at all: a byte search settles those.
-        guard containsAny(match, ["share"]) else { return false }
+        guard containsAny(match, Words.share) else { return false }
         for word in ["share", "sharedaddy"] {
             var search = match.startIndex
             while let range = match.range(of: word, range: search..<match.endIndex) {
@@ -459,7 +524,7 @@ struct Readability {
     static func isProbablyVisible(_ node: HTMLNode) -> Bool {
         if let style = node.attribute("style") {
             let compact = String(String.UnicodeScalarView(style.lowercased().unicodeScalars.filter { !isSpace($0) }))
-            if containsAny(compact, ["display:none", "visibility:hidden"]) { return false }
+            if containsAny(compact, Words.hiddenStyle) { return false }
         }
         if node.has("hidden") { return false }
         if node.attribute("aria-hidden")?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
@@ -482,7 +547,7 @@ struct Readability {
 
     private static func isPhrasing(_ node: HTMLNode) -> Bool {
         if node.kind == .text { return true }
-        if phrasing.contains(node.tag) { return true }
+        if phrasing.contains(node) { return true }
         if node.tag == "a" || node.tag == "del" || node.tag == "ins" { return node.children.allSatisfy(isPhrasing) }
         return false
     }
@@ -493,6 +558,8 @@ struct Readability {
 
     /// Runs of phrasing content directly in a div become paragraphs.
     private static func wrapPhrasing(_ div: HTMLNode) {
+        // Nothing to wrap (most divs): the children and every kept measure stay as they are.
+        guard div.children.contains(where: { isPhrasing($0) && !isWhitespace($0) }) else { return }
         var result: [HTMLNode] = []
         var paragraph: HTMLNode?
         for child in div.children {
@@ -529,7 +596,7 @@ struct Readability {
     }
 
     private static func hasChildBlock(_ node: HTMLNode) -> Bool {
-        node.children.contains { $0.isElement && (divToPElements.contains($0.tag) || hasChildBlock($0)) }
+        node.children.contains { $0.isElement && (divToPElements.contains($0) || hasChildBlock($0)) }
     }
 
     static func ancestors(_ node: HTMLNode) -> [HTMLNode] {
@@ -548,25 +615,38 @@ struct Readability {
     }
 
     static func normalize(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
+        // Runs between spaces are appended whole, not a scalar at a time.
+        var result = ""
         var pendingSpace = false
-        for scalar in text.unicodeScalars {
-            if isSpace(scalar) {
+        let scalars = text.unicodeScalars
+        var run: String.Index?
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            if isSpace(scalars[index]) {
+                if let start = run {
+                    result.append(contentsOf: Substring(scalars[start..<index]))
+                    run = nil
+                }
                 pendingSpace = !result.isEmpty
-            } else {
+            } else if run == nil {
                 if pendingSpace { result.append(" ") }
                 pendingSpace = false
-                result.append(scalar)
+                run = index
             }
+            scalars.formIndex(after: &index)
         }
-        return String(result)
+        if let start = run { result.append(contentsOf: Substring(scalars[start..<scalars.endIndex])) }
+        return result
     }
 
     /// JavaScript's `\s` (what Readability's regular expressions collapse and trim), without
     /// Unicode property lookups for ASCII.
     @inline(__always)
-    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-        let value = scalar.value
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar.value) }
+
+    /// ``isSpace(_:)`` of a scalar value.
+    @inline(__always)
+    static func isSpace(_ value: UInt32) -> Bool {
         if value < 0x80 { return value == 0x20 || (0x09...0x0D).contains(value) }
         switch value {
         case 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: return true
@@ -589,19 +669,42 @@ struct Readability {
         static func text(_ text: String) -> Measure {
             var measure = Measure()
             var pendingSpace = false
-            for scalar in text.unicodeScalars {
-                if Readability.isSpace(scalar) {
-                    if measure.length == 0 { measure.leading = true } else { pendingSpace = true }
-                    continue
-                }
-                if pendingSpace {
-                    measure.length += 1
-                    pendingSpace = false
-                }
-                measure.length += scalar.value > 0xFFFF ? 2 : 1
-                switch scalar.value {
-                case 0x2C, 0x60C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: measure.commas += 1
-                default: break
+            var text = text
+            // Decoded from the UTF-8 bytes directly (a String's bytes are valid UTF-8): the
+            // scalar iterator was the measure's main cost.
+            text.withUTF8 { bytes in
+                let count = bytes.count
+                var index = 0
+                while index < count {
+                    let lead = bytes[index]
+                    var value: UInt32
+                    if lead < 0x80 {
+                        value = UInt32(lead)
+                        index += 1
+                    } else if lead < 0xE0 {
+                        value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                        index += 2
+                    } else if lead < 0xF0 {
+                        value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                        index += 3
+                    } else {
+                        value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12
+                        value |= UInt32(bytes[index + 2] & 0x3F) << 6 | UInt32(bytes[index + 3] & 0x3F)
+                        index += 4
+                    }
+                    if Readability.isSpace(value) {
+                        if measure.length == 0 { measure.leading = true } else { pendingSpace = true }
+                        continue
+                    }
+                    if pendingSpace {
+                        measure.length += 1
+                        pendingSpace = false
+                    }
+                    measure.length += value > 0xFFFF ? 2 : 1
+                    switch value {
+                    case 0x2C, 0x60C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: measure.commas += 1
+                    default: break
+                    }
                 }
             }
             measure.trailing = pendingSpace
@@ -693,7 +796,7 @@ struct Readability {
         text.lowercased().split { !($0.isLetter || $0.isNumber) }.map(String.init)
     }
 
-    private static func remove(_ root: HTMLNode, _ tags: Set<String>) {
+    private static func remove(_ root: HTMLNode, _ tags: TagSet) {
         for node in root.descendants(tags).reversed() { node.detach() }
     }
 
