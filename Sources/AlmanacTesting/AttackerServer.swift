@@ -24,33 +24,12 @@ public final class AttackerServer: @unchecked Sendable {
     /// Starts the server in `mode` (`record`, `redirect`, `href`, `calendar`; see the script) with
     /// `target` (a URL the answers point at).
     public init(mode: String = "record", target: String = "", lifetime: TimeInterval = 120) throws {
-        let script = Fixtures.packageRoot().appendingPathComponent("scripts/attacker-server.py")
         log = FileManager.default.temporaryDirectory.appendingPathComponent("attacker-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", script.path, "--log", log.path, "--mode", mode, "--target", target, "--lifetime",
-            String(lifetime),
-        ]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        let handle = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            ChildProcess.stop(process)
-            throw FixtureServer.ServerError(message: "attacker server did not start: '\(text)'")
-        }
-        self.port = port
+        (process, port) = try LoopbackScript.start(
+            "scripts/attacker-server.py",
+            ["--log", log.path, "--mode", mode, "--target", target, "--lifetime", String(lifetime)],
+            name: "attacker server")
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -146,29 +146,8 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// Starts the server over `root` (default: the package's Fixtures) and waits until it listens.
     public init(root: URL = Fixtures.directory, lifetime: TimeInterval = 120) throws {
-        let script = Fixtures.packageRoot().appendingPathComponent("scripts/fixture-server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--root", root.path, "--lifetime", String(lifetime)]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Bounded wait for the "PORT n" line.
-        var line = Data()
-        let handle = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            process.terminate()
-            throw ServerError(message: "fixture server did not start: '\(text)'")
-        }
-        self.port = port
+        (process, port) = try LoopbackScript.start(
+            "scripts/fixture-server.py", ["--root", root.path, "--lifetime", String(lifetime)], name: "fixture server")
     }
 
     /// Describes a server start failure.
@@ -215,4 +194,33 @@ public final class FixtureServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+}
+
+/// A Python server script of the package's that binds 127.0.0.1 and prints "PORT n" first.
+enum LoopbackScript {
+    /// Starts `script` (relative to the package root) with `arguments` and waits, bounded, for its
+    /// port; a script that does not say one is stopped and named in the error.
+    static func start(_ script: String, _ arguments: [String], name: String) throws -> (Process, Int) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixtures.packageRoot().appendingPathComponent(script).path] + arguments
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        let handle = out.fileHandleForReading
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+            ChildProcess.stop(process)
+            throw FixtureServer.ServerError(message: "\(name) did not start: '\(text)'")
+        }
+        return (process, port)
+    }
 }
