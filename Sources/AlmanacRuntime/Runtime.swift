@@ -161,7 +161,8 @@ public struct Runtime: Sendable {
         for prefix in prefixes {
             guard let url = URL(string: prefix), Origin(url) != nil, url.user == nil else {
                 throw AlmanacError.usage(
-                    "allow_urls: \(printable(prefix).map { "'\($0)'" } ?? "an entry") is not an http(s) URL prefix",
+                    // AlmanacError escapes control characters, so the entry can be echoed as it is.
+                    "allow_urls: '\(prefix)' is not an http(s) URL prefix",
                     suggestion: "e.g. allow_urls = [\"https://calendar.example.com/feeds/\"] under [serve]")
             }
         }
@@ -174,11 +175,6 @@ public struct Runtime: Sendable {
             fixed = table
         }
         return EgressPolicy(trust: .commandLine, allowedPrefixes: prefixes, resolver: SystemResolver(fixed: fixed))
-    }
-
-    /// `text` when it holds no control characters (it is then safe to echo to a terminal).
-    static func printable(_ text: String) -> String? {
-        text.unicodeScalars.contains { CharacterSet.controlCharacters.contains($0) } ? nil : text
     }
 
     /// A tool context for one run by `trust`'s caller.

@@ -320,11 +320,9 @@ private final class EasyHandlePool: Sendable {
         // A vetted address: libcurl connects there and never asks DNS again for this host.
         var resolveList: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(resolveList) }
-        if let pinned = request.pinnedAddress, let host = request.url.host {
-            let port = request.url.port ?? (scheme == "http" ? 80 : 443)
+        if let pinned = request.pinnedAddress, let origin = Origin(request.url) {
             let address = pinned.contains(":") ? "[\(pinned)]" : pinned
-            let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-            resolveList = curl_slist_append(resolveList, "\(bare):\(port):\(address)")
+            resolveList = curl_slist_append(resolveList, "\(origin.host):\(origin.port):\(address)")
             _ = almanac_curl_set_list(easy, CURLOPT_RESOLVE, resolveList)
         }
         if let total = limits.total { _ = almanac_curl_set_long(easy, CURLOPT_TIMEOUT_MS, Self.milliseconds(total)) }
