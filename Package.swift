@@ -170,6 +170,11 @@ let package = Package(
         .testTarget(name: "AlmanacFixturesTests", dependencies: ["AlmanacFixtures", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "toolsTests", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacServeTests", dependencies: ["AlmanacServe", "AlmanacTesting"]),
+        .testTarget(
+            name: "AlmanacMCPTests",
+            dependencies: [
+                "AlmanacMCP", "AlmanacRuntime", "AlmanacTesting", .product(name: "MCP", package: "swift-sdk"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -111,7 +111,7 @@ struct CalendarRequest: Sendable {
         let count = arguments.string("count")
         let from = try arguments.string("from").map { try Self.day($0, option: "--from") }
         let to = try arguments.string("to").map { try Self.day($0, option: "--to") }
-        search = arguments.string("search").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        search = try arguments.text("search", needs: "words to look for", example: "--search dentist")
 
         if let count, range != "next" {
             if Int(count) != nil {

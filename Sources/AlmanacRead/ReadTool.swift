@@ -92,19 +92,8 @@ public struct ReadTool: Tool {
             throw AlmanacError.usage("read needs a URL", suggestion: "usage: \(ToolArguments.usage(schema, tool: "read"))")
         }
         let url = try parseURL(raw)
-        var start: Int?
-        if arguments.values["start"] != nil {
-            guard let value = arguments.integer("start"), value >= 0 else {
-                throw AlmanacError.usage(
-                    "--start must be a character offset (0 or more), got '\(arguments.string("start") ?? "")'",
-                    suggestion: "e.g. --start 4200 (the previous part names it)")
-            }
-            start = value
-        }
-        let section = arguments.string("section")?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let section, section.isEmpty {
-            throw AlmanacError.usage("--section needs a heading", suggestion: "e.g. --section \"Installation\"")
-        }
+        let start = try arguments.integer("start", in: 0...Int.max, example: "--start 4200 (a character offset; the previous part names it)")
+        let section = try arguments.text("section", needs: "a heading", example: "--section \"Installation\"")
         return Request(url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive"))
     }
 

@@ -165,7 +165,7 @@ public struct SearchTool: Tool {
                 suggestion: "Brave accepts at most 400 characters and 50 words")
         }
 
-        let count = try bounded(arguments, "count", 1...maximumCount, default: defaultCount, example: defaultCount)
+        let count = try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
 
         var language: String?
         if let raw = arguments.string("language")?.trimmingCharacters(in: .whitespaces) {
@@ -182,7 +182,7 @@ public struct SearchTool: Tool {
         }
 
         // Brave serves at most 10 pages (offset 0-9).
-        let page = try bounded(arguments, "page", 1...maximumPage, default: 1, example: 2)
+        let page = try arguments.integer("page", in: 1...maximumPage, example: "--page 2") ?? 1
 
         var freshness: SearchFreshness?
         if let raw = arguments.string("freshness") {
@@ -203,27 +203,11 @@ public struct SearchTool: Tool {
             country = raw.uppercased()
         }
 
-        var read: Int?
-        if arguments.values["read"] != nil {
-            read = try bounded(arguments, "read", 1...count, default: 1, example: 1)
-        }
+        let read = try arguments.integer("read", in: 1...count, example: "--read 1")
 
         return Request(
             text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
             country: country, language: language, page: page, read: read)
-    }
-
-    /// The integer option `name` within `range` (`fallback` when not given), else a usage error.
-    private static func bounded(
-        _ arguments: ToolArguments, _ name: String, _ range: ClosedRange<Int>, default fallback: Int, example: Int
-    ) throws -> Int {
-        guard arguments.values[name] != nil else { return fallback }
-        guard let value = arguments.integer(name), range.contains(value) else {
-            throw AlmanacError.usage(
-                "\(name) must be between \(range.lowerBound) and \(range.upperBound), got '\(arguments.string(name) ?? "")'",
-                suggestion: "e.g. --\(name) \(example)")
-        }
-        return value
     }
 
     /// Same question, same key, whichever provider answers: kind, filters and the query with

@@ -174,46 +174,67 @@ public struct ToolAPI: Sendable {
     public func openAPI(version: String, bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         for tool in runtime.registry.tools {
-            let published = runtime.publishedSchema(tool)
-            var schema = published.jsonSchema
-            if case .object(var members) = schema, case .object(var properties) = members["properties"] {
-                properties["tz"] = .object([
-                    "type": "string",
-                    "description": "The viewer's IANA time zone for times in the answer (default: the server's).",
-                ])
-                members["properties"] = .object(properties)
-                schema = .object(members)
-            }
-            let usage = ToolArguments.usage(published, tool: tool.name)
-            let summary = tool.summary.hasSuffix(".") ? tool.summary : tool.summary + "."
-            var operation: [String: JSONValue] = [
-                "operationId": .string(tool.name),
-                "summary": .string(tool.summary),
-                "description": .string(
-                    "\(summary) Answers with fresh facts and a compact `context` text to quote; "
-                        + "the same as `\(usage)`."),
-                "requestBody": .object([
-                    "required": true,
-                    "content": .object(["application/json": .object(["schema": schema])]),
-                ]),
-                "responses": .object([
-                    "200": .object([
-                        "description": "The answer: the JSON envelope plus `context`, the text to give the model.",
-                        "content": .object(["application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])]),
-                    ]),
-                    "400": Self.errorResponse("Bad arguments: one line naming what was wrong and what would be right."),
-                    "401": Self.errorResponse("Missing or wrong bearer token."),
-                    "403": Self.errorResponse("The browser origin is not allowed."),
-                    "413": Self.errorResponse("The request body is too large."),
-                    "429": Self.errorResponse("Too many requests in flight from this client."),
-                    "502": Self.errorResponse("Every provider failed: one line per provider in `details`."),
-                    "503": Self.errorResponse("The tool is not configured on this server."),
-                    "504": Self.errorResponse("The request took longer than the server's limit."),
-                ]),
-            ]
-            if bearer { operation["security"] = [["bearer": []]] }
-            paths["/tools/\(tool.name)"] = .object(["post": .object(operation)])
+            paths["/tools/\(tool.name)"] = .object(["post": operation(for: tool, bearer: bearer)])
         }
+        return .object([
+            "openapi": "3.1.0",
+            "info": .object([
+                "title": "Almanac tools",
+                "version": .string(version),
+                "description": .string(
+                    "Fresh, compact facts for a local model: sports scores and schedules, weather, calendar, web search. "
+                        + "Each tool answers with `context`, a short text to quote, and the structured data."),
+            ]),
+            "paths": .object(paths),
+            "components": Self.components(bearer: bearer),
+        ])
+    }
+
+    /// The `POST /tools/{tool}` operation: the tool's published schema (plus `tz`) and its answers.
+    private func operation(for tool: any Tool, bearer: Bool) -> JSONValue {
+        let published = runtime.publishedSchema(tool)
+        var schema = published.jsonSchema
+        if case .object(var members) = schema, case .object(var properties) = members["properties"] {
+            properties["tz"] = .object([
+                "type": "string",
+                "description": "The viewer's IANA time zone for times in the answer (default: the server's).",
+            ])
+            members["properties"] = .object(properties)
+            schema = .object(members)
+        }
+        let usage = ToolArguments.usage(published, tool: tool.name)
+        let summary = tool.summary.hasSuffix(".") ? tool.summary : tool.summary + "."
+        var operation: [String: JSONValue] = [
+            "operationId": .string(tool.name),
+            "summary": .string(tool.summary),
+            "description": .string(
+                "\(summary) Answers with fresh facts and a compact `context` text to quote; "
+                    + "the same as `\(usage)`."),
+            "requestBody": .object([
+                "required": true,
+                "content": .object(["application/json": .object(["schema": schema])]),
+            ]),
+            "responses": .object([
+                "200": .object([
+                    "description": "The answer: the JSON envelope plus `context`, the text to give the model.",
+                    "content": .object(["application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])]),
+                ]),
+                "400": Self.errorResponse("Bad arguments: one line naming what was wrong and what would be right."),
+                "401": Self.errorResponse("Missing or wrong bearer token."),
+                "403": Self.errorResponse("The browser origin is not allowed."),
+                "413": Self.errorResponse("The request body is too large."),
+                "429": Self.errorResponse("Too many requests in flight from this client."),
+                "502": Self.errorResponse("Every provider failed: one line per provider in `details`."),
+                "503": Self.errorResponse("The tool is not configured on this server."),
+                "504": Self.errorResponse("The request took longer than the server's limit."),
+            ]),
+        ]
+        if bearer { operation["security"] = [["bearer": []]] }
+        return .object(operation)
+    }
+
+    /// The answer and error schemas every operation refers to, and the bearer scheme when a token is set.
+    private static func components(bearer: Bool) -> JSONValue {
         var components: [String: JSONValue] = [
             "schemas": .object([
                 "Answer": .object([
@@ -241,18 +262,7 @@ public struct ToolAPI: Sendable {
             ])
         ]
         if bearer { components["securitySchemes"] = ["bearer": ["type": "http", "scheme": "bearer"]] }
-        return .object([
-            "openapi": "3.1.0",
-            "info": .object([
-                "title": "Almanac tools",
-                "version": .string(version),
-                "description": .string(
-                    "Fresh, compact facts for a local model: sports scores and schedules, weather, calendar, web search. "
-                        + "Each tool answers with `context`, a short text to quote, and the structured data."),
-            ]),
-            "paths": .object(paths),
-            "components": .object(components),
-        ])
+        return .object(components)
     }
 
     private static func errorResponse(_ description: String) -> JSONValue {

@@ -294,10 +294,7 @@ struct SportsRequest: Sendable, Hashable {
         guard let league = League.named(word) else { throw League.unknown(word) }
         self.league = league
         let viewWord = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) }
-        group = arguments.string("group")?.trimmingCharacters(in: .whitespaces)
-        if group?.isEmpty == true {
-            throw AlmanacError.usage("--group needs a name", suggestion: "e.g. --group \"AL East\", --group \"Eastern Conference\"")
-        }
+        group = try arguments.text("group", needs: "a name", example: "--group \"AL East\", --group \"Eastern Conference\"")
         if group != nil, let viewWord, viewWord != .standings {
             throw AlmanacError.usage(
                 "--group picks a division or conference of the standings, not of \(viewWord.rawValue)",
@@ -306,27 +303,15 @@ struct SportsRequest: Sendable, Hashable {
         // A division or conference only has a table: --group alone means its standings.
         view = group != nil ? .standings : viewWord ?? .scores
         next = arguments.flag("next")
-        if let dateWord = arguments.string("date")?.trimmingCharacters(in: .whitespaces) {
-            // An empty date is a mistake (an unset shell variable), not today.
-            guard !dateWord.isEmpty, let start = TimeText.resolveDay(dateWord, now: now, in: zone) else {
-                throw AlmanacError.usage(
-                    "bad date '\(dateWord)'",
-                    suggestion: "expected today, yesterday, tomorrow, a weekday, or YYYY-MM-DD (e.g. 2024-12-15)")
-            }
+        if let start = try arguments.day("date", now: now, in: zone) {
             day = LocalDay.containing(start, in: zone)
             dayGiven = true
         } else {
             day = LocalDay.containing(now, in: zone)
             dayGiven = false
         }
-        teamWord = arguments.string("team")?.trimmingCharacters(in: .whitespaces)
-        if teamWord?.isEmpty == true {
-            throw AlmanacError.usage("--team needs a name", suggestion: "e.g. --team lakers, --team LAL")
-        }
-        playerWord = arguments.string("player")?.trimmingCharacters(in: .whitespaces)
-        if playerWord?.isEmpty == true {
-            throw AlmanacError.usage("--player needs a name", suggestion: "e.g. --player scheffler")
-        }
+        teamWord = try arguments.text("team", needs: "a name", example: "--team lakers, --team LAL")
+        playerWord = try arguments.text("player", needs: "a name", example: "--player scheffler")
         if league.shape != .team {
             if teamWord != nil {
                 throw AlmanacError.usage(
@@ -347,12 +332,8 @@ struct SportsRequest: Sendable, Hashable {
                 "--player works with scores in \(league.name), not \(view.rawValue)",
                 suggestion: "tools run sports \(league.word) --player NAME")
         }
-        if let limit = arguments.integer("limit") {
-            guard limit > 0 else {
-                throw AlmanacError.usage("--limit must be at least 1, got \(limit)", suggestion: "e.g. --limit 5")
-            }
-            self.limit = min(limit, 100)
-        }
+        // More than 100 is read as "all of them" (a day's scoreboard holds fewer).
+        limit = try arguments.integer("limit", in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
         if next && teamWord == nil && league.shape == .team {
             throw AlmanacError.usage(
                 "--next needs --team", suggestion: "e.g. tools run sports \(league.slug) --team <name> --next")

@@ -40,137 +40,25 @@ public enum ProviderContract {
     ///     Retry-After is remembered across processes.
     public static func check<P: DescribedProvider>(
         _ provider: P, query: P.Query, recorded: any HTTPTransport, settings: Settings = Settings(), now: Date,
-        makeCache: @Sendable () -> any CacheStore = { MemoryCacheStore() },
-        reopen: @Sendable (any CacheStore) -> any CacheStore = { $0 }
+        makeCache: @escaping @Sendable () -> any CacheStore = { MemoryCacheStore() },
+        reopen: @escaping @Sendable (any CacheStore) -> any CacheStore = { $0 }
     ) async -> [String] where P.Output: Codable {
-        var violations: [String] = []
-        let secrets = secretSettings(for: P.descriptor, base: settings)
-        let logs = LogCapture()
-        func environment(_ transport: any HTTPTransport, timeout: Duration = .seconds(5)) -> ProviderEnvironment {
-            ProviderEnvironment(
-                transport: transport, settings: secrets, now: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
-                timeout: timeout)
-        }
-        func coordinator(_ cache: any CacheStore, clock: AttemptClock = AttemptClock(ContinuousClock())) -> Coordinator {
-            Coordinator(
-                cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(8)), now: { now }, clock: clock,
-                logger: logs.logger)
-        }
-        func leak(_ text: String, _ where_: String) {
-            if text.contains(sentinelSecret) { violations.append("\(where_): a secret appears in '\(text)'") }
-        }
-
-        // Baseline: the recorded answers decode, and how many requests one answer takes.
-        let counting = CountingTransport(inner: recorded)
+        let run = ContractRun(
+            provider: provider, query: query, recorded: recorded, settings: secretSettings(for: P.descriptor, base: settings),
+            now: now, makeCache: makeCache, reopen: reopen)
         let baseline: P.Output
+        let requests: Int
         do {
-            baseline = try await provider.fetch(query, in: environment(counting))
+            (baseline, requests) = try await run.baseline()
         } catch {
             return ["baseline: the recorded answers do not decode: \(error)"]
         }
-        let requests = counting.count
-
-        // A malformed body is a decoding failure, never a value.
-        do {
-            _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { _, response in
-                var broken = response
-                broken.body = Data("{\"unexpected\": [1, 2,".utf8)
-                return broken
-            }))
-            violations.append("malformed body: returned a value")
-        } catch let failure as ProviderFailure {
-            if failure.kind != .decoding { violations.append("malformed body: failure kind \(failure.kind), not decoding") }
-            leak(failure.message, "malformed body")
-        } catch {
-            violations.append("malformed body: threw \(type(of: error)), not a ProviderFailure")
-        }
-
-        // A partial answer: each of its bodies cut in half in turn must fail the whole attempt.
-        for index in 0..<max(requests, 1) {
-            do {
-                _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { number, response in
-                    guard number == index else { return response }
-                    var cut = response
-                    cut.body = response.body.prefix(response.body.count / 2)
-                    return cut
-                }))
-                violations.append("partial answer: body \(index + 1) of \(requests) cut in half still returned a value")
-            } catch let failure as ProviderFailure {
-                leak(failure.message, "partial answer")
-            } catch {
-                violations.append("partial answer: threw \(type(of: error)), not a ProviderFailure")
-            }
-        }
-
-        // 5xx falls through to the next provider, and the failure is named.
-        do {
-            let failing = environment(Bent(inner: recorded) { _, _ in HTTPResponse(status: 503, body: Data("busy".utf8)) })
-            let next = ProviderCall<P.Output>(name: "contract-next") { baseline }
-            let request = CoordinatedRequest(
-                tool: P.descriptor.tool, key: "contract-5xx", providers: [call(provider, query, failing), next])
-            let result = try await coordinator(makeCache()).fetch(request)
-            if result.metadata.provider != "contract-next" {
-                violations.append("5xx: answered by \(result.metadata.provider), not the next provider")
-            }
-            let first = result.metadata.attempts.first
-            if first?.provider != provider.name || first?.outcome != .failed {
-                violations.append("5xx: first attempt \(String(describing: first)), expected a failure of \(provider.name)")
-            }
-            leak(first?.detail ?? "", "5xx")
-        } catch {
-            violations.append("5xx: did not fall through: \(error)")
-        }
-
-        // 429 with Retry-After: remembered by the shared cache, so a second coordinator (another
-        // process, when `reopen` opens the file anew) skips it.
-        do {
-            let limited = environment(Bent(inner: recorded) { _, _ in
-                HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
-            })
-            let cache = makeCache()
-            let next = ProviderCall<P.Output>(name: "contract-next") { baseline }
-            _ = try await coordinator(cache).fetch(
-                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-a", providers: [call(provider, query, limited), next]))
-            let healthy = environment(recorded)
-            let second = try await coordinator(reopen(cache)).fetch(
-                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-b", providers: [call(provider, query, healthy), next]))
-            if second.metadata.attempts.first?.outcome != .skipped {
-                violations.append(
-                    "429: Retry-After not remembered; the next run's first attempt was \(String(describing: second.metadata.attempts.first))")
-            }
-        } catch {
-            violations.append("429: \(error)")
-        }
-
-        // The deadline holds even when the transport ignores cancellation (manual clock: no waiting).
-        let manual = ManualClock()
-        let stuck = environment(StubTransport { _ in
-            try? await Task.sleep(for: .seconds(30))
-            throw ProviderFailure(.network, "too late")
-        }, timeout: .seconds(8))
-        let deadline = coordinator(makeCache(), clock: AttemptClock(manual))
-        let waiting = Task {
-            try await deadline.fetch(
-                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-deadline", providers: [call(provider, query, stuck)]))
-        }
-        do {
-            try await manual.waitForSleepers()
-            manual.advance(by: .seconds(8))
-            _ = try await waiting.value
-            violations.append("deadline: a transport that never answers produced a value")
-        } catch let error as AlmanacError {
-            if error.kind != .unavailable { violations.append("deadline: \(error.kind), expected every provider failed") }
-            for line in error.lines { leak(line, "deadline") }
-            // "(8000 ms)": timed on the manual clock, not the wall's.
-            if !error.lines.joined().contains("no answer within 8 s (8000 ms)") {
-                violations.append("deadline: the failure does not say it timed out: \(error.lines)")
-            }
-        } catch {
-            waiting.cancel()
-            violations.append("deadline: \(error)")
-        }
-
-        for line in logs.lines { leak(line, "log") }
+        var violations = await run.malformedBody()
+        violations += await run.partialAnswers(requests: requests)
+        violations += await run.serverError(next: baseline)
+        violations += await run.retryAfter(next: baseline)
+        violations += await run.deadline()
+        violations += run.logs.lines.compactMap { run.leak($0, "log") }
         return violations
     }
 
@@ -204,6 +92,161 @@ public enum ProviderContract {
         -> ProviderCall<P.Output>
     {
         ProviderCall(name: provider.name) { try await provider.fetch(query, in: environment) }
+    }
+}
+
+/// One contract check of one provider: each check bends the recorded answers one way and returns
+/// what broke.
+struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
+    let provider: P
+    let query: P.Query
+    let recorded: any HTTPTransport
+    /// The settings with every declared secret set to the sentinel.
+    let settings: Settings
+    let now: Date
+    let makeCache: @Sendable () -> any CacheStore
+    let reopen: @Sendable (any CacheStore) -> any CacheStore
+    let logs = LogCapture()
+
+    func environment(_ transport: any HTTPTransport, timeout: Duration = .seconds(5)) -> ProviderEnvironment {
+        ProviderEnvironment(
+            transport: transport, settings: settings, now: now, timeZone: TimeZone(identifier: "UTC") ?? .current,
+            timeout: timeout)
+    }
+
+    func coordinator(_ cache: any CacheStore, clock: AttemptClock = AttemptClock(ContinuousClock())) -> Coordinator {
+        Coordinator(
+            cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(8)), now: { now }, clock: clock,
+            logger: logs.logger)
+    }
+
+    /// A violation when `text` carries the sentinel secret.
+    func leak(_ text: String, _ place: String) -> String? {
+        text.contains(ProviderContract.sentinelSecret) ? "\(place): a secret appears in '\(text)'" : nil
+    }
+
+    func call(_ environment: ProviderEnvironment) -> ProviderCall<P.Output> {
+        ProviderContract.call(provider, query, environment)
+    }
+
+    /// The recorded answers decode, and how many requests one answer takes.
+    func baseline() async throws -> (P.Output, requests: Int) {
+        let counting = CountingTransport(inner: recorded)
+        let output = try await provider.fetch(query, in: environment(counting))
+        return (output, counting.count)
+    }
+
+    /// A malformed body is a decoding failure, never a value.
+    func malformedBody() async -> [String] {
+        do {
+            _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { _, response in
+                var broken = response
+                broken.body = Data("{\"unexpected\": [1, 2,".utf8)
+                return broken
+            }))
+            return ["malformed body: returned a value"]
+        } catch let failure as ProviderFailure {
+            var violations = [leak(failure.message, "malformed body")].compactMap { $0 }
+            if failure.kind != .decoding { violations.append("malformed body: failure kind \(failure.kind), not decoding") }
+            return violations
+        } catch {
+            return ["malformed body: threw \(type(of: error)), not a ProviderFailure"]
+        }
+    }
+
+    /// A partial answer: each of its bodies cut in half in turn must fail the whole attempt.
+    func partialAnswers(requests: Int) async -> [String] {
+        var violations: [String] = []
+        for index in 0..<max(requests, 1) {
+            do {
+                _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { number, response in
+                    guard number == index else { return response }
+                    var cut = response
+                    cut.body = response.body.prefix(response.body.count / 2)
+                    return cut
+                }))
+                violations.append("partial answer: body \(index + 1) of \(requests) cut in half still returned a value")
+            } catch let failure as ProviderFailure {
+                violations += [leak(failure.message, "partial answer")].compactMap { $0 }
+            } catch {
+                violations.append("partial answer: threw \(type(of: error)), not a ProviderFailure")
+            }
+        }
+        return violations
+    }
+
+    /// A 5xx falls through to the next provider, and the failure is named.
+    func serverError(next answer: P.Output) async -> [String] {
+        do {
+            let failing = environment(Bent(inner: recorded) { _, _ in HTTPResponse(status: 503, body: Data("busy".utf8)) })
+            let next = ProviderCall<P.Output>(name: "contract-next") { answer }
+            let request = CoordinatedRequest(tool: P.descriptor.tool, key: "contract-5xx", providers: [call(failing), next])
+            let result = try await coordinator(makeCache()).fetch(request)
+            var violations: [String] = []
+            if result.metadata.provider != "contract-next" {
+                violations.append("5xx: answered by \(result.metadata.provider), not the next provider")
+            }
+            let first = result.metadata.attempts.first
+            if first?.provider != provider.name || first?.outcome != .failed {
+                violations.append("5xx: first attempt \(String(describing: first)), expected a failure of \(provider.name)")
+            }
+            return violations + [leak(first?.detail ?? "", "5xx")].compactMap { $0 }
+        } catch {
+            return ["5xx: did not fall through: \(error)"]
+        }
+    }
+
+    /// A 429 with Retry-After is remembered by the shared cache, so a second coordinator (another
+    /// process, when `reopen` opens the file anew) skips the provider.
+    func retryAfter(next answer: P.Output) async -> [String] {
+        do {
+            let limited = environment(Bent(inner: recorded) { _, _ in
+                HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
+            })
+            let cache = makeCache()
+            let next = ProviderCall<P.Output>(name: "contract-next") { answer }
+            _ = try await coordinator(cache).fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-a", providers: [call(limited), next]))
+            let second = try await coordinator(reopen(cache)).fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-b", providers: [call(environment(recorded)), next]))
+            guard second.metadata.attempts.first?.outcome == .skipped else {
+                return ["429: Retry-After not remembered; the next run's first attempt was \(String(describing: second.metadata.attempts.first))"]
+            }
+            return []
+        } catch {
+            return ["429: \(error)"]
+        }
+    }
+
+    /// The deadline holds even when the transport ignores cancellation (manual clock: no waiting).
+    func deadline() async -> [String] {
+        let manual = ManualClock()
+        let stuck = environment(StubTransport { _ in
+            try? await Task.sleep(for: .seconds(30))
+            throw ProviderFailure(.network, "too late")
+        }, timeout: .seconds(8))
+        let deadline = coordinator(makeCache(), clock: AttemptClock(manual))
+        let waiting = Task {
+            try await deadline.fetch(
+                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-deadline", providers: [call(stuck)]))
+        }
+        do {
+            try await manual.waitForSleepers()
+            manual.advance(by: .seconds(8))
+            _ = try await waiting.value
+            return ["deadline: a transport that never answers produced a value"]
+        } catch let error as AlmanacError {
+            var violations = error.lines.compactMap { leak($0, "deadline") }
+            if error.kind != .unavailable { violations.append("deadline: \(error.kind), expected every provider failed") }
+            // "(8000 ms)": timed on the manual clock, not the wall's.
+            if !error.lines.joined().contains("no answer within 8 s (8000 ms)") {
+                violations.append("deadline: the failure does not say it timed out: \(error.lines)")
+            }
+            return violations
+        } catch {
+            waiting.cancel()
+            return ["deadline: \(error)"]
+        }
     }
 }
 

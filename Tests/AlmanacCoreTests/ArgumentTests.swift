@@ -1,4 +1,5 @@
 import AlmanacCore
+import Foundation
 import Testing
 
 @Suite("Tool arguments")
@@ -87,5 +88,26 @@ struct ArgumentTests {
     func suggest() {
         #expect(Suggest.closest(to: "nbaa", in: ["nba", "nfl", "mlb"]) == "nba")
         #expect(Suggest.closest(to: "cricket", in: ["nba", "nfl", "mlb"]) == nil)
+    }
+
+    @Test("the shared reader: blank text, counts out of range and bad days are one line naming the argument")
+    func sharedReader() throws {
+        let given = ToolArguments(["team": .string("  lakers "), "blank": .string(" "), "count": .integer(0), "date": .string("")])
+        #expect(try given.text("team", needs: "a name", example: "--team lakers") == "lakers")
+        #expect(try given.text("absent", needs: "a name", example: "--absent x") == nil)
+        let blank = #expect(throws: AlmanacError.self) { try given.text("blank", needs: "a name", example: "--blank x") }
+        #expect(blank?.message == "--blank needs a name")
+        #expect(blank?.suggestion == "e.g. --blank x")
+        let low = #expect(throws: AlmanacError.self) { try given.integer("count", in: 1...20, example: "--count 5") }
+        #expect(low?.message == "count must be between 1 and 20, got '0'")
+        let open = #expect(throws: AlmanacError.self) { try given.integer("count", in: 1...Int.max, example: "--count 5") }
+        #expect(open?.message == "count must be 1 or more, got '0'")
+        #expect(try given.integer("absent", in: 1...20, example: "") == nil)
+        let zone = try #require(TimeZone(identifier: "America/New_York"))
+        let now = Date(timeIntervalSince1970: 1_734_300_000)  // Sun 15 Dec 2024 22:00 UTC, 17:00 in New York
+        let empty = #expect(throws: AlmanacError.self) { try given.day("date", now: now, in: zone) }
+        #expect(empty?.message == "bad date ''")
+        let tomorrow = try ToolArguments(["date": .string("tomorrow")]).day("date", now: now, in: zone)
+        #expect(tomorrow == Date(timeIntervalSince1970: 1_734_325_200))  // Mon 16 Dec 2024 00:00 EST
     }
 }

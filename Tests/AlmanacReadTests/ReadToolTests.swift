@@ -230,7 +230,7 @@ struct ReadToolTests {
             ([String](), "missing url"),
             (["ftp://example.org/file"], "only http and https pages are read"),
             (["https://user:pw@example.org/"], "user name or password"),
-            (["https://example.org/", "--start", "-3"], "--start must be a character offset"),
+            (["https://example.org/", "--start", "-3"], "start must be 0 or more, got '-3'"),
             (["https://example.org/", "--section", " "], "--section needs a heading"),
         ] {
             let error = await #expect(throws: AlmanacError.self) { _ = try await ReadTest.run(words, context: context) }

@@ -74,7 +74,7 @@ struct UsageTests {
         let schedule = await usageError { _ = try await harness.run(["nfl", "schedule"]) }
         #expect(schedule?.message == "schedule needs --team")
         let limit = await usageError { _ = try await harness.run(["nba", "--limit", "0"]) }
-        #expect(limit?.message == "--limit must be at least 1, got 0")
+        #expect(limit?.message == "limit must be 1 or more, got '0'")
         let standingsNext = await usageError { _ = try await harness.run(["nba", "standings", "--team", "LAL", "--next"]) }
         #expect(standingsNext?.message == "--next works with scores or schedule, not standings")
     }

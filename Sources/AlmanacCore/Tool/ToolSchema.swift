@@ -199,11 +199,20 @@ extension ToolArguments {
     ///
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` naming the bad word and what would be right.
     public static func parse(cli words: [String], schema: ToolSchema, tool: String) throws -> ToolArguments {
+        var (values, positionals) = try options(in: words, schema: schema, tool: tool)
+        try assign(positionals, to: schema, values: &values, tool: tool)
+        let arguments = ToolArguments(values)
+        try arguments.checkRequired(schema, tool: tool)
+        return arguments
+    }
+
+    /// The options' values (`--team lakers`, `--team=lakers`, `--next`) and the other words in order.
+    private static func options(
+        in words: [String], schema: ToolSchema, tool: String
+    ) throws -> (values: [String: ArgumentValue], positionals: [String]) {
         var values: [String: ArgumentValue] = [:]
         var positionals: [String] = []
         var index = 0
-        let optionNames = schema.parameters.filter { $0.placement == .option }
-            .flatMap { ["--" + $0.name] + $0.aliases }
         while index < words.count {
             let word = words[index]
             index += 1
@@ -221,18 +230,7 @@ extension ToolArguments {
                 flagName = String(word[..<equals])
                 inlineValue = String(word[word.index(after: equals)...])
             }
-            guard
-                let parameter = schema.parameters.first(where: {
-                    $0.placement == .option && ("--" + $0.name == flagName || $0.aliases.contains(flagName))
-                })
-            else {
-                let guess = Suggest.closest(to: flagName, in: optionNames)
-                throw AlmanacError.usage(
-                    "unknown option '\(flagName)' for \(tool)",
-                    suggestion: guess.map { "did you mean '\($0)'?" }
-                        ?? "options: \(optionNames.joined(separator: ", "))"
-                )
-            }
+            let parameter = try option(named: flagName, in: schema, tool: tool)
             if parameter.kind == .boolean, inlineValue == nil {
                 values[parameter.name] = .boolean(true)
                 continue
@@ -244,7 +242,27 @@ extension ToolArguments {
             if inlineValue == nil { index += 1 }
             values[parameter.name] = try convert(raw, for: parameter, tool: tool)
         }
+        return (values, positionals)
+    }
 
+    /// The option `flagName` (`--name` or an alias), or a usage error suggesting the closest one.
+    private static func option(named flagName: String, in schema: ToolSchema, tool: String) throws -> ToolParameter {
+        let options = schema.parameters.filter { $0.placement == .option }
+        if let parameter = options.first(where: { "--" + $0.name == flagName || $0.aliases.contains(flagName) }) {
+            return parameter
+        }
+        let optionNames = options.flatMap { ["--" + $0.name] + $0.aliases }
+        throw AlmanacError.usage(
+            "unknown option '\(flagName)' for \(tool)",
+            suggestion: Suggest.closest(to: flagName, in: optionNames).map { "did you mean '\($0)'?" }
+                ?? "options: \(optionNames.joined(separator: ", "))"
+        )
+    }
+
+    /// Fills the positional parameters in order; a remainder parameter takes the rest.
+    private static func assign(
+        _ positionals: [String], to schema: ToolSchema, values: inout [String: ArgumentValue], tool: String
+    ) throws {
         var remaining = positionals[...]
         for parameter in schema.parameters where parameter.placement != .option {
             guard let first = remaining.first else { break }
@@ -266,9 +284,6 @@ extension ToolArguments {
             throw AlmanacError.usage(
                 "unexpected argument '\(extra)' for \(tool)", suggestion: "usage: \(usage(schema, tool: tool))")
         }
-        let arguments = ToolArguments(values)
-        try arguments.checkRequired(schema, tool: tool)
-        return arguments
     }
 
     /// Builds arguments from JSON (MCP `arguments`, OpenAI tool-call `arguments`).
