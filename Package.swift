@@ -32,13 +32,16 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
-        // Core: protocols, coordinator, transports, formatting helpers. No CLI, no MCP, no SQLite.
+        // Core: protocols, coordinator, the HTTP seam (egress policy, replay, terms), formatting
+        // helpers. Pure Swift: no C library, no CLI, no MCP, no SQLite.
         .target(
             name: "AlmanacCore",
-            dependencies: ["CCurl", .product(name: "Logging", package: "swift-log")]
+            dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
-        // libcurl for the live transport (a write callback that can stop a runaway body), opened
-        // with dlopen on first use (Sources/CCurl/include/ccurl.h); headers from libcurl4-openssl-dev.
+        // The live transport: libcurl driven directly (a write callback that can stop a runaway body).
+        .target(name: "AlmanacCurl", dependencies: ["AlmanacCore", "CCurl"]),
+        // libcurl opened with dlopen on first use (Sources/CCurl/include/ccurl.h); headers from
+        // libcurl4-openssl-dev.
         .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
         // dlopen and symbol lookup shared by CCurl, CLibical and CLibxml2.
         .target(name: "CLibraryLoader"),
@@ -75,14 +78,15 @@ let package = Package(
         .target(
             name: "AlmanacRuntime",
             dependencies: [
-                "AlmanacCore", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar", "AlmanacRead",
+                "AlmanacCore", "AlmanacCurl", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
+                "AlmanacRead",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 
         // The LLM front: router, prompt context, llama.cpp (OpenAI-compatible) streaming client.
         // It names no tool: the router asks each registered tool's QuestionReader (AlmanacCore).
-        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacRuntime"]),
+        .target(name: "AlmanacLLM", dependencies: ["AlmanacCore", "AlmanacCurl", "AlmanacRuntime"]),
         // The tools as an MCP server (the only module importing MCP).
         .target(
             name: "AlmanacMCP",
@@ -121,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacLLM", "AlmanacSports", "AlmanacFixtures",
+                "AlmanacRuntime", "AlmanacCurl", "AlmanacLLM", "AlmanacSports", "AlmanacFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -157,13 +161,14 @@ let package = Package(
         // Tests. None depends on an executable: the end-to-end ones run the built binaries by path
         // (AlmanacTesting's ToolsBinary), which `swift build --build-tests` and `swift test` build
         // with every other product.
-        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacCoreTests", dependencies: ["AlmanacCore", "AlmanacCurl", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSportsTests", dependencies: ["AlmanacSports", "AlmanacTesting"]),
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
-        .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacCurl", "AlmanacTesting"]),
         .testTarget(name: "AlmanacReadTests", dependencies: ["AlmanacRead", "AlmanacTesting"]),
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
-        .testTarget(name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(
+            name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacCurl", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(
             name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports"]),

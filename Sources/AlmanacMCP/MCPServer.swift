@@ -105,7 +105,9 @@ public enum AlmanacMCPServer {
             "jsonrpc": "2.0", "id": id,
             "error": .object(["code": .number(-32602), "message": .string("Invalid params: \(problem)")]),
         ])
-        return try? JSONEncoder().encode(reply)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return try? encoder.encode(reply)
     }
 
     /// One line for an error: the message, then each provider's failure.

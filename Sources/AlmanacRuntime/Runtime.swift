@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import Foundation
 import Logging
 
@@ -71,77 +72,77 @@ public struct Runtime: Sendable {
         var logger = Logger(label: "almanac")
         logger.logLevel = Logger.Level(rawValue: environment["ALMANAC_LOG"]?.lowercased() ?? "") ?? .warning
         let settings = try ConfigLoader.load(environment: environment)
-
-        let zone: TimeZone
-        if let name = options.timeZone ?? settings.env("ALMANAC_TZ") ?? settings.config("tz")?.stringValue {
-            guard let named = TimeZone(identifier: name) else {
-                throw AlmanacError.usage(
-                    "unknown time zone '\(name)'", suggestion: "use an IANA name such as Europe/Lisbon or America/New_York")
-            }
-            zone = named
-        } else {
-            zone = TimeZone.current
-        }
-
-        let now: Date
-        if let fixed = settings.env("ALMANAC_NOW") {
-            guard let date = TimeText.parseInstant(fixed) else {
-                throw AlmanacError.usage(
-                    "ALMANAC_NOW is not an ISO 8601 instant: '\(fixed)'", suggestion: "e.g. 2024-12-15T23:00:00Z")
-            }
-            now = date
-        } else {
-            now = Date()
-        }
-
+        let zone = try timeZone(settings, options: options)
+        let fixedNow = try fixedClock(settings)
+        let now = fixedNow ?? Date()
         // Upper bounds keep the milliseconds in range (1e20 s would trap) and name sane limits.
         let ttl = try seconds(settings, "ALMANAC_CACHE_TTL", default: 60, allowZero: true, maximum: 604_800)
         let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false, maximum: 3_600)
-
-        var transport: any HTTPTransport
-        if let replay = settings.env("ALMANAC_REPLAY") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: replay, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw AlmanacError.usage(
-                    "ALMANAC_REPLAY is not a directory: '\(replay)'", suggestion: "point it at the Fixtures folder")
-            }
-            transport = try ReplayTransport(directory: URL(fileURLWithPath: replay))
-        } else {
-            transport = CurlTransport()
-        }
-
+        var transport = try liveOrReplay(settings)
         if let wrap = options.wrapTransport { transport = wrap(transport) }
-
-        var warnings: [String] = []
-        var disk: SQLiteCacheStore?
-        let cache: any CacheStore
-        if let shared = options.sharedStore {
-            cache = shared
-        } else {
-            let directory = cacheDirectory(environment: environment, settings: settings)
-            do {
-                let store = try SQLiteCacheStore(directory: directory)
-                disk = store
-                if let aside = store.movedAside {
-                    warnings.append("the cache was damaged: moved it to \(aside) and started a new one")
-                }
-            } catch {
-                warnings.append(
-                    "cache unavailable at \(directory.path) (\(SQLiteCacheStore.reason(error))); continuing without it")
-            }
-            cache = disk.map { LayeredCacheStore(backing: $0) } ?? MemoryCacheStore()
-        }
+        let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
         let egress = try egressPolicy(settings)
-        let fixedNow = settings.env("ALMANAC_NOW") != nil ? now : nil
         let coordinator = Coordinator(
-            cache: cache, configuration: .init(ttl: ttl, timeout: timeout),
+            cache: stores.cache, configuration: .init(ttl: ttl, timeout: timeout),
             now: { fixedNow ?? Date() }, logger: logger)
         return Runtime(
             registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
-            transport: transport, now: now, timeZone: zone, diskCache: disk, warnings: warnings.map(TerminalText.escaped),
-            options: options,
+            transport: transport, now: now, timeZone: zone, diskCache: stores.disk,
+            warnings: stores.warnings.map(TerminalText.escaped), options: options,
             timeout: timeout, logger: logger, webSearch: webSearcher(settings),
-            state: stateStore(shared: options.sharedStore, disk: disk), egress: egress)
+            state: stateStore(shared: options.sharedStore, disk: stores.disk), egress: egress)
+    }
+
+    /// The viewer's zone: `--tz`, `ALMANAC_TZ`, the config's `tz`, else the system's.
+    static func timeZone(_ settings: Settings, options: RuntimeOptions) throws -> TimeZone {
+        guard let name = options.timeZone ?? settings.env("ALMANAC_TZ") ?? settings.config("tz")?.stringValue else {
+            return TimeZone.current
+        }
+        guard let named = TimeZone(identifier: name) else {
+            throw AlmanacError.usage(
+                "unknown time zone '\(name)'", suggestion: "use an IANA name such as Europe/Lisbon or America/New_York")
+        }
+        return named
+    }
+
+    /// The fixed clock `ALMANAC_NOW` sets (replayed fixtures, tests), or nil for the real one.
+    static func fixedClock(_ settings: Settings) throws -> Date? {
+        guard let fixed = settings.env("ALMANAC_NOW") else { return nil }
+        guard let date = TimeText.parseInstant(fixed) else {
+            throw AlmanacError.usage(
+                "ALMANAC_NOW is not an ISO 8601 instant: '\(fixed)'", suggestion: "e.g. 2024-12-15T23:00:00Z")
+        }
+        return date
+    }
+
+    /// Recorded exchanges from `ALMANAC_REPLAY`'s folder, else libcurl.
+    static func liveOrReplay(_ settings: Settings) throws -> any HTTPTransport {
+        guard let replay = settings.env("ALMANAC_REPLAY") else { return CurlTransport() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: replay, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AlmanacError.usage(
+                "ALMANAC_REPLAY is not a directory: '\(replay)'", suggestion: "point it at the Fixtures folder")
+        }
+        return try ReplayTransport(directory: URL(fileURLWithPath: replay))
+    }
+
+    /// The cache: the shared store when hosts share one, else a memory layer over the SQLite
+    /// file, else memory alone (a cache that cannot open is a warning, never a failure).
+    static func caches(
+        environment: [String: String], settings: Settings, shared: (any CacheStore & ProviderStateStore)?
+    ) -> (cache: any CacheStore, disk: SQLiteCacheStore?, warnings: [String]) {
+        if let shared { return (shared, nil, []) }
+        let directory = cacheDirectory(environment: environment, settings: settings)
+        do {
+            let store = try SQLiteCacheStore(directory: directory)
+            let warnings = store.movedAside.map { ["the cache was damaged: moved it to \($0) and started a new one"] }
+            return (LayeredCacheStore(backing: store), store, warnings ?? [])
+        } catch {
+            return (
+                MemoryCacheStore(), nil,
+                ["cache unavailable at \(directory.path) (\(SQLiteCacheStore.reason(error))); continuing without it"]
+            )
+        }
     }
 
     /// The operator's egress settings: URL prefixes untrusted callers may name and reach

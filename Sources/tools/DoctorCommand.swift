@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import AlmanacRuntime
 import ArgumentParser
 import Foundation

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import AlmanacFixtures
 import AlmanacRuntime
 import ArgumentParser

@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import AlmanacTesting
 import Foundation
 

@@ -59,6 +59,11 @@ public struct Settings: Sendable {
 
     /// A config value by dotted path: `config("weather", "place")`.
     public func config(_ path: String...) -> ConfigValue? {
+        config(path)
+    }
+
+    /// A config value by a path given as an array (as a provider descriptor declares it).
+    public func config(_ path: [String]) -> ConfigValue? {
         var table = config
         for (index, component) in path.enumerated() {
             guard let value = table[component] else { return nil }
@@ -71,15 +76,7 @@ public struct Settings: Sendable {
 
     /// The environment variable, else the config value at `path`.
     public func value(env name: String, config path: String...) -> String? {
-        if let value = env(name) { return value }
-        var table = config
-        for (index, component) in path.enumerated() {
-            guard let value = table[component] else { return nil }
-            if index == path.count - 1 { return value.stringValue }
-            guard case .table(let next) = value else { return nil }
-            table = next
-        }
-        return nil
+        env(name) ?? config(path)?.stringValue
     }
 
     /// A base URL from `env` (or the default), validated.

@@ -30,10 +30,3 @@ public struct NativeLibrary: Sendable {
         self.opened = opened
     }
 }
-
-extension NativeLibrary {
-    /// libcurl, which every upstream request goes through.
-    public static let curl = NativeLibrary(
-        name: "libcurl", package: "libcurl4", usedFor: nil, essential: true,
-        open: { CurlTransport.openLibrary() }, opened: { CurlTransport.openedLibrary })
-}

@@ -324,17 +324,3 @@ public struct ProviderRegistry: Sendable {
         return descriptors.flatMap(\.decoders).filter { seen.insert($0.name).inserted }
     }
 }
-
-extension Settings {
-    /// A config value by a path given as an array.
-    public func config(_ path: [String]) -> ConfigValue? {
-        var table = config
-        for (index, component) in path.enumerated() {
-            guard let value = table[component] else { return nil }
-            if index == path.count - 1 { return value }
-            guard case .table(let next) = value else { return nil }
-            table = next
-        }
-        return nil
-    }
-}

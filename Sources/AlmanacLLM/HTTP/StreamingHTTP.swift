@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import Foundation
 
 /// An HTTP response whose body arrives in pieces, as the server writes it.

@@ -1,3 +1,4 @@
+import AlmanacCore
 import CCurl
 import Foundation
 import Synchronization
@@ -57,6 +58,13 @@ public struct CurlTransport: HTTPTransport {
             transfer.cancel()
         }
     }
+}
+
+extension NativeLibrary {
+    /// libcurl, which every upstream request goes through.
+    public static let curl = NativeLibrary(
+        name: "libcurl", package: "libcurl4", usedFor: nil, essential: true,
+        open: { CurlTransport.openLibrary() }, opened: { CurlTransport.openedLibrary })
 }
 
 extension CurlTransport {
