@@ -131,7 +131,7 @@ struct ClientTests {
     ])
     func overContext(body: String) async {
         let (_, error) = await collect(ScriptedHTTP([.respond(status: 400, chunks: [body])]))
-        guard case .contextExceeded(let message)? = error as? LLMError else {
+        guard let failure = error as? LLMError, failure.kind == .contextExceeded, let message = failure.detail else {
             Issue.record("expected contextExceeded, got \(String(describing: error))")
             return
         }

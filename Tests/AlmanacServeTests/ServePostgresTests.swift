@@ -9,6 +9,10 @@ import Testing
 /// by the test, stopped by pg_ctl), with the upstream a loopback fixture server that counts calls.
 @Suite("tools serve with a shared PostgreSQL cache", .serialized, .enabled(if: ServePeers.runPostgres))
 struct ServePostgresTests {
+    /// Connecting is not what these tests measure: on a loaded machine (a CI run beside a build) a
+    /// fresh cluster's first connection and migration took longer than the server's 10 s default.
+    static let connectTimeout: Duration = .seconds(60)
+
     func environment(_ directory: URL, database: String, upstream: String) -> [String: String] {
         ToolsBinary.environment(
             cacheDirectory: directory,
@@ -77,9 +81,9 @@ struct ServePostgresTests {
         let cluster = try PostgresCluster()
         defer { cluster.stop() }
         // Two stores (two connection pools) stand for two hosts.
-        let hostA = try await PostgresCacheStore.connect(url: cluster.url)
+        let hostA = try await PostgresCacheStore.connect(url: cluster.url, timeout: Self.connectTimeout)
         defer { hostA.close() }
-        let hostB = try await PostgresCacheStore.connect(url: cluster.url)
+        let hostB = try await PostgresCacheStore.connect(url: cluster.url, timeout: Self.connectTimeout)
         defer { hostB.close() }
         let stores: [any ProviderStateStore] = [hostA, hostB]
         let now = Date(timeIntervalSince1970: 1_800_000_000)

@@ -11,11 +11,11 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
     /// errors), so a kind added later breaks no caller: `.usage` reads as before, and callers
     /// compare with `==` (or `switch` with a `default`) instead of switching exhaustively.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
-        fileprivate enum Code: String, Sendable, Hashable {
+        private enum Code: String, Sendable, Hashable {
             case usage, unavailable, configuration, `internal`
         }
 
-        fileprivate let code: Code
+        private let code: Code
 
         private init(_ code: Code) { self.code = code }
 
@@ -30,6 +30,16 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
 
         /// The kind's name, e.g. `usage`.
         public var description: String { code.rawValue }
+
+        /// The process exit status for errors of this kind (sysexits.h): 64 usage and
+        /// configuration, 69 unavailable, 70 internal.
+        public var exitStatus: Int32 {
+            switch code {
+            case .usage, .configuration: 64
+            case .unavailable: 69
+            case .internal: 70
+            }
+        }
     }
 
     /// The kind.
@@ -74,13 +84,7 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The process exit status for this error (sysexits.h).
-    public var exitStatus: Int32 {
-        switch kind.code {
-        case .usage, .configuration: 64
-        case .unavailable: 69
-        case .internal: 70
-        }
-    }
+    public var exitStatus: Int32 { kind.exitStatus }
 
     /// The lines printed to stderr: the message, then one line per provider attempt or the suggestion.
     public var lines: [String] {

@@ -252,10 +252,5 @@ extension Asker {
 extension LLMError {
     /// Over-context: llama-server's 400, llama-cpp-python's 400, or its streaming variant (a stream
     /// that closes before any event).
-    var isOverContext: Bool {
-        switch self {
-        case .contextExceeded, .emptyStream: true
-        default: false
-        }
-    }
+    var isOverContext: Bool { kind == .contextExceeded || kind == .emptyStream }
 }

@@ -156,40 +156,101 @@ public struct ChatRequest: Sendable, Encodable {
     }
 }
 
-/// What can go wrong talking to the LLM server. Every case reads as one line.
-public enum LLMError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Nothing listens at the URL.
-    case serverDown(url: String)
-    /// The prompt does not fit the model's context (HTTP 400 `context_length_exceeded` /
-    /// `exceed_context_size_error`).
-    case contextExceeded(String)
-    /// A streaming response closed before any event: llama-cpp-python's way of saying the prompt
-    /// did not fit (it logs the error and closes the stream).
-    case emptyStream
-    /// The stream closed without `[DONE]` after `tokens` pieces of text.
-    case streamCut(tokens: Int)
-    /// A non-success status.
-    case http(status: Int, message: String)
-    /// The connection failed in another way.
-    case network(String)
-    /// The server answered something that is not an OpenAI response.
-    case badResponse(String)
-
-    /// One line for stderr.
-    public var description: String {
-        switch self {
-        case .serverDown(let url):
-            "no LLM server at \(url); start one, e.g. `llama-server -m model.gguf --port 8080` "
-                + "or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL"
-        case .contextExceeded(let message): "the prompt does not fit the model's context: \(message)"
-        case .emptyStream: "the LLM server closed the stream before answering (prompt too long for its context?)"
-        case .streamCut(let tokens): "the LLM stream ended without [DONE] after \(tokens) tokens (answer incomplete)"
-        case .http(let status, let message): "LLM server answered HTTP \(status): \(message)"
-        case .network(let message): "LLM server connection failed: \(message)"
-        case .badResponse(let message): "LLM server sent an unexpected response: \(message)"
+/// What can go wrong talking to the LLM server, as one line.
+///
+/// Its ``Kind`` is extensible, as ``AlmanacError/Kind`` is: a new kind of failure is a new static
+/// value, not a new enum case that breaks every `switch` of a caller.
+public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The class of failure.
+    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+        private enum Code: String, Sendable, Hashable {
+            case serverDown, contextExceeded, emptyStream, streamCut, http, network, badResponse
         }
+
+        private let code: Code
+
+        private init(_ code: Code) { self.code = code }
+
+        /// Nothing listens at the URL.
+        public static let serverDown = Kind(.serverDown)
+        /// The prompt does not fit the model's context (HTTP 400 `context_length_exceeded` /
+        /// `exceed_context_size_error`).
+        public static let contextExceeded = Kind(.contextExceeded)
+        /// A streaming response closed before any event: llama-cpp-python's way of saying the prompt
+        /// did not fit (it logs the error and closes the stream).
+        public static let emptyStream = Kind(.emptyStream)
+        /// The stream closed without `[DONE]` after some text.
+        public static let streamCut = Kind(.streamCut)
+        /// A non-success status.
+        public static let http = Kind(.http)
+        /// The connection failed in another way.
+        public static let network = Kind(.network)
+        /// The server answered something that is not an OpenAI response.
+        public static let badResponse = Kind(.badResponse)
+
+        /// The kind's name, e.g. `serverDown`.
+        public var description: String { code.rawValue }
     }
 
-    /// Exit status: 69 (unavailable) for server trouble.
-    public var exitStatus: Int32 { 69 }
+    /// The class.
+    public let kind: Kind
+    /// The one line for stderr.
+    public let description: String
+    /// The server's own words (its error message, or the URL nothing listens at), when it gave any.
+    public let detail: String?
+    /// The HTTP status, for ``Kind/http``.
+    public let status: Int?
+    /// How many pieces of text arrived before the stream was cut, for ``Kind/streamCut``.
+    public let tokens: Int?
+
+    private init(_ kind: Kind, _ description: String, detail: String? = nil, status: Int? = nil, tokens: Int? = nil) {
+        self.kind = kind
+        self.description = description
+        self.detail = detail
+        self.status = status
+        self.tokens = tokens
+    }
+
+    /// Nothing listens at `url`.
+    public static func serverDown(url: String) -> LLMError {
+        LLMError(
+            .serverDown,
+            "no LLM server at \(url); start one, e.g. `llama-server -m model.gguf --port 8080` "
+                + "or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL",
+            detail: url)
+    }
+
+    /// The prompt does not fit the model's context; `message` is the server's.
+    public static func contextExceeded(_ message: String) -> LLMError {
+        LLMError(.contextExceeded, "the prompt does not fit the model's context: \(message)", detail: message)
+    }
+
+    /// The stream closed before any event.
+    public static let emptyStream = LLMError(
+        .emptyStream, "the LLM server closed the stream before answering (prompt too long for its context?)")
+
+    /// The stream closed without `[DONE]` after `tokens` pieces of text.
+    public static func streamCut(tokens: Int) -> LLMError {
+        LLMError(
+            .streamCut, "the LLM stream ended without [DONE] after \(tokens) tokens (answer incomplete)", tokens: tokens)
+    }
+
+    /// A non-success `status` with the server's `message`.
+    public static func http(status: Int, message: String) -> LLMError {
+        LLMError(.http, "LLM server answered HTTP \(status): \(message)", detail: message, status: status)
+    }
+
+    /// The connection failed in another way.
+    public static func network(_ message: String) -> LLMError {
+        LLMError(.network, "LLM server connection failed: \(message)", detail: message)
+    }
+
+    /// The server answered something that is not an OpenAI response.
+    public static func badResponse(_ message: String) -> LLMError {
+        LLMError(.badResponse, "LLM server sent an unexpected response: \(message)", detail: message)
+    }
+
+    /// Exit status: server trouble is ``AlmanacError/Kind/unavailable`` (69), as a tool whose
+    /// providers all failed.
+    public var exitStatus: Int32 { AlmanacError.Kind.unavailable.exitStatus }
 }

@@ -125,7 +125,7 @@ public struct LLMClient: Sendable {
                         }
                         if !done { for event in parser.finish() { try handle(event) } }
                     } catch let error as LLMError {
-                        if case .network = error {
+                        if error.kind == .network {
                             throw events == 0 ? LLMError.emptyStream : LLMError.streamCut(tokens: pieces)
                         }
                         throw error
@@ -173,7 +173,7 @@ public struct LLMClient: Sendable {
         do {
             data = try await response.collect()
         } catch let error as LLMError {
-            if case .network = error { throw LLMError.emptyStream }
+            if error.kind == .network { throw LLMError.emptyStream }
             throw error
         }
         struct Body: Decodable {
