@@ -170,7 +170,9 @@ struct FreeBusyPayload: ToolPayload {
                     start: TimeText.isoUTC($0.start), end: TimeText.isoUTC($0.end), summary: $0.summary,
                     calendar: $0.calendar, overlaps: $0.overlaps)
             }
-            free = day.free.map { Free(start: TimeText.isoUTC($0.start), end: TimeText.isoUTC($0.end), minutes: $0.minutes) }
+            free = day.free.map {
+                Free(start: TimeText.isoUTC($0.start), end: TimeText.isoUTC($0.end), minutes: $0.minutes)
+            }
             allDay = day.allDay
         }
     }

@@ -56,7 +56,8 @@ struct WebWeatherJSON: Encodable {
     var results: [Hit]
 
     init(payload: WeatherPayload, web: WebWeather) {
-        location = LocationJSON(location: WeatherLocation(name: web.place, latitude: 0, longitude: 0), coordinates: false)
+        location = LocationJSON(
+            location: WeatherLocation(name: web.place, latitude: 0, longitude: 0), coordinates: false)
         view = payload.viewName
         query = web.query
         results = web.hits.map { Hit(title: $0.title, url: $0.url, snippet: $0.snippet, age: $0.age) }
