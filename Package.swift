@@ -105,7 +105,7 @@ let package = Package(
             ]
         ),
         // Benchmark driver for scripts/bench (decode+format in-process, no network).
-        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather"]),
+        .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacCalendar"]),
         // Extraction timing for scripts/bench-read (the extractor alone, no network).
         .executableTarget(name: "almanac-read-bench", dependencies: ["AlmanacRead"]),
 

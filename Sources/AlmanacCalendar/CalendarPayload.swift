@@ -220,9 +220,7 @@ extension CalendarPayload {
     func writeCompactDataJSON(to writer: inout JSONWriter) throws {
         var rest = self
         rest.events = []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        let skeleton = String(decoding: try encoder.encode(rest), as: UTF8.self)
+        let skeleton = try JSONOutput.compactText(rest)
         let placeholder = #""events":[]"#
         guard let range = skeleton.range(of: placeholder) else { return writer.raw(skeleton) }
         // Room for every event up front (~200 bytes each): regrowing megabytes copies them. Pages

@@ -130,6 +130,7 @@ struct FreeBusyPayload: ToolPayload {
 
     enum CodingKeys: String, CodingKey { case range, from, to, timeZone, hours, days, warnings }
 
+    /// By hand: `data` names the window and zone in words (`range`, `from`, `hours`), not this type's fields.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("free", forKey: .range)
@@ -143,25 +144,34 @@ struct FreeBusyPayload: ToolPayload {
 
     /// A day in JSON: times as ISO 8601 UTC, as every calendar time is.
     struct JSONDay: Encodable {
+        struct Busy: Encodable {
+            var start: String
+            var end: String
+            @Nullable var summary: String?
+            var calendar: String
+            var overlaps: [String]
+        }
+
+        struct Free: Encodable {
+            var start: String
+            var end: String
+            var minutes: Int
+        }
+
         var date: String
-        var busy: [[String: JSONValue]]
-        var free: [[String: JSONValue]]
+        var busy: [Busy]
+        var free: [Free]
         var allDay: [String]
 
         init(_ day: Day) {
             date = day.date.description
-            busy = day.busy.map { block in
-                [
-                    "start": .string(TimeText.isoUTC(block.start)), "end": .string(TimeText.isoUTC(block.end)),
-                    "summary": block.summary.map(JSONValue.string) ?? .null, "calendar": .string(block.calendar),
-                    "overlaps": .array(block.overlaps.map(JSONValue.string)),
-                ]
+            busy = day.busy.map {
+                Busy(
+                    start: TimeText.isoUTC($0.start), end: TimeText.isoUTC($0.end), summary: $0.summary,
+                    calendar: $0.calendar, overlaps: $0.overlaps)
             }
-            free = day.free.map { gap in
-                [
-                    "start": .string(TimeText.isoUTC(gap.start)), "end": .string(TimeText.isoUTC(gap.end)),
-                    "minutes": .number(Double(gap.minutes)),
-                ]
+            free = day.free.map {
+                Free(start: TimeText.isoUTC($0.start), end: TimeText.isoUTC($0.end), minutes: $0.minutes)
             }
             allDay = day.allDay
         }

@@ -42,16 +42,12 @@ public final class Recorder: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let bodyName = "\(stem).response.json"
             // The same layout ReplayTransport and scripts/fixture-server.py read.
-            let record: [String: Any] = [
-                "request": [
-                    "method": exchange.request.method, "url": Redaction.url(upstream.url, providers: providers),
-                ],
-                "response": [
-                    "status": exchange.response.status, "headers": Redaction.headers(exchange.response.headers),
-                    "body": bodyName,
-                ],
-            ]
-            try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes])
+            let record = RecordedExchange(
+                request: .init(method: exchange.request.method, url: Redaction.url(upstream.url, providers: providers)),
+                response: .init(
+                    status: exchange.response.status, headers: Redaction.headers(exchange.response.headers),
+                    body: bodyName))
+            try JSONOutput.compact(record)
                 .write(to: folder.appendingPathComponent("\(stem).exchange.json"))
             try Redaction.body(exchange.response.body, secrets: secrets).write(
                 to: folder.appendingPathComponent(bodyName))

@@ -105,9 +105,7 @@ public enum AlmanacMCPServer {
             "jsonrpc": "2.0", "id": id,
             "error": .object(["code": .number(-32602), "message": .string("Invalid params: \(problem)")]),
         ])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        return try? encoder.encode(reply)
+        return try? JSONOutput.compact(reply)
     }
 
     /// One line for an error: the message, then each provider's failure.

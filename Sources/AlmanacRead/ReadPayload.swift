@@ -130,6 +130,7 @@ struct ReadPayload: ToolPayload {
 
     enum OutlineKeys: String, CodingKey { case level, text, offset }
 
+    /// By hand: `data` is the part from `--start` and the page's metadata, not this type's fields.
     func encode(to encoder: any Encoder) throws {
         // JSON has no token budget: the whole page (or section) from --start.
         let part = part(tokens: nil)

@@ -69,11 +69,11 @@ public struct SearchHit: Sendable, Codable, Hashable {
     /// The description Brave shows under the title.
     public var snippet: String
     /// Brave's `age` text ("4 days ago", "September 6, 2019"), relative to when Brave answered.
-    public var age: String?
+    @Nullable public var age: String?
     /// Brave's `page_age` timestamp as sent ("2024-12-27T15:49:55", no zone given).
-    public var pageAge: String?
+    @Nullable public var pageAge: String?
     /// The engines that found it, for a metasearch answer (SearXNG's `engines`); nil for Brave.
-    public var engines: [String]?
+    @Nullable public var engines: [String]?
 
     /// Creates a hit.
     public init(

@@ -8,43 +8,14 @@ import Foundation
 /// "suggestions":[...]}` — every key always present (`engines` null for Brave; `suggestions`
 /// only filled when there are no results).
 struct SearchPayload: ToolPayload {
-    let query: String
-    let kind: SearchKind
-    let freshness: SearchFreshness?
-    let country: String?
-    let results: [SearchHit]
+    var query: String
+    var kind: SearchKind
+    @Nullable var freshness: SearchFreshness?
+    @Nullable var country: String?
+    var results: [SearchHit]
     var answers: [String] = []
-    var infobox: String? = nil
+    @Nullable var infobox: String? = nil
     var suggestions: [String] = []
-
-    enum CodingKeys: String, CodingKey {
-        case query, kind, freshness, country, answers, infobox, results, suggestions
-    }
-
-    enum HitKeys: String, CodingKey {
-        case title, url, snippet, age, pageAge, engines
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(query, forKey: .query)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(freshness, forKey: .freshness)
-        try container.encode(country, forKey: .country)
-        try container.encode(answers, forKey: .answers)
-        try container.encode(infobox, forKey: .infobox)
-        var list = container.nestedUnkeyedContainer(forKey: .results)
-        for hit in results {
-            var item = list.nestedContainer(keyedBy: HitKeys.self)
-            try item.encode(hit.title, forKey: .title)
-            try item.encode(hit.url, forKey: .url)
-            try item.encode(hit.snippet, forKey: .snippet)
-            try item.encode(hit.age, forKey: .age)
-            try item.encode(hit.pageAge, forKey: .pageAge)
-            try item.encode(hit.engines, forKey: .engines)
-        }
-        try container.encode(suggestions, forKey: .suggestions)
-    }
 
     // MARK: Context
 

@@ -13,15 +13,11 @@ struct SearchReadPayload: ToolPayload {
     /// The results take a quarter of the budget, the page the rest.
     static let searchShare = 4
 
+    /// By hand: `data` is the search's own keys with `read` and `readNote` added beside them.
     func encode(to encoder: any Encoder) throws {
         try search.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
-        if let read {
-            let json = try Envelope.json(metadata: read.metadata, payload: read.payload)
-            try container.encode(JSONDecoder().decode(JSONValue.self, from: Data(json.utf8)), forKey: .read)
-        } else {
-            try container.encodeNil(forKey: .read)
-        }
+        try container.encode(read.map(Envelope.Nested.init), forKey: .read)
         try container.encode(note, forKey: .readNote)
     }
 

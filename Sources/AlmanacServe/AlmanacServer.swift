@@ -150,9 +150,7 @@ public enum AlmanacServer {
     }
 
     static func encode(_ value: JSONValue) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+        Array((try? JSONOutput.compact(value)) ?? Data("{}".utf8))
     }
 
     /// The SDK's framework-free answer as Hummingbird's (an SSE stream stays a stream, ended after

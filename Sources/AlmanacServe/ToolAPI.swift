@@ -85,7 +85,7 @@ public struct ToolAPI: Sendable {
             // The envelope is one object: its last byte is the closing brace.
             bytes.removeLast()
             bytes += Array(#","context":"#.utf8)
-            bytes += try JSONEncoder().encode(context)
+            bytes += try JSONOutput.compact(context)
             bytes.append(UInt8(ascii: "}"))
             return Answer(status: 200, body: bytes)
         } catch let error as AlmanacError {
@@ -120,7 +120,9 @@ public struct ToolAPI: Sendable {
     /// A JSON error body: `{"error": line, "details": [...]}`.
     static func error(_ status: Int, _ line: String, lines: [String]) -> Answer {
         let details = lines.map { TerminalText.escaped($0.trimmingCharacters(in: .whitespaces)) }
-        let body = (try? JSONEncoder().encode(ErrorBody(error: TerminalText.escaped(line), details: details))) ?? Data(#"{"error":"error"}"#.utf8)
+        let body =
+            (try? JSONOutput.compact(ErrorBody(error: TerminalText.escaped(line), details: details)))
+            ?? Data(#"{"error":"error"}"#.utf8)
         return Answer(status: status, body: Array(body))
     }
 

@@ -170,22 +170,29 @@ public final class FixtureServer: @unchecked Sendable {
 
     /// How many upstream requests the server has answered.
     public func requestCount() async throws -> Int {
-        try await stats()["requests"] as? Int ?? -1
+        try await stats().requests ?? -1
     }
 
     /// The User-Agent each upstream path (`GET /path?sorted=query`) was last asked with.
     public func userAgents() async throws -> [String: String] {
-        try await stats()["agents"] as? [String: String] ?? [:]
+        try await stats().agents ?? [:]
     }
 
     /// When each upstream request arrived, in order (for interval checks across processes).
     public func requestTimes() async throws -> [Date] {
-        (try await stats()["times"] as? [Double] ?? []).map { Date(timeIntervalSince1970: $0) }
+        (try await stats().times ?? []).map { Date(timeIntervalSince1970: $0) }
     }
 
-    private func stats() async throws -> [String: Any] {
+    /// The parts of `/__almanac/stats` the tests read (scripts/fixture-server.py).
+    private struct Stats: Decodable {
+        var requests: Int?
+        var agents: [String: String]?
+        var times: [Double]?
+    }
+
+    private func stats() async throws -> Stats {
         let (data, _) = try await URLSession.shared.data(from: URL(string: "\(baseURL)/__almanac/stats")!)
-        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        return try JSONDecoder().decode(Stats.self, from: data)
     }
 
     /// Stops the server by its pid.

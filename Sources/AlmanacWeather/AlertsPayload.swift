@@ -89,6 +89,7 @@ public struct AlertsPayload: ToolPayload {
     }
 
     /// `data`: the place, the service, and the warnings in force (docs/weather.md).
+    /// By hand: `data` is derived from the report (coverage, warnings in force), not this type's fields.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(place, forKey: .place)
@@ -101,32 +102,38 @@ public struct AlertsPayload: ToolPayload {
     }
 }
 
-/// One warning in `data.alerts[]`.
+/// One warning in `data.alerts[]` (times local with their offset).
 struct AlertJSON: Encodable {
-    let alert: WeatherAlert
-    let calendar: Calendar
+    var id: String
+    var service: String
+    var event: String
+    @Nullable var severity: String?
+    @Nullable var certainty: String?
+    @Nullable var urgency: String?
+    @Nullable var level: String?
+    var areas: [String]
+    @Nullable var onset: String?
+    @Nullable var expires: String?
+    @Nullable var headline: String?
+    @Nullable var description: String?
+    @Nullable var instruction: String?
+    @Nullable var url: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, service, event, severity, certainty, urgency, level, areas, onset, expires, headline, description,
-            instruction, url
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(alert.id, forKey: .id)
-        try container.encode(alert.service, forKey: .service)
-        try container.encode(alert.event, forKey: .event)
-        try container.encode(alert.severity, forKey: .severity)
-        try container.encode(alert.certainty, forKey: .certainty)
-        try container.encode(alert.urgency, forKey: .urgency)
-        try container.encode(alert.level, forKey: .level)
-        try container.encode(alert.areas, forKey: .areas)
-        try container.encode(alert.onset.map { LocalTime.iso($0, calendar: calendar) }, forKey: .onset)
-        try container.encode(alert.expires.map { LocalTime.iso($0, calendar: calendar) }, forKey: .expires)
-        try container.encode(alert.headline, forKey: .headline)
-        try container.encode(alert.description, forKey: .description)
-        try container.encode(alert.instruction, forKey: .instruction)
-        try container.encode(alert.url, forKey: .url)
+    init(alert: WeatherAlert, calendar: Calendar) {
+        id = alert.id
+        service = alert.service
+        event = alert.event
+        severity = alert.severity
+        certainty = alert.certainty
+        urgency = alert.urgency
+        level = alert.level
+        areas = alert.areas
+        onset = alert.onset.map { LocalTime.iso($0, calendar: calendar) }
+        expires = alert.expires.map { LocalTime.iso($0, calendar: calendar) }
+        headline = alert.headline
+        description = alert.description
+        instruction = alert.instruction
+        url = alert.url
     }
 }
 

@@ -75,6 +75,7 @@ public struct AirPayload: ToolPayload {
     }
 
     /// `data` (docs/weather.md): readings with category words; `dayMax` the day's highest values.
+    /// By hand: `data` is derived from the report (the day's hours, their peak), not this type's fields.
     public func encode(to encoder: any Encoder) throws {
         let calendar = TimeText.calendar(Self.zone(report))
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -87,31 +88,34 @@ public struct AirPayload: ToolPayload {
     }
 }
 
-/// One air-quality reading in `data`.
+/// One air-quality reading in `data` (`dayMax` has no `time`).
 struct AirJSON: Encodable {
-    let reading: AirQualityReport.Reading
-    let calendar: Calendar
-    var time = true
+    var time: String?
+    @Nullable var europeanAqi: Double?
+    @Nullable var europeanAqiCategory: String?
+    @Nullable var usAqi: Double?
+    @Nullable var usAqiCategory: String?
+    @Nullable var pm2_5: Double?
+    @Nullable var pm10: Double?
+    @Nullable var ozone: Double?
+    @Nullable var nitrogenDioxide: Double?
+    @Nullable var uvIndex: Double?
+    @Nullable var uvCategory: String?
+    var pollen: [String: Double]
 
-    enum CodingKeys: String, CodingKey {
-        case time, europeanAqi, europeanAqiCategory, usAqi, usAqiCategory, pm2_5, pm10, ozone, nitrogenDioxide,
-            uvIndex, uvCategory, pollen
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if time { try container.encode(LocalTime.iso(reading.time, calendar: calendar), forKey: .time) }
-        try container.encode(reading.europeanAQI, forKey: .europeanAqi)
-        try container.encode(reading.europeanAQI.map(AirWords.european), forKey: .europeanAqiCategory)
-        try container.encode(reading.usAQI, forKey: .usAqi)
-        try container.encode(reading.usAQI.map(AirWords.us), forKey: .usAqiCategory)
-        try container.encode(reading.pm25, forKey: .pm2_5)
-        try container.encode(reading.pm10, forKey: .pm10)
-        try container.encode(reading.ozone, forKey: .ozone)
-        try container.encode(reading.nitrogenDioxide, forKey: .nitrogenDioxide)
-        try container.encode(reading.uvIndex, forKey: .uvIndex)
-        try container.encode(reading.uvIndex.map(AirWords.uv), forKey: .uvCategory)
-        try container.encode(reading.pollen, forKey: .pollen)
+    init(reading: AirQualityReport.Reading, calendar: Calendar, time: Bool = true) {
+        self.time = time ? LocalTime.iso(reading.time, calendar: calendar) : nil
+        europeanAqi = reading.europeanAQI
+        europeanAqiCategory = reading.europeanAQI.map(AirWords.european)
+        usAqi = reading.usAQI
+        usAqiCategory = reading.usAQI.map(AirWords.us)
+        pm2_5 = reading.pm25
+        pm10 = reading.pm10
+        ozone = reading.ozone
+        nitrogenDioxide = reading.nitrogenDioxide
+        uvIndex = reading.uvIndex
+        uvCategory = reading.uvIndex.map(AirWords.uv)
+        pollen = reading.pollen
     }
 }
 
@@ -283,6 +287,7 @@ public struct NextHourPayload: ToolPayload {
     }
 
     /// `data` (docs/weather.md): the summary line and the hour's steps (`rate` in mm/h).
+    /// By hand: `data` is derived from the report (the summary, the hour's window), not this type's fields.
     public func encode(to encoder: any Encoder) throws {
         let calendar = TimeText.calendar(zone.zone)
         var container = encoder.container(keyedBy: CodingKeys.self)

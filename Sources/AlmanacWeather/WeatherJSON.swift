@@ -13,11 +13,12 @@ struct ForecastJSON: Encodable {
         case location, units, view, day, alerts, current, hourly, daily, alternatives
     }
 
+    /// By hand: `hourly` is written only for the views that show hours.
     func encode(to encoder: any Encoder) throws {
         let sheet = Sheet(forecast: forecast, now: payload.now)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(LocationJSON(location: forecast.location), forKey: .location)
-        try container.encode(UnitsJSON(units: forecast.units), forKey: .units)
+        try container.encode(forecast.units, forKey: .units)
         try container.encode(payload.viewName, forKey: .view)
         try container.encode(payload.day, forKey: .day)
         try container.encode(
@@ -35,80 +36,61 @@ struct ForecastJSON: Encodable {
 
 /// `data` when web search stood in: the forecast's keys, empty, plus the fenced hits.
 struct WebWeatherJSON: Encodable {
-    let payload: WeatherPayload
-    let web: WebWeather
-
-    enum CodingKeys: String, CodingKey {
-        case location, units, view, day, alerts, current, daily, alternatives, source, query, results
+    struct Hit: Encodable {
+        var title: String
+        var url: String
+        var snippet: String
+        @Nullable var age: String?
     }
 
-    enum HitKeys: String, CodingKey {
-        case title, url, snippet, age
-    }
+    var location: LocationJSON
+    @Nullable var units: WeatherUnits?
+    var view: String
+    @Nullable var day: String?
+    var alerts: [String] = []
+    @Nullable var current: CurrentJSON?
+    var daily: [DayJSON] = []
+    var alternatives: [PlaceJSON] = []
+    var source = "web search"
+    var query: String
+    var results: [Hit]
 
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(
-            LocationJSON(location: WeatherLocation(name: web.place, latitude: 0, longitude: 0), coordinates: false),
-            forKey: .location)
-        try container.encodeNil(forKey: .units)
-        try container.encode(payload.viewName, forKey: .view)
-        try container.encodeNil(forKey: .day)
-        try container.encode([String](), forKey: .alerts)
-        try container.encodeNil(forKey: .current)
-        try container.encode([DayJSON](), forKey: .daily)
-        try container.encode([PlaceJSON](), forKey: .alternatives)
-        try container.encode("web search", forKey: .source)
-        try container.encode(web.query, forKey: .query)
-        var results = container.nestedUnkeyedContainer(forKey: .results)
-        for hit in web.hits {
-            var item = results.nestedContainer(keyedBy: HitKeys.self)
-            try item.encode(hit.title, forKey: .title)
-            try item.encode(hit.url, forKey: .url)
-            try item.encode(hit.snippet, forKey: .snippet)
-            try item.encode(hit.age, forKey: .age)
-        }
+    init(payload: WeatherPayload, web: WebWeather) {
+        location = LocationJSON(
+            location: WeatherLocation(name: web.place, latitude: 0, longitude: 0), coordinates: false)
+        view = payload.viewName
+        query = web.query
+        results = web.hits.map { Hit(title: $0.title, url: $0.url, snippet: $0.snippet, age: $0.age) }
     }
 }
 
 struct LocationJSON: Encodable {
-    let location: WeatherLocation
-    /// False when no place was resolved (web fallback): the coordinates are null too.
-    var coordinates = true
+    @Nullable var name: String?
+    @Nullable var admin1: String?
+    @Nullable var country: String?
+    @Nullable var countryCode: String?
+    /// Null when no place was resolved (web fallback).
+    @Nullable var latitude: Double?
+    @Nullable var longitude: Double?
+    @Nullable var timezone: String?
+    @Nullable var utcOffsetSeconds: Int?
+    @Nullable var gridLatitude: Double?
+    @Nullable var gridLongitude: Double?
+    @Nullable var elevation: Double?
 
-    enum CodingKeys: String, CodingKey {
-        case name, admin1, country, countryCode, latitude, longitude, timezone, utcOffsetSeconds, gridLatitude,
-            gridLongitude, elevation
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(location.name, forKey: .name)
-        try container.encode(location.admin1, forKey: .admin1)
-        try container.encode(location.country, forKey: .country)
-        try container.encode(location.countryCode, forKey: .countryCode)
-        try container.encode(coordinates ? location.latitude : nil, forKey: .latitude)
-        try container.encode(coordinates ? location.longitude : nil, forKey: .longitude)
-        try container.encode(location.timezone, forKey: .timezone)
-        try container.encode(location.utcOffsetSeconds, forKey: .utcOffsetSeconds)
-        try container.encode(location.gridLatitude, forKey: .gridLatitude)
-        try container.encode(location.gridLongitude, forKey: .gridLongitude)
-        try container.encode(location.elevation, forKey: .elevation)
-    }
-}
-
-struct UnitsJSON: Encodable {
-    let units: WeatherUnits
-
-    enum CodingKeys: String, CodingKey {
-        case temperature, windSpeed, precipitation
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(units.temperature, forKey: .temperature)
-        try container.encode(units.windSpeed, forKey: .windSpeed)
-        try container.encode(units.precipitation, forKey: .precipitation)
+    /// `coordinates` false when no place was resolved (web fallback): the coordinates are null too.
+    init(location: WeatherLocation, coordinates: Bool = true) {
+        name = location.name
+        admin1 = location.admin1
+        country = location.country
+        countryCode = location.countryCode
+        latitude = coordinates ? location.latitude : nil
+        longitude = coordinates ? location.longitude : nil
+        timezone = location.timezone
+        utcOffsetSeconds = location.utcOffsetSeconds
+        gridLatitude = location.gridLatitude
+        gridLongitude = location.gridLongitude
+        elevation = location.elevation
     }
 }
 
@@ -121,100 +103,111 @@ extension Sheet {
 }
 
 struct CurrentJSON: Encodable {
-    let sheet: Sheet
-    let current: CurrentConditions
+    @Nullable var time: String?
+    @Nullable var temperature: Double?
+    @Nullable var apparentTemperature: Double?
+    @Nullable var weatherCode: Int?
+    @Nullable var description: String?
+    @Nullable var windSpeed: Double?
+    @Nullable var windDirection: Double?
+    @Nullable var windCompass: String?
+    @Nullable var windGusts: Double?
+    @Nullable var humidity: Double?
+    @Nullable var precipitation: Double?
+    @Nullable var isDay: Bool?
 
-    enum CodingKeys: String, CodingKey {
-        case time, temperature, apparentTemperature, weatherCode, description, windSpeed, windDirection, windCompass,
-            windGusts, humidity, precipitation, isDay
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sheet.localISO(current.time), forKey: .time)
-        try container.encode(current.temperature, forKey: .temperature)
-        try container.encode(current.apparentTemperature, forKey: .apparentTemperature)
-        try container.encode(current.weatherCode, forKey: .weatherCode)
-        try container.encode(current.weatherCode.map(WeatherCode.description), forKey: .description)
-        try container.encode(current.windSpeed, forKey: .windSpeed)
-        try container.encode(current.windDirection, forKey: .windDirection)
-        try container.encode(current.windDirection.map(Compass.point), forKey: .windCompass)
-        try container.encode(current.windGusts, forKey: .windGusts)
-        try container.encode(current.humidity, forKey: .humidity)
-        try container.encode(current.precipitation, forKey: .precipitation)
-        try container.encode(current.isDay, forKey: .isDay)
+    init(sheet: Sheet, current: CurrentConditions) {
+        time = sheet.localISO(current.time)
+        temperature = current.temperature
+        apparentTemperature = current.apparentTemperature
+        weatherCode = current.weatherCode
+        description = current.weatherCode.map(WeatherCode.description)
+        windSpeed = current.windSpeed
+        windDirection = current.windDirection
+        windCompass = current.windDirection.map(Compass.point)
+        windGusts = current.windGusts
+        humidity = current.humidity
+        precipitation = current.precipitation
+        isDay = current.isDay
     }
 }
 
 struct HourJSON: Encodable {
-    let sheet: Sheet
-    let hour: HourlyForecast
+    @Nullable var time: String?
+    @Nullable var temperature: Double?
+    @Nullable var apparentTemperature: Double?
+    @Nullable var precipitationProbability: Double?
+    @Nullable var precipitation: Double?
+    @Nullable var weatherCode: Int?
+    @Nullable var description: String?
+    @Nullable var windSpeed: Double?
+    @Nullable var windDirection: Double?
+    @Nullable var windCompass: String?
+    @Nullable var windGusts: Double?
 
-    enum CodingKeys: String, CodingKey {
-        case time, temperature, apparentTemperature, precipitationProbability, precipitation, weatherCode,
-            description, windSpeed, windDirection, windCompass, windGusts
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sheet.localISO(hour.time), forKey: .time)
-        try container.encode(hour.temperature, forKey: .temperature)
-        try container.encode(hour.apparentTemperature, forKey: .apparentTemperature)
-        try container.encode(hour.precipitationProbability, forKey: .precipitationProbability)
-        try container.encode(hour.precipitation, forKey: .precipitation)
-        try container.encode(hour.weatherCode, forKey: .weatherCode)
-        try container.encode(hour.weatherCode.map(WeatherCode.description), forKey: .description)
-        try container.encode(hour.windSpeed, forKey: .windSpeed)
-        try container.encode(hour.windDirection, forKey: .windDirection)
-        try container.encode(hour.windDirection.map(Compass.point), forKey: .windCompass)
-        try container.encode(hour.windGusts, forKey: .windGusts)
+    init(sheet: Sheet, hour: HourlyForecast) {
+        time = sheet.localISO(hour.time)
+        temperature = hour.temperature
+        apparentTemperature = hour.apparentTemperature
+        precipitationProbability = hour.precipitationProbability
+        precipitation = hour.precipitation
+        weatherCode = hour.weatherCode
+        description = hour.weatherCode.map(WeatherCode.description)
+        windSpeed = hour.windSpeed
+        windDirection = hour.windDirection
+        windCompass = hour.windDirection.map(Compass.point)
+        windGusts = hour.windGusts
     }
 }
 
 struct DayJSON: Encodable {
-    let sheet: Sheet
-    let day: DailyForecast
+    var date: String
+    @Nullable var weekday: String?
+    @Nullable var min: Double?
+    @Nullable var max: Double?
+    @Nullable var precipitationProbability: Double?
+    @Nullable var precipitationSum: Double?
+    @Nullable var weatherCode: Int?
+    @Nullable var description: String?
+    @Nullable var windSpeedMax: Double?
+    @Nullable var windGustsMax: Double?
+    @Nullable var sunrise: String?
+    @Nullable var sunset: String?
 
-    enum CodingKeys: String, CodingKey {
-        case date, weekday, min, max, precipitationProbability, precipitationSum, weatherCode, description,
-            windSpeedMax, windGustsMax, sunrise, sunset
-    }
-
-    func encode(to encoder: any Encoder) throws {
+    init(sheet: Sheet, day: DailyForecast) {
         let zone = sheet.zone
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(day.date, forKey: .date)
-        try container.encode(
-            TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }, forKey: .weekday)
-        try container.encode(day.min, forKey: .min)
-        try container.encode(day.max, forKey: .max)
-        try container.encode(day.precipitationProbability, forKey: .precipitationProbability)
-        try container.encode(day.precipitationSum, forKey: .precipitationSum)
-        try container.encode(day.weatherCode, forKey: .weatherCode)
-        try container.encode(day.weatherCode.map(WeatherCode.description), forKey: .description)
-        try container.encode(day.windSpeedMax, forKey: .windSpeedMax)
-        try container.encode(day.windGustsMax, forKey: .windGustsMax)
-        try container.encode(sheet.localISO(day.sunrise), forKey: .sunrise)
-        try container.encode(sheet.localISO(day.sunset), forKey: .sunset)
+        date = day.date
+        weekday = TimeText.parseDay(day.date, in: zone).map { TimeText.weekday($0, in: zone) }
+        min = day.min
+        max = day.max
+        precipitationProbability = day.precipitationProbability
+        precipitationSum = day.precipitationSum
+        weatherCode = day.weatherCode
+        description = day.weatherCode.map(WeatherCode.description)
+        windSpeedMax = day.windSpeedMax
+        windGustsMax = day.windGustsMax
+        sunrise = sheet.localISO(day.sunrise)
+        sunset = sheet.localISO(day.sunset)
     }
 }
 
 /// Another place with the asked name.
 struct PlaceJSON: Encodable {
-    let place: GeoPlace
+    var name: String
+    @Nullable var admin1: String?
+    @Nullable var country: String?
+    @Nullable var countryCode: String?
+    var latitude: Double
+    var longitude: Double
+    @Nullable var population: Int?
 
-    enum CodingKeys: String, CodingKey {
-        case name, admin1, country, countryCode, latitude, longitude, population
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(place.name, forKey: .name)
-        try container.encode(place.admin1, forKey: .admin1)
-        try container.encode(place.country, forKey: .country)
-        try container.encode(place.countryCode, forKey: .countryCode)
-        try container.encode(place.latitude, forKey: .latitude)
-        try container.encode(place.longitude, forKey: .longitude)
-        try container.encode(place.population, forKey: .population)
+    init(place: GeoPlace) {
+        name = place.name
+        admin1 = place.admin1
+        country = place.country
+        countryCode = place.countryCode
+        latitude = place.latitude
+        longitude = place.longitude
+        population = place.population
     }
 }

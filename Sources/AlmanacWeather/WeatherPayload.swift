@@ -138,6 +138,7 @@ public struct WeatherPayload: ToolPayload {
     // MARK: - JSON
 
     /// Writes the documented `data` object (see docs/weather.md): every key, absent values as null.
+    /// By hand: a forecast and a web stand-in are two shapes.
     public func encode(to encoder: any Encoder) throws {
         switch report {
         case .forecast(let forecast): try ForecastJSON(payload: self, forecast: forecast).encode(to: encoder)

@@ -4,11 +4,13 @@ import AlmanacWeather
 import Foundation
 
 /// `almanac-bench espn FILE N` / `almanac-bench open-meteo FILE N`: decode+format a recorded body
-/// N times in-process and print the mean milliseconds (last line), for scripts/bench.
+/// N times in-process and print the mean milliseconds (last line), for scripts/bench;
+/// `almanac-bench calendar-json ...` is ``CalendarJSONBench``.
 @main
 enum Bench {
-    static func main() throws {
+    static func main() async throws {
         let arguments = CommandLine.arguments
+        if arguments.count > 1, arguments[1] == "calendar-json" { return try await CalendarJSONBench.run(arguments) }
         guard arguments.count == 4, let iterations = Int(arguments[3]), iterations > 0 else {
             FileHandle.standardError.write(Data("usage: almanac-bench espn|open-meteo FILE ITERATIONS\n".utf8))
             exit(64)

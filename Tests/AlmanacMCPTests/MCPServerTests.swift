@@ -55,6 +55,33 @@ struct MCPServerTests {
         #expect(envelope.contains("\"tool\":\"sports\"") && envelope.contains("\"provider\":\"espn\""))
     }
 
+    @Test("the structured content is the JSON envelope as values: integers stay integers, data is an object")
+    func structuredValues() async throws {
+        let (result, _) = await AlmanacMCPServer.answer(
+            "sports", arguments: ["league": "nba", "date": "2024-12-15"], runtime: try Self.runtime(), budget: nil,
+            maxAnswerBytes: AnswerLimit.defaultBytes)
+        guard case .object(let envelope)? = result.structuredContent else {
+            Issue.record("no structured object: \(String(describing: result.structuredContent))")
+            return
+        }
+        #expect(envelope["tool"] == .string("sports") && envelope["stale"] == .bool(false))
+        guard case .int? = envelope["ageSeconds"] else {
+            Issue.record("ageSeconds is not an integer: \(String(describing: envelope["ageSeconds"]))")
+            return
+        }
+        guard case .object(let data)? = envelope["data"], case .array(let games)? = data["games"] else {
+            Issue.record("data.games missing")
+            return
+        }
+        // Seven games on the recorded 15 Dec 2024 scoreboard (nba-scoreboard-final-2024-12-15).
+        #expect(games.count == 7)
+        guard case .object(let game)? = games.first, case .object(let home)? = game["home"] else {
+            Issue.record("a game without a home side")
+            return
+        }
+        #expect(home["score"].map { if case .int = $0 { true } else { false } } == true)
+    }
+
     @Test("bad arguments and refused paths are one-line errors counted as usage")
     func refusals() async throws {
         let runtime = try Self.runtime()

@@ -82,8 +82,9 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 }
 
-/// When an event instance starts or ends: a whole day (all-day events) or an instant.
-public enum EventTime: Sendable, Hashable {
+/// When an event instance starts or ends: a whole day (all-day events) or an instant. Encoded as
+/// its ``json`` string.
+public enum EventTime: Sendable, Hashable, Encodable {
     /// An all-day boundary (a floating day, read in the viewer's zone).
     case day(CivilDate)
     /// A moment in time.
@@ -103,6 +104,12 @@ public enum EventTime: Sendable, Hashable {
         case .day(let day): day.description
         case .instant(let date): TimeText.isoUTC(date)
         }
+    }
+
+    /// Writes ``json``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(json)
     }
 }
 
@@ -151,13 +158,13 @@ public struct CalendarEvent: Sendable, Hashable, Encodable {
         case uid, recurrenceId, start, end, allDay, summary, location, calendar
     }
 
-    /// Writes the documented JSON shape (`description` stays out of it).
+    /// Writes the documented JSON shape. By hand: `description` stays out of it and `allDay` is derived.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uid, forKey: .uid)
-        try container.encode(recurrenceId?.json, forKey: .recurrenceId)
-        try container.encode(start.json, forKey: .start)
-        try container.encode(end.json, forKey: .end)
+        try container.encode(recurrenceId, forKey: .recurrenceId)
+        try container.encode(start, forKey: .start)
+        try container.encode(end, forKey: .end)
         try container.encode(allDay, forKey: .allDay)
         try container.encode(summary, forKey: .summary)
         try container.encode(location, forKey: .location)
@@ -182,13 +189,13 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
     /// UID.
     public var uid: String
     /// Title (untrusted text); nil when the task has no SUMMARY.
-    public var summary: String?
-    /// Due time, if any.
-    public var due: EventTime?
+    @Nullable public var summary: String?
+    /// Due time, if any (written like event times: `Z` instant or `YYYY-MM-DD`).
+    @Nullable public var due: EventTime?
     /// State relative to now.
     public var state: State
     /// Priority 1 (highest) ... 9, nil when unset.
-    public var priority: Int?
+    @Nullable public var priority: Int?
     /// The calendar's name.
     public var calendar: String
 
@@ -200,19 +207,6 @@ public struct CalendarTask: Sendable, Hashable, Encodable {
         self.state = state
         self.priority = priority
         self.calendar = calendar
-    }
-
-    enum CodingKeys: String, CodingKey { case uid, summary, due, state, priority, calendar }
-
-    /// `due` is written like event times (`Z` instant or `YYYY-MM-DD`).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(uid, forKey: .uid)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(due?.json, forKey: .due)
-        try container.encode(state, forKey: .state)
-        try container.encode(priority, forKey: .priority)
-        try container.encode(calendar, forKey: .calendar)
     }
 }
 

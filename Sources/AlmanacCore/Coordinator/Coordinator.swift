@@ -338,15 +338,7 @@ public actor Coordinator {
         return value.rounded() == value ? String(Int(value)) : String(format: "%.2g", value)
     }
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }()
+    static let encoder = JSONOutput.storageEncoder()
 
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    static let decoder = JSONOutput.storageDecoder()
 }

@@ -194,8 +194,7 @@ public enum Envelope {
     /// ``json(metadata:payload:)`` as UTF-8 bytes, written into one buffer (a compact payload
     /// writes its `data` straight into it).
     public static func jsonUTF8(metadata: ResultMetadata, payload: any ToolPayload) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        let encoder = JSONOutput.encoder()
         var writer = JSONWriter()
         writer.raw(#"{"tool":"#)
         writer.bytes += try encoder.encode(metadata.tool)
@@ -221,12 +220,34 @@ public enum Envelope {
 
     /// Just the `data` object, pretty with sorted keys (for goldens).
     public static func dataJSON(_ payload: any ToolPayload) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .prettyPrinted, .sortedKeys]
-        return String(decoding: try encoder.encode(AnyPayload(payload)), as: UTF8.self)
+        try JSONOutput.prettyText(AnyPayload(payload))
     }
 
-    private struct AnyPayload: Encodable {
+    /// The envelope as an `Encodable` value, for an answer inside another's `data` (`search --read`):
+    /// written by the outer encoder (keys sorted like the rest of `data`), with no text in between.
+    public struct Nested: Encodable, Sendable {
+        let tool: String
+        let provider: String
+        let fetchedAt: String
+        let ageSeconds: Int
+        let stale: Bool
+        let attempts: [ProviderAttempt]
+        let data: AnyPayload
+
+        /// `result`'s envelope.
+        public init(_ result: ToolResult) {
+            tool = result.metadata.tool
+            provider = result.metadata.provider
+            fetchedAt = TimeText.isoUTC(result.metadata.fetchedAt)
+            ageSeconds = result.metadata.ageSeconds
+            stale = result.metadata.stale
+            attempts = result.metadata.attempts
+            data = AnyPayload(result.payload)
+        }
+    }
+
+    /// By hand: a payload behind `any` is written through its own `encode(to:)`.
+    struct AnyPayload: Encodable, Sendable {
         let payload: any ToolPayload
         init(_ payload: any ToolPayload) { self.payload = payload }
         func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }

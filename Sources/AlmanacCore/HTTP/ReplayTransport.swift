@@ -14,6 +14,12 @@ public struct RecordedExchange: Sendable, Codable {
         public var method: String
         /// Full URL as sent (keys never go in URLs; Brave's key is a header).
         public var url: String
+
+        /// A recorded request.
+        public init(method: String, url: String) {
+            self.method = method
+            self.url = url
+        }
     }
 
     /// The recorded response; `body` names a file next to the exchange.
@@ -24,12 +30,25 @@ public struct RecordedExchange: Sendable, Codable {
         public var headers: [String: String]?
         /// Body file name, relative to the exchange file.
         public var body: String?
+
+        /// A recorded response.
+        public init(status: Int, headers: [String: String]?, body: String?) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     /// Request.
     public var request: Request
     /// Response.
     public var response: Response
+
+    /// An exchange.
+    public init(request: Request, response: Response) {
+        self.request = request
+        self.response = response
+    }
 }
 
 /// Serves recorded exchanges from a Fixtures directory and touches no network.

@@ -58,11 +58,20 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral {
+extension JSONValue:
+    ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByArrayLiteral,
+    ExpressibleByDictionaryLiteral
+{
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
     /// A boolean literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An integer literal.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// An array literal.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// An object literal (a repeated key keeps its last value).
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
 }

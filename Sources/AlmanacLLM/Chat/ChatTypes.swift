@@ -108,9 +108,7 @@ public enum OpenAITools {
 
     /// The definitions as pretty JSON with sorted keys (`tools schema`).
     public static func json(_ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(definitions(tools, policy: policy)), as: UTF8.self)
+        try JSONOutput.prettyText(definitions(tools, policy: policy))
     }
 }
 

@@ -46,15 +46,13 @@ public struct LLMClient: Sendable {
     }
 
     private func post(_ body: ChatRequest) async throws -> StreamingResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
         let request = HTTPRequest(
             method: "POST", url: baseURL.appendingPathComponent("v1/chat/completions"),
             headers: [
                 "Content-Type": "application/json",
                 "Accept": body.stream ? "text/event-stream" : "application/json",
             ],
-            body: try encoder.encode(body))
+            body: try JSONOutput.compact(body))
         let response = try await http.send(request)
         guard (200..<300).contains(response.status) else {
             let data = (try? await response.collect(limit: 1 << 20)) ?? Data()

@@ -336,6 +336,7 @@ public struct EventsPayload: ToolPayload {
     }
 
     /// `{"league","leagueName","sport","view":"scores","shape","date","timeZone","next","player","events":[...]}`.
+    /// By hand: `data` flattens the league's keys in beside the view's.
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -364,6 +365,7 @@ struct EventJSON: Encodable {
         case id, name, state, status, start, end, round, rounds, players, matches, sessions, bouts
     }
 
+    /// By hand: which list (and golf's `round`/`rounds`) is written depends on the league's shape.
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(event.id, forKey: .id)
@@ -388,76 +390,93 @@ struct EventJSON: Encodable {
         }
     }
 
-    /// Every key present, `null` when unknown (synthesized coding would drop nil keys).
     struct PlayerJSON: Encodable {
-        var player: GolfPlayer
-        enum CodingKeys: String, CodingKey { case position, name, score, thru, teeTime }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(player.position, forKey: .position)
-            try container.encode(player.name, forKey: .name)
-            try container.encode(player.score, forKey: .score)
-            try container.encode(player.thru, forKey: .thru)
-            try container.encode(player.teeTime.map(TimeText.isoUTC), forKey: .teeTime)
+        @Nullable var position: String?
+        var name: String
+        @Nullable var score: String?
+        @Nullable var thru: String?
+        @Nullable var teeTime: String?
+
+        init(player: GolfPlayer) {
+            position = player.position
+            name = player.name
+            score = player.score
+            thru = player.thru
+            teeTime = player.teeTime.map(TimeText.isoUTC)
         }
     }
 
     struct ResultJSON: Encodable {
-        var result: RaceResult
-        enum CodingKeys: String, CodingKey { case position, name, team }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(result.position, forKey: .position)
-            try container.encode(result.name, forKey: .name)
-            try container.encode(result.team, forKey: .team)
+        @Nullable var position: Int?
+        var name: String
+        @Nullable var team: String?
+
+        init(result: RaceResult) {
+            position = result.position
+            name = result.name
+            team = result.team
         }
     }
 
     struct MatchJSON: Encodable {
-        var match: TennisMatch
-        enum CodingKeys: String, CodingKey { case draw, round, state, status, start, timeValid, players, winner, score }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(match.draw, forKey: .draw)
-            try container.encode(match.round, forKey: .round)
-            try container.encode(match.state.rawValue, forKey: .state)
-            try container.encode(match.status, forKey: .status)
-            try container.encode(match.start.map(TimeText.isoUTC), forKey: .start)
-            try container.encode(match.timeValid, forKey: .timeValid)
-            try container.encode(match.players, forKey: .players)
-            try container.encode(match.winner, forKey: .winner)
-            try container.encode(match.score, forKey: .score)
+        @Nullable var draw: String?
+        @Nullable var round: String?
+        var state: String
+        @Nullable var status: String?
+        @Nullable var start: String?
+        var timeValid: Bool
+        var players: [String]
+        @Nullable var winner: String?
+        @Nullable var score: String?
+
+        init(match: TennisMatch) {
+            draw = match.draw
+            round = match.round
+            state = match.state.rawValue
+            status = match.status
+            start = match.start.map(TimeText.isoUTC)
+            timeValid = match.timeValid
+            players = match.players
+            winner = match.winner
+            score = match.score
         }
     }
 
     struct SessionJSON: Encodable {
-        var session: RaceSession
-        enum CodingKeys: String, CodingKey { case name, state, start, results }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(session.name, forKey: .name)
-            try container.encode(session.state.rawValue, forKey: .state)
-            try container.encode(session.start.map(TimeText.isoUTC), forKey: .start)
-            try container.encode(session.results.map(ResultJSON.init), forKey: .results)
+        var name: String
+        var state: String
+        @Nullable var start: String?
+        var results: [ResultJSON]
+
+        init(session: RaceSession) {
+            name = session.name
+            state = session.state.rawValue
+            start = session.start.map(TimeText.isoUTC)
+            results = session.results.map(ResultJSON.init)
         }
     }
 
     struct BoutJSON: Encodable {
-        var bout: Bout
-        enum CodingKeys: String, CodingKey {
-            case weightClass, state, status, start, fighters, winner, method, round, clock
-        }
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(bout.weightClass, forKey: .weightClass)
-            try container.encode(bout.state.rawValue, forKey: .state)
-            try container.encode(bout.status, forKey: .status)
-            try container.encode(bout.start.map(TimeText.isoUTC), forKey: .start)
-            try container.encode(bout.fighters, forKey: .fighters)
-            try container.encode(bout.winner, forKey: .winner)
-            try container.encode(bout.method, forKey: .method)
-            try container.encode(bout.round, forKey: .round)
-            try container.encode(bout.clock, forKey: .clock)
+        @Nullable var weightClass: String?
+        var state: String
+        @Nullable var status: String?
+        @Nullable var start: String?
+        var fighters: [String]
+        @Nullable var winner: String?
+        @Nullable var method: String?
+        @Nullable var round: Int?
+        @Nullable var clock: String?
+
+        init(bout: Bout) {
+            weightClass = bout.weightClass
+            state = bout.state.rawValue
+            status = bout.status
+            start = bout.start.map(TimeText.isoUTC)
+            fighters = bout.fighters
+            winner = bout.winner
+            method = bout.method
+            round = bout.round
+            clock = bout.clock
         }
     }
 }

@@ -55,26 +55,16 @@ public struct NewsPayload: ToolPayload {
 
     private struct ArticleJSON: Encodable {
         var headline: String
-        var description: String?
-        var published: String?
-        var url: String?
-        var type: String?
-
-        enum CodingKeys: String, CodingKey { case headline, description, published, url, type }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(headline, forKey: .headline)
-            try container.encode(description, forKey: .description)
-            try container.encode(published, forKey: .published)
-            try container.encode(url, forKey: .url)
-            try container.encode(type, forKey: .type)
-        }
+        @Nullable var description: String?
+        @Nullable var published: String?
+        @Nullable var url: String?
+        @Nullable var type: String?
     }
 
     enum CodingKeys: String, CodingKey { case view, articles }
 
     /// `{"league",...,"view":"news","articles":[{"headline","description","published","url","type"}]}`.
+    /// By hand: `data` flattens the league's keys in beside the view's.
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -132,6 +122,7 @@ public struct WebFallbackPayload: ToolPayload {
     enum CodingKeys: String, CodingKey { case view, source, query, games, results }
 
     /// `{"league",...,"view","source":"web search","query","games":[],"results":[{"title","url","snippet","age"}]}`.
+    /// By hand: `data` flattens the league's keys in, and `games` is there only for the views that have it.
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)

@@ -131,47 +131,55 @@ struct LeagueJSON: Encodable {
 /// A game in JSON: `id`, `state`, `status`, `start` (UTC), `home`/`away` with `score` number or null.
 struct GameJSON: Encodable {
     struct Side: Encodable {
-        var side: Game.Side
+        var id: String
+        var name: String
+        var shortName: String
+        /// A team no directory knows has no abbreviation: null, not "" (which reads as a name).
+        @Nullable var abbreviation: String?
+        @Nullable var score: Int?
+        @Nullable var record: String?
+        @Nullable var rank: Int?
+        @Nullable var winner: Bool?
 
-        enum CodingKeys: String, CodingKey {
-            case id, name, shortName, abbreviation, score, record, rank, winner
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(side.id, forKey: .id)
-            try container.encode(side.displayName, forKey: .name)
-            try container.encode(side.name, forKey: .shortName)
-            // A team no directory knows has no abbreviation: null, not "" (which reads as a name).
-            try container.encode(side.abbreviation.isEmpty ? nil : side.abbreviation, forKey: .abbreviation)
-            try container.encode(side.score, forKey: .score)
-            try container.encode(side.record, forKey: .record)
-            try container.encode(side.rank, forKey: .rank)
-            try container.encode(side.winner, forKey: .winner)
+        init(side: Game.Side) {
+            id = side.id
+            name = side.displayName
+            shortName = side.name
+            abbreviation = side.abbreviation.isEmpty ? nil : side.abbreviation
+            score = side.score
+            record = side.record
+            rank = side.rank
+            winner = side.winner
         }
     }
 
-    var game: Game
+    var id: String
+    var state: String
+    var status: String
+    var statusName: String
+    var completed: Bool
+    var start: String
+    var timeValid: Bool
+    var home: Side
+    var away: Side
+    @Nullable var note: String?
+    // Only halted (suspended, delayed) games carry these; absent keys keep every other game as before.
+    var period: String?
+    var resumesAt: String?
 
-    enum CodingKeys: String, CodingKey {
-        case id, state, status, statusName, completed, start, timeValid, home, away, note, period, resumesAt
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(game.id, forKey: .id)
-        try container.encode(game.state.rawValue, forKey: .state)
-        try container.encode(game.status, forKey: .status)
-        try container.encode(game.statusName, forKey: .statusName)
-        try container.encode(game.completed, forKey: .completed)
-        try container.encode(TimeText.isoUTC(game.start), forKey: .start)
-        try container.encode(game.timeValid, forKey: .timeValid)
-        try container.encode(Side(side: game.home), forKey: .home)
-        try container.encode(Side(side: game.away), forKey: .away)
-        try container.encode(game.note, forKey: .note)
-        // Only halted (suspended, delayed) games carry these; absent keys keep every other game as before.
-        try container.encodeIfPresent(game.period, forKey: .period)
-        try container.encodeIfPresent(game.resumesAt.map(TimeText.isoUTC), forKey: .resumesAt)
+    init(game: Game) {
+        id = game.id
+        state = game.state.rawValue
+        status = game.status
+        statusName = game.statusName
+        completed = game.completed
+        start = TimeText.isoUTC(game.start)
+        timeValid = game.timeValid
+        home = Side(side: game.home)
+        away = Side(side: game.away)
+        note = game.note
+        period = game.period
+        resumesAt = game.resumesAt.map(TimeText.isoUTC)
     }
 }
 
@@ -179,14 +187,11 @@ struct GameJSON: Encodable {
 struct TeamJSON: Encodable {
     var id: String?
     var name: String
-    var abbreviation: String
+    @Nullable var abbreviation: String?
 
-    enum CodingKeys: String, CodingKey { case id, name, abbreviation }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(abbreviation.isEmpty ? nil : abbreviation, forKey: .abbreviation)
+    init(id: String?, name: String, abbreviation: String) {
+        self.id = id
+        self.name = name
+        self.abbreviation = abbreviation.isEmpty ? nil : abbreviation
     }
 }

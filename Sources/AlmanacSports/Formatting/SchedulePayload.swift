@@ -91,6 +91,7 @@ public struct SchedulePayload: ToolPayload {
     }
 
     /// `{"league",...,"view":"schedule","next","team","season","games":[...]}`.
+    /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)

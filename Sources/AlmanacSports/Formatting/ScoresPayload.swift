@@ -152,6 +152,7 @@ public struct ScoresPayload: ToolPayload {
     }
 
     /// `{"league","leagueName","sport","view":"scores","date","timeZone","team","games":[...]}`.
+    /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)

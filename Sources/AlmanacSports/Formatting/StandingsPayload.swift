@@ -105,25 +105,28 @@ public struct StandingsPayload: ToolPayload {
     }
 
     private struct EntryJSON: Encodable {
-        var entry: Standings.Entry
+        @Nullable var position: Int?
+        var team: TeamJSON
+        @Nullable var record: String?
+        @Nullable var wins: Int?
+        @Nullable var losses: Int?
+        @Nullable var ties: Int?
+        @Nullable var points: Int?
+        @Nullable var gamesBehind: String?
+        @Nullable var difference: String?
+        @Nullable var note: String?
 
-        enum CodingKeys: String, CodingKey {
-            case position, team, record, wins, losses, ties, points, gamesBehind, difference, note
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(entry.position, forKey: .position)
-            try container.encode(
-                TeamJSON(id: entry.teamId, name: entry.displayName, abbreviation: entry.abbreviation), forKey: .team)
-            try container.encode(entry.record, forKey: .record)
-            try container.encode(entry.wins, forKey: .wins)
-            try container.encode(entry.losses, forKey: .losses)
-            try container.encode(entry.ties, forKey: .ties)
-            try container.encode(entry.points, forKey: .points)
-            try container.encode(entry.gamesBehind, forKey: .gamesBehind)
-            try container.encode(entry.difference, forKey: .difference)
-            try container.encode(entry.note, forKey: .note)
+        init(entry: Standings.Entry) {
+            position = entry.position
+            team = TeamJSON(id: entry.teamId, name: entry.displayName, abbreviation: entry.abbreviation)
+            record = entry.record
+            wins = entry.wins
+            losses = entry.losses
+            ties = entry.ties
+            points = entry.points
+            gamesBehind = entry.gamesBehind
+            difference = entry.difference
+            note = entry.note
         }
     }
 
@@ -132,6 +135,7 @@ public struct StandingsPayload: ToolPayload {
     }
 
     /// `{"league",...,"view":"standings","season","groups":[{"name","entries":[...]}]}`.
+    /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
     public func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
