@@ -11,7 +11,9 @@ import Testing
 struct SnapshotCacheTests {
     static let snapshot = CalendarSnapshot(
         documents: [
-            .init(name: "a.ics", collection: nil, text: "BEGIN:VCALENDAR\r\nSUMMARY:Café \"quoted\" \\ back\r\nEND:VCALENDAR\r\n"),
+            .init(
+                name: "a.ics", collection: nil,
+                text: "BEGIN:VCALENDAR\r\nSUMMARY:Café \"quoted\" \\ back\r\nEND:VCALENDAR\r\n"),
             .init(name: "b.ics", collection: "Work", text: ""),
             .init(name: "c.ics", collection: "Home", text: "BEGIN:VCALENDAR\nEND:VCALENDAR\n🎉"),
         ],

@@ -24,7 +24,8 @@ struct MCPSessionsTests {
     func sessions(_ directory: TempDirectory, clock: MovedClock, limit: Int, perClient: Int) throws -> MCPSessions {
         let runtime = try Runtime.make(
             environment: ServePeers.replayEnvironment(directory.url), options: RuntimeOptions())
-        let api = ToolAPI(runtime: runtime, budget: nil, metrics: ServeMetrics(tools: runtime.registry.tools.map(\.name)))
+        let metrics = ServeMetrics(tools: runtime.registry.tools.map(\.name))
+        let api = ToolAPI(runtime: runtime, budget: nil, metrics: metrics)
         // The defaults of `tools serve`: an hour idle, a minute under pressure.
         return MCPSessions(
             api: api, version: "test", limit: limit, perClient: perClient, idle: .seconds(3600),

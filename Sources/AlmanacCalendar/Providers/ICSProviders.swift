@@ -71,23 +71,26 @@ extension CalendarSnapshot: OwnCacheBytes {
             self = try JSONDecoder().decode(CalendarSnapshot.self, from: data)
             return
         }
-        let unreadable = DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "cut-short calendar snapshot"))
+        let unreadable = DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "cut-short calendar snapshot"))
         self = try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> CalendarSnapshot in
             var offset = Self.magic.count
             guard bytes.count >= offset + 8 else { throw unreadable }
             var length: UInt64 = 0
-            withUnsafeMutableBytes(of: &length) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
-            offset += 8
-            guard let headerLength = Int(exactly: UInt64(littleEndian: length)), headerLength <= bytes.count - offset else {
-                throw unreadable
+            withUnsafeMutableBytes(of: &length) {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8]))
             }
+            offset += 8
+            guard let headerLength = Int(exactly: UInt64(littleEndian: length)), headerLength <= bytes.count - offset
+            else { throw unreadable }
             let header = try JSONDecoder().decode(
                 Header.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + headerLength])))
             offset += headerLength
             var documents: [Document] = []
             for entry in header.documents {
                 guard entry.bytes >= 0, entry.bytes <= bytes.count - offset else { throw unreadable }
-                let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + entry.bytes]), as: UTF8.self)
+                let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + entry.bytes])
+                let text = String(decoding: utf8, as: UTF8.self)
                 documents.append(Document(name: entry.name, collection: entry.collection, text: text))
                 offset += entry.bytes
             }

@@ -211,8 +211,8 @@ public actor Coordinator {
                     name: call.name,
                     run: {
                         let answer = try await call.run()
-                        return NotedAnswer(
-                            value: Encoded(payload: try Self.encode(answer.value), value: answer.value), note: answer.note)
+                        let encoded = Encoded(payload: try Self.encode(answer.value), value: answer.value)
+                        return NotedAnswer(value: encoded, note: answer.note)
                     },
                     staleCopy: {
                         guard let copy = await call.staleCopy(), let payload = try? Self.encode(copy.value) else {
@@ -235,8 +235,8 @@ public actor Coordinator {
             throw error
         }
         if Output.self is any OwnCacheBytes.Type, let value = resolution.value as? Output {
-            return Fetched(
-                value: value, metadata: metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale))
+            let provenance = metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale)
+            return Fetched(value: value, metadata: provenance)
         }
         guard let value = decode(Output.self, resolution.entry) else {
             throw AlmanacError.internal("\(request.tool): could not decode a stored result")
@@ -267,7 +267,8 @@ public actor Coordinator {
             if let copy = await provider.staleCopy() {
                 candidates.append(
                     CacheEntry(
-                        key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt, payload: copy.value.payload))
+                        key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt,
+                        payload: copy.value.payload))
             }
         }
         // Never cached: the cache keeps only what an upstream answered for this very request.
