@@ -23,12 +23,18 @@ struct CalendarRun {
             throw AlmanacError.configuration(
                 "calendar: libical could not be opened: \(failure)", suggestion: "install it: apt install libical3")
         }
-        let (fetched, failures) = await fetchAll()
+        var (fetched, failures) = await fetchAll()
         if fetched.isEmpty, let first = failures.first { throw first.1 }
         var found = Found(warnings: failures.map { source, error in
             "calendar '\(source.name)' unavailable: \(Self.describe(error))"
         })
-        for (source, result) in fetched { await read(result.value, of: source, into: &found) }
+        for index in fetched.indices {
+            // Taken out of `fetched`: a feed's text (megabytes) is gone once read, not kept
+            // through sorting and rendering.
+            let snapshot = fetched[index].1.value
+            fetched[index].1.value = CalendarSnapshot(documents: [], warnings: [])
+            await read(snapshot, of: fetched[index].0, into: &found)
+        }
         narrow(&found)
         // A year of a busy feed is tens of thousands of instances: an answer carries the first
         // ones and says how many were left out, rather than megabytes no model can read.

@@ -139,7 +139,7 @@ public struct Runtime: Sendable {
             return (LayeredCacheStore(backing: store), store, warnings ?? [])
         } catch {
             return (
-                MemoryCacheStore(), nil,
+                MemoryCacheStore(maxBytes: MemoryCacheStore.defaultMaxBytes), nil,
                 ["cache unavailable at \(directory.path) (\(SQLiteCacheStore.reason(error))); continuing without it"]
             )
         }

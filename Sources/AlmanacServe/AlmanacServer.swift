@@ -21,6 +21,7 @@ public enum AlmanacServer {
         runtime: Runtime, configuration: ServeConfiguration, version: String,
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
+        MemoryRelief.keepBigBlocksApart()
         let metrics = ServeMetrics(tools: runtime.registry.tools.map(\.name))
         let api = ToolAPI(
             runtime: runtime, budget: configuration.budget, metrics: metrics, maxAnswerBytes: configuration.maxAnswerBytes)

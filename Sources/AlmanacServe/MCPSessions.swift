@@ -23,6 +23,7 @@ actor MCPSessions {
     private let idle: Duration
     private let pressuredIdle: Duration
     private let callLimit: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
     private let logger: Logger
 
     /// - Parameters:
@@ -31,11 +32,14 @@ actor MCPSessions {
     ///     server holds three quarters of `limit` or the client its share, so that abandoned
     ///     sessions make room for new ones sooner.
     ///   - callLimit: the server's time limit for one call.
+    ///   - now: when a session was last used is read from it (tests move it instead of waiting).
     init(
         api: ToolAPI, version: String, limit: Int = 256, perClient: Int = 16, idle: Duration = .seconds(3600),
-        pressuredIdle: Duration = .seconds(60), callLimit: Duration = .seconds(30)
+        pressuredIdle: Duration = .seconds(60), callLimit: Duration = .seconds(30),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.callLimit = callLimit
+        self.now = now
         self.api = api
         self.version = version
         self.limit = limit
@@ -76,7 +80,7 @@ actor MCPSessions {
             guard var session = sessions[id] else {
                 return .error(statusCode: 404, .invalidRequest("Not Found: session not found or expired"))
             }
-            session.lastUsed = .now
+            session.lastUsed = now()
             sessions[id] = session
             let response = await session.transport.handleRequest(request)
             if request.method.uppercased() == "DELETE", response.statusCode == 200 {
@@ -123,7 +127,7 @@ actor MCPSessions {
             await transport.disconnect()
             return .error(statusCode: 500, .internalError("could not start the session"))
         }
-        sessions[id] = Session(server: server, transport: transport, client: client, lastUsed: .now)
+        sessions[id] = Session(server: server, transport: transport, client: client, lastUsed: now())
         let response = await transport.handleRequest(request)
         if case .error = response {
             sessions.removeValue(forKey: id)
@@ -180,7 +184,7 @@ actor MCPSessions {
     /// Drops sessions idle longer than the limit, or than the shorter one under pressure (the
     /// server three quarters full, or `client` at its cap).
     private func expire(client: String) async {
-        let now = ContinuousClock.now
+        let now = now()
         let crowded = sessions.count * 4 >= limit * 3
         let clientFull = sessions.values.count(where: { $0.client == client }) >= perClient
         for (id, session) in sessions {

@@ -23,6 +23,17 @@ public struct CacheEntry: Sendable, Equatable {
     }
 }
 
+/// A result that writes its own cache bytes instead of JSON: for values of megabytes (a calendar
+/// feed's text), whose JSON form costs an escaped copy to write and a parse and another copy to
+/// read. The coordinator also hands a fresh answer of such a type back as the provider returned
+/// it, so its bytes must read back as an equal value.
+public protocol OwnCacheBytes: Codable, Sendable {
+    /// The bytes stored for this value.
+    func cacheBytes() throws -> Data
+    /// The value from bytes ``cacheBytes()`` wrote (or an older version's JSON for the type).
+    init(cacheBytes: Data) throws
+}
+
 /// Where cached results live. Implementations must be safe across tasks and, for on-disk stores,
 /// across processes; a read must never return a half-written entry.
 public protocol CacheStore: Sendable {
@@ -38,23 +49,62 @@ public protocol CacheStore: Sendable {
     func setNote(_ value: String?, for key: String) async throws
 }
 
-/// A process-local cache (tests, and the memory layer in front of SQLite).
+/// A process-local cache (tests, and the memory layer in front of SQLite), bounded by bytes.
+///
+/// A long-running server answers for months: what it keeps in memory must not grow with every
+/// distinct request. Entries are dropped least recently used first once their payloads pass
+/// `maxBytes`, and an entry larger than `maxEntryBytes` (a 19 MB calendar feed) is not kept at
+/// all: reading it again from the backing store costs little beside what is done with it.
 public actor MemoryCacheStore: CacheStore {
-    private var entries: [String: CacheEntry] = [:]
+    private var entries: [String: (entry: CacheEntry, used: UInt64)] = [:]
     private var notes: [String: String] = [:]
+    private var clock: UInt64 = 0
+    /// Bytes of the payloads and keys held.
+    public private(set) var bytes = 0
+    /// The most payload and key bytes held at once.
+    public nonisolated let maxBytes: Int
+    /// The largest entry kept.
+    public nonisolated let maxEntryBytes: Int
 
-    /// Creates an empty store.
-    public init() {}
+    /// The default bound of the memory layer in front of a shared store: 32 MB.
+    public static let defaultMaxBytes = 32 << 20
 
-    /// The entry for `key`.
-    public func entry(for key: String) -> CacheEntry? { entries[key] }
-    /// Stores an entry.
-    public func store(_ entry: CacheEntry) { entries[entry.key] = entry }
+    /// Creates an empty store holding at most `maxBytes` of entries (unbounded by default, for
+    /// tests) and no single entry over `maxEntryBytes` (default: an eighth of `maxBytes`).
+    public init(maxBytes: Int = .max, maxEntryBytes: Int? = nil) {
+        self.maxBytes = maxBytes
+        self.maxEntryBytes = maxEntryBytes ?? (maxBytes == .max ? .max : maxBytes / 8)
+    }
+
+    /// The entry for `key` (and marks it used).
+    public func entry(for key: String) -> CacheEntry? {
+        guard let held = entries[key] else { return nil }
+        clock += 1
+        entries[key]?.used = clock
+        return held.entry
+    }
+
+    /// Stores an entry (dropping the oldest ones past the bound), or only forgets the key's
+    /// older entry when this one is over ``maxEntryBytes``.
+    public func store(_ entry: CacheEntry) {
+        if let old = entries.removeValue(forKey: entry.key) { bytes -= Self.size(old.entry) }
+        let size = Self.size(entry)
+        guard size <= maxEntryBytes else { return }
+        clock += 1
+        entries[entry.key] = (entry, clock)
+        bytes += size
+        while bytes > maxBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
+            entries.removeValue(forKey: oldest.key)
+            bytes -= Self.size(oldest.value.entry)
+        }
+    }
+
     /// Removes every entry.
     public func removeAll() -> Int {
         defer {
             entries = [:]
             notes = [:]
+            bytes = 0
         }
         return entries.count
     }
@@ -62,16 +112,19 @@ public actor MemoryCacheStore: CacheStore {
     public func note(for key: String) -> String? { notes[key] }
     /// Sets a note.
     public func setNote(_ value: String?, for key: String) { notes[key] = value }
+
+    private static func size(_ entry: CacheEntry) -> Int { entry.payload.count + entry.key.utf8.count }
 }
 
 /// A memory layer in front of a shared (on-disk) store: reads hit memory first, writes go to both.
 public struct LayeredCacheStore: CacheStore {
-    let memory = MemoryCacheStore()
+    let memory: MemoryCacheStore
     let backing: any CacheStore
 
-    /// Wraps `backing`.
-    public init(backing: any CacheStore) {
+    /// Wraps `backing`, keeping at most `memoryBytes` of entries in memory as well.
+    public init(backing: any CacheStore, memoryBytes: Int = MemoryCacheStore.defaultMaxBytes) {
         self.backing = backing
+        memory = MemoryCacheStore(maxBytes: memoryBytes)
     }
 
     /// Memory first, then the backing store (and remembers what it found).

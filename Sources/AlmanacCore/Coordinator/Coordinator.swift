@@ -120,6 +120,15 @@ public actor Coordinator {
         var entry: CacheEntry
         var attempts: [ProviderAttempt]
         var stale: Bool
+        /// The provider's own value (nil when the entry came from the cache), handed back as it is
+        /// for ``OwnCacheBytes`` values instead of decoded again from the bytes just written.
+        var value: (any Sendable)?
+    }
+
+    /// A provider's answer with the bytes it is cached as.
+    private struct Encoded: Sendable {
+        var payload: Data
+        var value: any Sendable
     }
 
     /// The configuration in force.
@@ -176,17 +185,21 @@ public actor Coordinator {
         // A tool's own TTL (finished games, web results) replaces the default, but an explicit
         // ALMANAC_CACHE_TTL=0 means "always refetch" and wins over it.
         var ttl = configuration.ttl == .zero ? .zero : (request.ttl ?? configuration.ttl)
-        var cached: CacheEntry?
-        do {
-            cached = try await cache.entry(for: key)
-        } catch {
-            // A broken cache must not stop an answer; it is only an optimisation.
-            logger.warning("cache read failed: \(error)")
-        }
-        if let entry = cached, configuration.ttl != .zero, let own = request.providerTTL[entry.provider] { ttl = own }
-        if options.readCache, let entry = cached, age(of: entry) < ttl, let value = decode(Output.self, entry) {
-            let attempt = ProviderAttempt(provider: entry.provider, outcome: .cached, milliseconds: 0)
-            return Fetched(value: value, metadata: metadata(entry, attempts: [attempt], stale: false))
+        // Only an entry that may be served fresh is read here: the stale fallback is read again
+        // when every provider failed, so a refetch of a big entry does not hold the old one too.
+        if options.readCache, configuration.ttl != .zero {
+            var cached: CacheEntry?
+            do {
+                cached = try await cache.entry(for: key)
+            } catch {
+                // A broken cache must not stop an answer; it is only an optimisation.
+                logger.warning("cache read failed: \(error)")
+            }
+            if let entry = cached, let own = request.providerTTL[entry.provider] { ttl = own }
+            if let entry = cached, age(of: entry) < ttl, let value = decode(Output.self, entry) {
+                let attempt = ProviderAttempt(provider: entry.provider, outcome: .cached, milliseconds: 0)
+                return Fetched(value: value, metadata: metadata(entry, attempts: [attempt], stale: false))
+            }
         }
 
         let task: Task<Resolution, any Error>
@@ -194,22 +207,22 @@ public actor Coordinator {
             task = running
         } else {
             let providers = request.providers.map { call in
-                ProviderCall<Data>.noted(
+                ProviderCall<Encoded>.noted(
                     name: call.name,
                     run: {
                         let answer = try await call.run()
-                        return NotedAnswer(value: try Self.encoder.encode(answer.value), note: answer.note)
+                        let encoded = Encoded(payload: try Self.encode(answer.value), value: answer.value)
+                        return NotedAnswer(value: encoded, note: answer.note)
                     },
                     staleCopy: {
-                        guard let copy = await call.staleCopy(), let payload = try? Self.encoder.encode(copy.value) else {
+                        guard let copy = await call.staleCopy(), let payload = try? Self.encode(copy.value) else {
                             return nil
                         }
-                        return StaleCopy(value: payload, fetchedAt: copy.fetchedAt)
+                        return StaleCopy(value: Encoded(payload: payload, value: copy.value), fetchedAt: copy.fetchedAt)
                     })
             }
-            task = Task { [cached] in
-                try await self.resolve(
-                    tool: request.tool, key: key, providers: providers, fallback: cached, options: options)
+            task = Task {
+                try await self.resolve(tool: request.tool, key: key, providers: providers, options: options)
             }
             inFlight[key] = task
         }
@@ -221,6 +234,10 @@ public actor Coordinator {
             if inFlight[key] == task { inFlight[key] = nil }
             throw error
         }
+        if Output.self is any OwnCacheBytes.Type, let value = resolution.value as? Output {
+            let provenance = metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale)
+            return Fetched(value: value, metadata: provenance)
+        }
         guard let value = decode(Output.self, resolution.entry) else {
             throw AlmanacError.internal("\(request.tool): could not decode a stored result")
         }
@@ -229,22 +246,29 @@ public actor Coordinator {
     }
 
     private func resolve(
-        tool: String, key: String, providers: [ProviderCall<Data>], fallback: CacheEntry?, options: FetchOptions
+        tool: String, key: String, providers: [ProviderCall<Encoded>], options: FetchOptions
     ) async throws -> Resolution {
         var attempts: [ProviderAttempt] = []
-        if let (payload, provider) = try await firstSuccess(providers, attempts: &attempts) {
-            let entry = CacheEntry(key: key, tool: tool, provider: provider, fetchedAt: now(), payload: payload)
+        if let (answer, provider) = try await firstSuccess(providers, attempts: &attempts) {
+            let entry = CacheEntry(key: key, tool: tool, provider: provider, fetchedAt: now(), payload: answer.payload)
             if options.writeCache {
                 do { try await cache.store(entry) } catch { logger.warning("cache write failed: \(error)") }
             }
-            return Resolution(entry: entry, attempts: attempts, stale: false)
+            return Resolution(entry: entry, attempts: attempts, stale: false, value: answer.value)
         }
         if Task.isCancelled { throw CancellationError() }
-        var candidates = fallback.map { [$0] } ?? []
+        var candidates: [CacheEntry] = []
+        do {
+            if let fallback = try await cache.entry(for: key) { candidates.append(fallback) }
+        } catch {
+            logger.warning("cache read failed: \(error)")
+        }
         for provider in providers {
             if let copy = await provider.staleCopy() {
                 candidates.append(
-                    CacheEntry(key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt, payload: copy.value))
+                    CacheEntry(
+                        key: key, tool: tool, provider: provider.name, fetchedAt: copy.fetchedAt,
+                        payload: copy.value.payload))
             }
         }
         // Never cached: the cache keeps only what an upstream answered for this very request.
@@ -326,7 +350,13 @@ public actor Coordinator {
     }
 
     private func decode<Output: Decodable>(_ type: Output.Type, _ entry: CacheEntry) -> Output? {
-        try? Self.decoder.decode(type, from: entry.payload)
+        if let own = type as? any OwnCacheBytes.Type { return (try? own.init(cacheBytes: entry.payload)) as? Output }
+        return try? Self.decoder.decode(type, from: entry.payload)
+    }
+
+    private static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        if let own = value as? any OwnCacheBytes { return try own.cacheBytes() }
+        return try encoder.encode(value)
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {
