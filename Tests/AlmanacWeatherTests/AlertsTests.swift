@@ -12,6 +12,17 @@ import Testing
 struct AlertsTests {
     static let contact = Settings(environment: ["ALMANAC_CONTACT": "almanac-tests@example.org"])
 
+    /// Open-Meteo's recorded answer for Bonn (one result).
+    static func bonn() throws -> GeoPlace {
+        let places = try OpenMeteoGeocoder.decode(Fixtures.data("weather/open-meteo/geocoding-bonn.response.json")).places
+        return try #require(places.first)
+    }
+
+    /// The warning query the tool builds for a geocoded place.
+    static func query(_ place: GeoPlace) -> AlertsQuery {
+        AlertsQuery(WeatherQuery(latitude: place.latitude, longitude: place.longitude, place: place))
+    }
+
     @Test("MET Norway: three yellow gale warnings, times in Norway's zone, golden")
     func metAlerts() async throws {
         let harness = try Harness.replay(now: try instant("2025-06-04T19:00:00Z"), settings: Self.contact)
@@ -238,9 +249,8 @@ struct AlertsTests {
     func meteoAlarmGeocodedNames() throws {
         // Recorded Open-Meteo answer for Bonn: admin2 "Cologne District" (a Regierungsbezirk),
         // admin3 "Kreisfreie Stadt Bonn", admin4 "Bonn".
-        let bonn = try #require(
-            try OpenMeteoGeocoder.decode(Fixtures.data("weather/open-meteo/geocoding-bonn.response.json")).places.first)
-        let query = AlertsQuery(WeatherQuery(latitude: bonn.latitude, longitude: bonn.longitude, place: bonn))
+        let bonn = try Self.bonn()
+        let query = Self.query(bonn)
         #expect(query.names == ["Bonn", "Kreisfreie Stadt Bonn"])
         #expect(query.regions == ["Cologne District", "North Rhine-Westphalia"])
         let body = try Fixtures.data("weather/meteoalarm/germany-2023-04-28.response.xml")
@@ -261,7 +271,7 @@ struct AlertsTests {
         let kongen = GeoPlace(
             name: "Köngen", latitude: 48.68333, longitude: 9.36667, countryCode: "DE", country: "Deutschland",
             admin1: "Baden-Württemberg", admin3: "Landkreis Esslingen")
-        let query = AlertsQuery(WeatherQuery(latitude: kongen.latitude, longitude: kongen.longitude, place: kongen))
+        let query = Self.query(kongen)
         let report = try MeteoAlarmProvider.decode(body, names: query.names, regions: query.regions, now: now)
         let active = report.alerts.filter { $0.inForce(at: now) }
         #expect(active.map(\.areas) == [["Kreis Esslingen"]])
@@ -271,9 +281,8 @@ struct AlertsTests {
         #expect(byName.alerts.isEmpty)
         // Outside: the recorded Bonn place has no warning in force at 13:10Z (its frost warning
         // ended at 05:00Z); the thunderstorms elsewhere are counted, not shown as Bonn's.
-        let bonn = try #require(
-            try OpenMeteoGeocoder.decode(Fixtures.data("weather/open-meteo/geocoding-bonn.response.json")).places.first)
-        let bonnQuery = AlertsQuery(WeatherQuery(latitude: bonn.latitude, longitude: bonn.longitude, place: bonn))
+        let bonn = try Self.bonn()
+        let bonnQuery = Self.query(bonn)
         let outside = try MeteoAlarmProvider.decode(body, names: bonnQuery.names, regions: bonnQuery.regions, now: now)
         #expect(outside.alerts.filter { $0.inForce(at: now) }.isEmpty)
         #expect(outside.elsewhere > 0)
