@@ -209,8 +209,7 @@ public struct WeatherTool: Tool {
         let providers = Self.alertProviders(alertsQuery)
         guard !providers.isEmpty else {
             let hint =
-                alertsQuery.countryCode == nil && MeteoAlarmProvider.covers(latitude: latitude, longitude: longitude)
-                ? "MeteoAlarm's feeds are per country: ask by place name so the country is known" : nil
+                alertsQuery.countryCode == nil ? Self.coordinatesHint(latitude: latitude, longitude: longitude) : nil
             let metadata = ResultMetadata(
                 tool: name, provider: "none", fetchedAt: context.now, ageSeconds: 0, stale: false, attempts: [])
             return ToolResult(
@@ -224,6 +223,18 @@ public struct WeatherTool: Tool {
         return ToolResult(
             metadata: fetched.metadata,
             payload: AlertsPayload(report: fetched.value, place: place, timezone: query.place?.timezone, now: context.now))
+    }
+
+    /// Why bare coordinates found no service where a place name might: MeteoAlarm needs the
+    /// country, and a point near the US–Canadian border may be in either.
+    static func coordinatesHint(latitude: Double, longitude: Double) -> String? {
+        if MeteoAlarmProvider.covers(latitude: latitude, longitude: longitude) {
+            return "MeteoAlarm's feeds are per country: ask by place name so the country is known"
+        }
+        if NWSAlertsProvider.coverage(latitude: latitude, longitude: longitude) == .unsure {
+            return "too near the US border to tell the country from coordinates: ask by place name"
+        }
+        return nil
     }
 
     /// The warnings in force for an ordinary forecast; empty when no service covers the place,
@@ -252,7 +263,7 @@ public struct WeatherTool: Tool {
 
     static func alertsKey(_ query: AlertsQuery) -> String {
         "alerts:\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude)):\(query.countryCode ?? "")"
-            + ":\(query.names.joined(separator: "|").lowercased())"
+            + ":\((query.names + ["/"] + query.regions).joined(separator: "|").lowercased())"
     }
 
     /// `--air`: air quality, UV and pollen now and for the asked day.

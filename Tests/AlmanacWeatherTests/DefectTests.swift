@@ -5,8 +5,10 @@ import Testing
 
 @testable import AlmanacWeather
 
-/// The defects of issue #23 point 5, each on a real answer (or, where the fault is a status
-/// code, a recorded body beside a synthetic status).
+/// The defects of issue #23 point 5, each on a real answer where the team corpus
+/// (../shared/corpus/SOURCES.md) holds one that shows the case. Three cases no recording can show
+/// (a geocoder's 5xx, Nominatim's empty answer, a place listed twice, a place with neither area
+/// nor country) keep a synthetic part, named in the test's comment; every other body is recorded.
 @Suite("Weather defects found on real data")
 struct DefectTests {
     @Test("--wind with --hourly: every hour carries the wind (it printed bare times)")
@@ -24,8 +26,10 @@ struct DefectTests {
 
     @Test("Open-Meteo geocoding down and Nominatim empty: the error names both")
     func geocoderNames() async throws {
-        // Open-Meteo answers a synthetic 500; Nominatim its empty answer (`[]`, the documented
-        // shape of "no match": an empty JSON array).
+        // Synthetic on purpose: a 500 is a fault no recording shows, and the corpus holds no
+        // Nominatim answer without a match (its one Nominatim recording, Ottawa, has a result), so
+        // Nominatim answers `[]`, the shape its documentation gives for "no match". Open-Meteo's
+        // own recorded empty answer cannot stand in: an answer ends the chain, Nominatim is not asked.
         let transport = StubTransport { request in
             if request.url.path == "/v1/search" { return HTTPResponse(status: 500, body: Data("synthetic".utf8)) }
             return HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: Data("[]".utf8))
@@ -41,17 +45,28 @@ struct DefectTests {
 
     @Test("Nominatim's same place listed twice is no alternative; a place with no area shows where it is")
     func alternatives() throws {
-        // The recorded Ottawa answer, and the same place as Nominatim lists it a second time
-        // (its boundary and its centre, 2 km apart) beside a real other Ottawa (Illinois).
+        // The recorded Ottawa answer (Nominatim) and the recorded Frederick answer (Open-Meteo:
+        // three real Fredericks). The one synthetic candidate is the case itself: the corpus has
+        // no answer listing a place twice (Nominatim lists a city's boundary and its centre, 2 km
+        // apart), so Frederick, Maryland is listed a second time 2 km north.
         let ottawa = try #require(
             try NominatimGeocoder.decode(Fixtures.data("weather/nominatim/search-ottawa-2017.response.json")).places.first)
-        var twin = ottawa
+        let fredericks = try OpenMeteoGeocoder.decode(
+            Fixtures.data("weather/open-meteo/geocoding-frederick.response.json")
+        ).places
+        let maryland = try #require(fredericks.first)
+        var twin = maryland
         twin.latitude += 0.018
-        let illinois = GeoPlace(
-            name: "Ottawa", latitude: 41.35, longitude: -88.84, countryCode: "US", country: "United States",
-            admin1: "Illinois")
-        let choice = try PlaceMatcher.choose(PlaceText("Ottawa"), from: [ottawa, twin, illinois])
-        #expect(choice.alternatives.map(\.displayName) == ["Ottawa, Illinois, United States"])
+        let choice = try PlaceMatcher.choose(PlaceText("Frederick"), from: [maryland, twin] + fredericks.dropFirst())
+        #expect(choice.place == maryland)
+        #expect(
+            choice.alternatives.map(\.displayName) == [
+                "Frederick, Colorado, United States", "Frederick, Oklahoma, United States",
+            ])
+        // Nominatim's own answer has nothing to drop: its one Ottawa is the choice.
+        #expect(try PlaceMatcher.choose(PlaceText("Ottawa"), from: [ottawa]).alternatives.isEmpty)
+        // Synthetic: no recorded answer has a place with neither area nor country (the defect was
+        // seen live on "Italia", a stream in Antarctica); only how it is named is at stake.
         let bare = GeoPlace(name: "Italia", latitude: -77.85, longitude: 166.67)
         #expect(bare.displayName == "Italia, 77.85°S 166.67°E")
     }
@@ -71,6 +86,8 @@ struct DefectTests {
 
     @Test("both geocoders and the search failing: every attempt is listed")
     func everyAttempt() async throws {
+        // Synthetic on purpose: the case is every upstream failing (503s and a failing searcher),
+        // which no recording shows; no answered body takes part.
         let harness = Harness(
             now: try instant("2026-08-09T18:50:00Z"),
             transport: StubTransport { _ in HTTPResponse(status: 503, body: Data("synthetic".utf8)) },

@@ -12,8 +12,8 @@ import Testing
 struct FaultMatrixTests {
     /// One provider of the registry with a sample call: its endpoints point at the faulty server,
     /// the other providers of its tool and role at a port with no listener (so the failure line is
-    /// its own), and providers of the tool's other roles at the server too (a geocoder's sample call
-    /// needs a forecast when healthy).
+    /// its own), and providers of the tool's other roles at a second, healthy server (a geocoder's
+    /// sample call needs a forecast, MeteoAlarm's a geocoder: the fault is the provider's own).
     struct Target: Sendable, CustomStringConvertible {
         var provider: String
         var tool: String
@@ -22,14 +22,17 @@ struct FaultMatrixTests {
         var otherVariables: [String]
         var otherRoleVariables: [String]
         var extra: [String: String]
+        /// Cache entries its tool's healthy other roles leave before it is asked (a place name's
+        /// geocoding answer): they stay when it fails; the failure itself adds none.
+        var cachedBeforeItself = 0
 
         var description: String { provider }
 
-        func environment(base: String) -> [String: String] {
+        func environment(base: String, healthy: String) -> [String: String] {
             var environment = extra
             // Other roles first: a variable two roles share (Open-Meteo's, forecast and next hour)
             // is dead for the provider's own role.
-            for variable in otherRoleVariables { environment[variable] = base }
+            for variable in otherRoleVariables { environment[variable] = healthy }
             for variable in otherVariables { environment[variable] = "http://127.0.0.1:9" }
             for variable in ownVariables { environment[variable] = base }
             return environment
@@ -43,12 +46,15 @@ struct FaultMatrixTests {
                     return nil
                 }
                 let others = providers.descriptors(forTool: descriptor.tool).filter { $0.name != descriptor.name }
+                let geocodedFirst =
+                    descriptor.role != .geocoding && others.contains { $0.role == .geocoding }
+                    && !sample.words.contains("--lat")
                 return Target(
                     provider: descriptor.name, tool: descriptor.tool, words: sample.words,
                     ownVariables: descriptor.endpoints.map(\.env),
                     otherVariables: others.filter { $0.role == descriptor.role }.flatMap { $0.endpoints.map(\.env) },
                     otherRoleVariables: others.filter { $0.role != descriptor.role }.flatMap { $0.endpoints.map(\.env) },
-                    extra: sample.environment)
+                    extra: sample.environment, cachedBeforeItself: geocodedFirst ? 1 : 0)
             }
         }()
     }
@@ -73,6 +79,16 @@ struct FaultMatrixTests {
         ("drip:1", "no answer within 2 s"),
     ]
 
+    /// The same faults in an XML feed's words (MeteoAlarm's Atom): an HTML page is well-formed
+    /// XML but no feed; an empty or cut body is malformed XML.
+    static let xmlPhrases: [String: String] = [
+        "html": "unreadable response (no Atom feed)",
+        "empty": "unreadable response (malformed XML",
+        "malformed": "unreadable response (malformed XML",
+    ]
+    /// Providers whose upstream answers XML.
+    static let xmlProviders: Set<String> = ["meteoalarm"]
+
     struct Cell: Sendable, CustomTestStringConvertible {
         var target: Target
         var fault: String
@@ -81,7 +97,10 @@ struct FaultMatrixTests {
     }
 
     static let cells: [Cell] = expectations.flatMap { row in
-        Target.all.map { Cell(target: $0, fault: row.fault, phrase: row.phrase) }
+        Target.all.map { target in
+            let xml = xmlProviders.contains(target.provider) ? xmlPhrases[row.fault] : nil
+            return Cell(target: target, fault: row.fault, phrase: xml ?? row.phrase)
+        }
     }
 
     @Test("the matrix covers every provider of the registry that has an upstream")
@@ -89,7 +108,7 @@ struct FaultMatrixTests {
         let names = Set(Target.all.map(\.provider))
         #expect(names.isSuperset(of: [
             "espn", "mlb-statsapi", "nhl-api", "open-meteo", "met-norway", "open-meteo-geocoding", "nominatim", "brave",
-            "searxng",
+            "searxng", "met-alerts", "nws-alerts", "meteoalarm",
         ]))
     }
 
@@ -97,12 +116,15 @@ struct FaultMatrixTests {
     func cell(_ cell: Cell) async throws {
         let server = try FixtureServer()
         defer { server.stop() }
+        let healthy = try FixtureServer()
+        defer { healthy.stop() }
         let refused = cell.fault == "refused"
         try await server.setFault(refused ? "none" : cell.fault)
         let scratch = try Scratch()
         // Port 9 (discard) has no listener on loopback.
         let base = refused ? "http://127.0.0.1:9" : server.baseURL
-        let environment = scratch.environment(cell.target.environment(base: base).merging(["ALMANAC_TIMEOUT": "2"]) { $1 })
+        let environment = scratch.environment(
+            cell.target.environment(base: base, healthy: healthy.baseURL).merging(["ALMANAC_TIMEOUT": "2"]) { $1 })
 
         let output = try MeasuredRun.run(
             ToolsBinary.url, cell.target.words, environment: environment, directory: scratch.url, timeout: 30)
@@ -137,7 +159,7 @@ struct FaultMatrixTests {
             for line in lines.dropFirst() where line != own {
                 #expect(line.contains("could not connect") || line.contains("rate limited"), "\(line)")
             }
-            #expect(info.stdout.contains("entries: 0"))
+            #expect(info.stdout.contains("entries: \(cell.target.cachedBeforeItself)\n"), "\(info.stdout)")
         } else {
             #expect(output.status == 0, "stderr: \(output.stderr)")
             #expect(output.stdout.hasPrefix("[\(cell.target.tool)] "))

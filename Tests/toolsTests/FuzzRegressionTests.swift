@@ -12,9 +12,12 @@ struct FuzzRegressionTests {
         "brave": ("Fixtures/search/brave", "", ".response.json"),
         "searxng": ("Fixtures/search/searxng", "", ".response.json"),
         "calendar": ("Fixtures/calendar/ics", "", ".ics"),
+        "meteoalarm": ("Fixtures/weather/meteoalarm", "", ".response.xml"),
     ]
 
-    @Test("every reproducer and recorded body decodes or fails cleanly", arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar"])
+    @Test(
+        "every reproducer and recorded body decodes or fails cleanly",
+        arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar", "meteoalarm"])
     func replay(target: String) throws {
         let root = Fixtures.packageRoot()
         let fileManager = FileManager.default

@@ -72,22 +72,39 @@ public struct AlertsQuery: Sendable, Hashable {
     public var longitude: Double
     /// ISO 3166-1 alpha-2 country code, when the place was geocoded.
     public var countryCode: String?
-    /// Names of the place, most specific first (place, second-level area, first-level area).
+    /// Names of the place itself, most specific first: its name, municipality, district (the
+    /// geocoder's admin4 and admin3; in Germany admin3 is the Kreis MeteoAlarm's areas are).
     public var names: [String]
+    /// The regions it lies in (second- and first-level areas: a Regierungsbezirk, a state). They
+    /// match only areas that are regions themselves, never a town or district that shares the
+    /// region's name (Stadt Brandenburg is not the state of Brandenburg).
+    public var regions: [String]
 
     /// Creates a query.
-    public init(latitude: Double, longitude: Double, countryCode: String? = nil, names: [String] = []) {
+    public init(
+        latitude: Double, longitude: Double, countryCode: String? = nil, names: [String] = [],
+        regions: [String] = []
+    ) {
         self.latitude = Coordinate.round(latitude)
         self.longitude = Coordinate.round(longitude)
         self.countryCode = countryCode?.uppercased()
         self.names = names
+        self.regions = regions
     }
 
     /// The query for a geocoded place, or for bare coordinates.
     init(_ query: WeatherQuery) {
+        let place = query.place
         self.init(
-            latitude: query.latitude ?? 0, longitude: query.longitude ?? 0, countryCode: query.place?.countryCode,
-            names: [query.place?.name, query.place?.admin2, query.place?.admin1].compactMap { $0 })
+            latitude: query.latitude ?? 0, longitude: query.longitude ?? 0, countryCode: place?.countryCode,
+            names: Self.distinct([place?.name, place?.admin4, place?.admin3]),
+            regions: Self.distinct([place?.admin2, place?.admin1]))
+    }
+
+    /// The non-empty names in order, each once.
+    static func distinct(_ names: [String?]) -> [String] {
+        var seen: Set<String> = []
+        return names.compactMap { $0 }.filter { !$0.isEmpty && seen.insert($0).inserted }
     }
 }
 

@@ -6,8 +6,9 @@ import Foundation
 /// Europe's national weather services, one Atom feed with CAP fields per country.
 ///
 /// The feed names areas (`cap:areaDesc`, EMMA codes), not shapes, so a warning is the place's
-/// when its area names the place or its county/region (word by word, accents and case ignored);
-/// the country's other warnings are counted, so "none here" never reads as "none anywhere".
+/// when its area names the place, its municipality or district, or (for an area that is a region)
+/// its region: see ``AreaMatcher``. The country's other warnings are counted, so "none here"
+/// never reads as "none anywhere".
 /// Feeds are cached by `Expires`/`If-Modified-Since` through the shared ``TermsTransport``.
 public struct MeteoAlarmProvider: DescribedProvider {
     /// `meteoalarm`, the warning service for the other European countries.
@@ -19,11 +20,13 @@ public struct MeteoAlarmProvider: DescribedProvider {
         probe: HealthProbe(path: "/feeds/meteoalarm-legacy-atom-austria", essential: false),
         decoders: [
             UpstreamDecoder(name: "meteoalarm", seeds: ["Fixtures/weather/meteoalarm/*.response.xml"]) {
-                _ = try? MeteoAlarmProvider.decode($0, names: ["Vulkaneifel"], now: nil)
+                _ = try? MeteoAlarmProvider.decode($0, names: ["Vulkaneifel"], regions: ["Rheinland-Pfalz"])
             }
         ],
-        // No fault-matrix sample: the matrix's bodies and phrases are JSON's ("malformed JSON").
-        sampleCall: nil)
+        // Berlin's recorded Open-Meteo answer, then the German feed while Berlin's frost warning
+        // was in force (2023-04-26T22:00Z to 04-27T05:00Z).
+        sampleCall: SampleCall(
+            words: ["run", "weather", "Berlin", "--alerts"], environment: ["ALMANAC_NOW": "2023-04-27T03:00:00Z"]))
 
     /// MeteoAlarm asks credit for itself and the issuing service.
     static let terms = UpstreamTerms(
@@ -67,14 +70,17 @@ public struct MeteoAlarmProvider: DescribedProvider {
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "MeteoAlarm")
-        return try Self.decode(response.body, names: query.names, now: environment.now)
+        return try Self.decode(response.body, names: query.names, regions: query.regions, now: environment.now)
     }
 
     /// Decodes an Atom feed and splits its entries into the place's (an area naming one of
-    /// `names`) and the rest of the country's in force at `now` (counted; all when nil).
+    /// `names`, or a region area naming one of `regions`: ``AlertsQuery``) and the rest of the
+    /// country's in force at `now` (begun and not ended; counted; all when nil).
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not an Atom feed.
-    public static func decode(_ body: Data, names: [String], now: Date? = nil) throws -> AlertsReport {
+    public static func decode(
+        _ body: Data, names: [String], regions: [String] = [], now: Date? = nil
+    ) throws -> AlertsReport {
         let root: FeedElement
         do {
             root = try FeedElement.parse(body)
@@ -84,16 +90,17 @@ public struct MeteoAlarmProvider: DescribedProvider {
         guard root.name == "feed", root.namespace == atom else {
             throw ProviderFailure(.decoding, "MeteoAlarm: unreadable response (no Atom feed)")
         }
-        let wanted = names.map(words).filter { !$0.isEmpty }
+        let matcher = AreaMatcher(names: names, regions: regions)
         var mine: [WeatherAlert] = []
         var elsewhere = 0
         for entry in root.children("entry", atom) {
             let area = entry.child("areaDesc", cap)?.value ?? ""
-            let areaWords = words(area)
-            let matches = wanted.contains { name in contains(areaWords, name) }
-            guard matches else {
+            guard matcher.matches(area) else {
+                // Counted only while in force: ended and announced ones are not "in force elsewhere".
                 let expires = entry.child("expires", cap).flatMap { TimeText.parseInstant($0.value) }
+                let onset = entry.child("onset", cap).flatMap { TimeText.parseInstant($0.value) }
                 if let now, let expires, expires <= now { continue }
+                if let now, let onset, onset > now { continue }
                 elsewhere += 1
                 continue
             }
@@ -119,22 +126,6 @@ public struct MeteoAlarmProvider: DescribedProvider {
 
     static let atom = "http://www.w3.org/2005/Atom"
     static let cap = "urn:oasis:names:tc:emergency:cap:1.2"
-
-    /// Lowercased, accent-free words ("Kreis und Stadt München" → kreis, und, stadt, munchen).
-    static func words(_ text: String) -> [String] {
-        PlaceMatcher.fold(text).lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
-    }
-
-    /// Whether `name`'s words appear together, in order, in `area`'s words; a county's own word
-    /// ("Landkreis", "Kreis") is not needed.
-    static func contains(_ area: [String], _ name: [String]) -> Bool {
-        let significant = name.filter { !["landkreis", "kreis", "stadt", "county", "district", "city"].contains($0) }
-        guard !significant.isEmpty, significant.count <= area.count else { return false }
-        for start in 0...(area.count - significant.count) where Array(area[start..<start + significant.count]) == significant {
-            return true
-        }
-        return false
-    }
 }
 
 /// A small namespace-aware XML tree (MeteoAlarm's Atom feed), built with libxml2's pull parser

@@ -39,14 +39,53 @@ public struct NWSAlertsProvider: DescribedProvider {
     /// Creates the provider.
     public init() {}
 
-    /// US places (by country code; for bare coordinates, the contiguous states, Alaska and Hawaii boxes).
+    /// US places (by country code; for bare coordinates, see ``coverage(latitude:longitude:)``).
     public func supports(_ query: AlertsQuery) -> Bool {
         if let code = query.countryCode { return Self.countries.contains(code) }
-        let (lat, lon) = (query.latitude, query.longitude)
-        return ((24.4...49.5).contains(lat) && (-125...(-66.9)).contains(lon))
-            || ((51...71.5).contains(lat) && (-180...(-129)).contains(lon))
-            || ((18.5...22.5).contains(lat) && (-161...(-154)).contains(lon))
+        return Self.coverage(latitude: query.latitude, longitude: query.longitude) == .inside
     }
+
+    /// Where bare coordinates lie for NWS: inside the United States, outside, or too near the
+    /// Canadian border to tell (the place must then be asked by name).
+    public enum Coverage: Sendable, Equatable {
+        case inside, outside, unsure
+    }
+
+    /// Whether NWS covers bare coordinates: the contiguous states' box less southern Canada (a
+    /// coarse outline of the border; within ``borderMargin`` km of it, unsure), Alaska west of
+    /// 141°W (east of it the Yukon, British Columbia and the Panhandle's coast: unsure), Hawaii.
+    /// NWS's own answer does not tell: a point in Ottawa is within its bounds and answers as if
+    /// it had no warnings, while Environment Canada may have one in force there.
+    public static func coverage(latitude: Double, longitude: Double) -> Coverage {
+        if (18.5...22.5).contains(latitude) && (-161...(-154)).contains(longitude) { return .inside }
+        if (51...71.5).contains(latitude) && (-180...(-129)).contains(longitude) {
+            return longitude <= -141 ? .inside : .unsure
+        }
+        guard (24.4...49.5).contains(latitude) && (-125...(-66.9)).contains(longitude) else { return .outside }
+        if Geo.distanceToLine(latitude: latitude, longitude: longitude, canadaBorder) < borderMargin { return .unsure }
+        return Geo.contains(canada, latitude: latitude, longitude: longitude) ? .outside : .inside
+    }
+
+    /// How near the border outline (km) a point is too near to tell: the outline's own error is a
+    /// few km, and the border runs through rivers with a city each side (Detroit and Windsor).
+    static let borderMargin = 15.0
+
+    /// The US–Canada border from the Pacific to the Bay of Fundy, coarsely (longitude, latitude):
+    /// Juan de Fuca and Haro straits, the 49th parallel, Lake of the Woods, the Great Lakes and
+    /// their rivers, the St Lawrence, the 45th parallel and Maine.
+    static let canadaBorder: [(Double, Double)] = [
+        (-125.0, 48.5), (-124.0, 48.3), (-123.25, 48.2), (-123.25, 48.75), (-123.0, 48.8), (-123.0, 49.0),
+        (-95.15, 49.0), (-95.15, 49.38), (-94.95, 49.37), (-94.6, 48.72), (-93.8, 48.52), (-92.6, 48.45),
+        (-91.4, 48.05), (-90.0, 48.1), (-89.6, 48.0), (-88.4, 48.3), (-84.8, 46.9), (-84.35, 46.5),
+        (-84.1, 46.25), (-83.5, 45.95), (-82.5, 45.35), (-82.13, 43.6), (-82.42, 43.0), (-82.5, 42.6),
+        (-82.95, 42.35), (-83.13, 42.05), (-82.6, 41.68), (-81.25, 42.2), (-80.1, 42.4), (-78.92, 42.85),
+        (-79.05, 43.1), (-79.07, 43.27), (-78.0, 43.63), (-76.35, 44.1), (-75.9, 44.35), (-75.2, 44.85),
+        (-74.75, 45.0), (-71.5, 45.01), (-71.08, 45.3), (-70.3, 45.9), (-70.0, 46.7), (-69.23, 47.45),
+        (-68.3, 47.35), (-67.79, 47.07), (-67.78, 45.95), (-67.4, 45.6), (-67.05, 45.2), (-66.9, 44.8),
+    ]
+
+    /// Southern Canada inside the contiguous states' box: north of the border outline.
+    static let canada: [(Double, Double)] = canadaBorder + [(-66.9, 50), (-125.5, 50), (-125.5, 48.5)]
 
     /// The request (NWS redirects points with more than 4 decimals; ours carry 2).
     public static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
@@ -63,9 +102,9 @@ public struct NWSAlertsProvider: DescribedProvider {
         let request = Self.request(query, base: base)
         let response = try await transport.send(request, timeout: environment.timeout, service: "NWS")
         if response.status == 400, let problem = try? JSONDecoder().decode(Problem.self, from: response.body),
-            let detail = AlertText.nonEmpty(problem.detail)
+            let reason = problem.reason
         {
-            throw ProviderFailure(.http, "NWS: HTTP 400, \(UntrustedText.clean(detail, limit: 160))")
+            throw ProviderFailure(.http, "NWS: HTTP 400, \(UntrustedText.clean(reason, limit: 160))")
         }
         _ = try await StoredResponse(response).fetch(request, timeout: environment.timeout, service: "NWS")
         return try Self.decode(response.body)
@@ -141,9 +180,26 @@ public struct NWSAlertsProvider: DescribedProvider {
         }
     }
 
-    /// An `application/problem+json` error body.
+    /// An `application/problem+json` error body (both recorded shapes: a `detail` that says what
+    /// was wrong, or a bare "Bad Request" with `parameterErrors`).
     struct Problem: Decodable {
         let detail: String?
+        let parameterErrors: [ParameterError]?
+
+        struct ParameterError: Decodable {
+            let parameter: String?
+            let message: String?
+        }
+
+        /// "Parameter "point" is invalid: out of bounds"; "Bad Request (query.point: Does not match …)".
+        var reason: String? {
+            let parameters = (parameterErrors ?? []).compactMap { error -> String? in
+                guard let message = AlertText.nonEmpty(error.message) else { return nil }
+                return AlertText.nonEmpty(error.parameter).map { "\($0): \(message)" } ?? message
+            }
+            guard let detail = AlertText.nonEmpty(detail) else { return parameters.first }
+            return parameters.isEmpty ? detail : "\(detail) (\(parameters.joined(separator: "; ")))"
+        }
     }
 }
 

@@ -39,6 +39,11 @@ public struct GeoPlace: Sendable, Codable, Equatable {
     public var admin1: String?
     /// `Frederick County`.
     public var admin2: String?
+    /// Third-level area: in Germany the district (`Kreisfreie Stadt Bonn`, `Berlin, Stadt`), the
+    /// level MeteoAlarm names its areas by.
+    public var admin3: String?
+    /// Fourth-level area: the municipality (`Bonn`).
+    public var admin4: String?
     /// `America/New_York`.
     public var timezone: String?
     /// Inhabitants, when known.
@@ -47,7 +52,8 @@ public struct GeoPlace: Sendable, Codable, Equatable {
     /// Creates a candidate.
     public init(
         name: String, latitude: Double, longitude: Double, countryCode: String? = nil, country: String? = nil,
-        admin1: String? = nil, admin2: String? = nil, timezone: String? = nil, population: Int? = nil
+        admin1: String? = nil, admin2: String? = nil, admin3: String? = nil, admin4: String? = nil,
+        timezone: String? = nil, population: Int? = nil
     ) {
         self.name = name
         self.latitude = latitude
@@ -56,6 +62,8 @@ public struct GeoPlace: Sendable, Codable, Equatable {
         self.country = country
         self.admin1 = admin1
         self.admin2 = admin2
+        self.admin3 = admin3
+        self.admin4 = admin4
         self.timezone = timezone
         self.population = population
     }
@@ -121,12 +129,12 @@ public struct OpenMeteoGeocoder: DescribedProvider {
                 }
                 return GeoPlace(
                     name: name, latitude: latitude, longitude: longitude, countryCode: item.countryCode,
-                    country: item.country, admin1: item.admin1, admin2: item.admin2, timezone: item.timezone,
-                    population: item.population)
+                    country: item.country, admin1: item.admin1, admin2: item.admin2, admin3: item.admin3,
+                    admin4: item.admin4, timezone: item.timezone, population: item.population)
             })
     }
 
-    /// The fields we read, as named in the recorded responses (Frederick, Hollywood); all optional.
+    /// The fields we read, as named in the recorded responses (Frederick, Hollywood, Berlin); all optional.
     struct SearchResponse: Decodable {
         struct Item: Decodable {
             let name: String?
@@ -136,11 +144,13 @@ public struct OpenMeteoGeocoder: DescribedProvider {
             let country: String?
             let admin1: String?
             let admin2: String?
+            let admin3: String?
+            let admin4: String?
             let timezone: String?
             let population: Int?
 
             enum CodingKeys: String, CodingKey {
-                case name, latitude, longitude, country, admin1, admin2, timezone, population
+                case name, latitude, longitude, country, admin1, admin2, admin3, admin4, timezone, population
                 case countryCode = "country_code"
             }
         }
