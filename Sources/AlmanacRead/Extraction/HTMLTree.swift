@@ -4,41 +4,43 @@ import Foundation
 /// One node of a parsed page: an element or a run of text.
 ///
 /// A mutable tree the extractor prunes and rewrites in place (Readability's algorithm is written
-/// against a mutable DOM). It lives inside one extraction call and never crosses a task.
+/// against a mutable DOM). It lives inside one extraction call and never crosses a task, so its
+/// stored properties skip Swift's run-time exclusivity checks (`@exclusivity(unchecked)`): they
+/// were a tenth of the extractor's instructions, on accesses that can never overlap.
 final class HTMLNode {
     /// Element or text.
     enum Kind { case element, text }
 
     let kind: Kind
     /// Lower-case tag name ("" for text).
-    var tag: String {
+    @exclusivity(unchecked) var tag: String {
         didSet { code = TagCode.code(tag) }
     }
     /// The tag as a ``TagCode`` (0 for text and unlisted names), for ``TagSet`` tests.
-    private(set) var code: UInt8
+    @exclusivity(unchecked) private(set) var code: UInt8
     /// Readability's class-and-id match string, made once (attributes never change after parsing).
-    var matchCache: String?
+    @exclusivity(unchecked) var matchCache: String?
     /// Class and id lower-cased, made once for Readability's class weight.
-    var lowerNamesCache: (String, String)?
+    @exclusivity(unchecked) var lowerNamesCache: (String, String)?
     /// Attributes in document order, names lower-cased.
-    var attributes: [(name: String, value: String)]
+    @exclusivity(unchecked) var attributes: [(name: String, value: String)]
     /// The text of a text node.
-    var text: String
+    @exclusivity(unchecked) var text: String
     /// The parent element; nil for the root and for detached nodes.
-    unowned(unsafe) var parent: HTMLNode?
+    @exclusivity(unchecked) unowned(unsafe) var parent: HTMLNode?
     /// Children in document order.
-    var children: [HTMLNode] = []
+    @exclusivity(unchecked) var children: [HTMLNode] = []
 
     // Readability's per-node state.
-    var score: Double = 0
-    var scored = false
-    var dataTable = false
+    @exclusivity(unchecked) var score: Double = 0
+    @exclusivity(unchecked) var scored = false
+    @exclusivity(unchecked) var dataTable = false
     /// The text measure of the subtree, kept until the subtree changes (see ``changed()``).
-    var measure: Readability.Measure?
+    @exclusivity(unchecked) var measure: Readability.Measure?
     /// Where the node last was among its parent's children (checked before use: removals shift it).
-    var indexHint = 0
+    @exclusivity(unchecked) var indexHint = 0
     /// The text length inside its links, kept like ``measure``.
-    var linkLength: Double?
+    @exclusivity(unchecked) var linkLength: Double?
 
     init(
         kind: Kind, tag: String = "", code: UInt8? = nil, attributes: [(name: String, value: String)] = [], text: String = ""
@@ -289,19 +291,20 @@ enum HTMLParser {
     /// per run (libxml2 splits a run at every entity); consecutive runs are one text node, as in
     /// a browser's DOM, also across a dropped element or a comment.
     final class EventBuilder {
+        // Used by one parse on one thread: no run-time exclusivity checks (see HTMLNode).
         let document = HTMLNode(kind: .element, tag: "#document")
-        private(set) var jsonLD: [String] = []
-        private var names = Names()
+        @exclusivity(unchecked) private(set) var jsonLD: [String] = []
+        @exclusivity(unchecked) private var names = Names()
         /// The open elements that are kept, innermost last.
-        private var open: [HTMLNode] = []
+        @exclusivity(unchecked) private var open: [HTMLNode] = []
         /// The document's first child when it is an element (nil when it was dropped).
-        private var first: HTMLNode?
+        @exclusivity(unchecked) private var first: HTMLNode?
         /// How deep inside a dropped element the parse is (0: not inside one).
-        private var skipping = 0
+        @exclusivity(unchecked) private var skipping = 0
         /// The text of the JSON-LD script being read.
-        private var script: [UInt8]?
+        @exclusivity(unchecked) private var script: [UInt8]?
         /// Text of the innermost open element not yet made a node.
-        private var pending: [UInt8] = []
+        @exclusivity(unchecked) private var pending: [UInt8] = []
 
         func start(_ name: UnsafePointer<CChar>, _ attributes: UnsafePointer<UnsafePointer<CChar>?>?, place: Int32) {
             if skipping > 0 {
