@@ -11,9 +11,9 @@ public enum AlmanacMCPServer {
     /// The server name announced in `initialize`.
     public static let name = "almanac"
 
-    /// The MCP tool list for `runtime`'s tools, each with the schema untrusted callers see.
+    /// The MCP tool list: the tools untrusted callers may call, each with the schema they see.
     public static func tools(_ runtime: Runtime) -> [MCP.Tool] {
-        runtime.registry.tools.map { tool in
+        runtime.publishedTools.map { tool in
             MCP.Tool(
                 name: tool.name, description: tool.summary, inputSchema: value(runtime.publishedSchema(tool).jsonSchema),
                 annotations: .init(readOnlyHint: true, openWorldHint: true))

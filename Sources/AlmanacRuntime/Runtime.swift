@@ -60,6 +60,9 @@ public struct Runtime: Sendable {
     public let state: any ProviderStateStore
     /// What URLs may reach, for the command line; JSON callers get it as ``CallerTrust/untrusted``.
     public let egress: EgressPolicy
+    /// The tools untrusted callers may see and call (`[serve] tools` and `deny_tools`); the
+    /// command line has every tool of ``registry``.
+    let offered: ToolRegistry
 
     /// Builds the runtime.
     ///
@@ -82,15 +85,17 @@ public struct Runtime: Sendable {
         if let wrap = options.wrapTransport { transport = wrap(transport) }
         let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
         let egress = try egressPolicy(settings)
+        let registry = ToolRegistry(tools ?? defaultTools())
+        let offered = try offeredTools(settings, registry: registry)
         let coordinator = Coordinator(
             cache: stores.cache, configuration: .init(ttl: ttl, timeout: timeout),
             now: { fixedNow ?? Date() }, logger: logger)
         return Runtime(
-            registry: ToolRegistry(tools ?? defaultTools()), settings: settings, coordinator: coordinator,
+            registry: registry, settings: settings, coordinator: coordinator,
             transport: transport, now: now, timeZone: zone, diskCache: stores.disk,
             warnings: stores.warnings.map(TerminalText.escaped), options: options,
             timeout: timeout, logger: logger, webSearch: webSearcher(settings),
-            state: stateStore(shared: options.sharedStore, disk: stores.disk), egress: egress)
+            state: stateStore(shared: options.sharedStore, disk: stores.disk), egress: egress, offered: offered)
     }
 
     /// The viewer's zone: `--tz`, `ALMANAC_TZ`, the config's `tz`, else the system's.
@@ -178,6 +183,62 @@ public struct Runtime: Sendable {
         return EgressPolicy(trust: .commandLine, allowedPrefixes: prefixes, resolver: SystemResolver(fixed: fixed))
     }
 
+    /// The tools the operator offers untrusted callers: every tool, or those `ALMANAC_SERVE_TOOLS` /
+    /// `[serve] tools` name, less those `ALMANAC_SERVE_DENY_TOOLS` / `[serve] deny_tools` name. An
+    /// unknown name is an error, not ignored: a misspelt `deny_tools = ["raed"]` would otherwise
+    /// leave the tool on.
+    static func offeredTools(_ settings: Settings, registry: ToolRegistry) throws -> ToolRegistry {
+        let allowed = try toolNames(settings, variable: "ALMANAC_SERVE_TOOLS", key: "tools", registry: registry)
+        let denied = try toolNames(
+            settings, variable: "ALMANAC_SERVE_DENY_TOOLS", key: "deny_tools", registry: registry)
+        return ToolRegistry(
+            registry.tools.filter { tool in
+                (allowed?.contains(tool.name) ?? true) && !(denied?.contains(tool.name) ?? false)
+            })
+    }
+
+    /// The tool names of one setting (the variable wins over the config key), nil when unset.
+    static func toolNames(_ settings: Settings, variable: String, key: String, registry: ToolRegistry) throws
+        -> Set<String>?
+    {
+        let names: [String]
+        let source: String
+        if let raw = settings.env(variable) {
+            names = raw.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+            source = variable
+        } else if let value = settings.config("serve", key) {
+            source = "[serve] \(key)"
+            switch value {
+            case .array(let items):
+                names = try items.map { item in
+                    guard let name = item.stringValue else {
+                        throw AlmanacError.usage(
+                            "\(source) must list tool names as strings",
+                            suggestion: "e.g. \(key) = [\"sports\", \"weather\"]")
+                    }
+                    return name
+                }
+            case .string(let text): names = [text]
+            default:
+                throw AlmanacError.usage(
+                    "\(source) must be a list of tool names", suggestion: "e.g. \(key) = [\"sports\", \"weather\"]")
+            }
+        } else {
+            return nil
+        }
+        let known = registry.tools.map(\.name)
+        var result = Set<String>()
+        for name in names {
+            guard let tool = registry.tool(named: name) else {
+                // AlmanacError escapes control characters, so the entry can be echoed as it is.
+                throw AlmanacError.usage(
+                    "\(source): unknown tool '\(name)'", suggestion: "tools: \(known.joined(separator: ", "))")
+            }
+            result.insert(tool.name)
+        }
+        return result
+    }
+
     /// A tool context for one run by `trust`'s caller.
     public func context(trust: CallerTrust = .commandLine) -> ToolContext {
         ToolContext(
@@ -209,11 +270,32 @@ public struct Runtime: Sendable {
     /// serve`, `tools mcp`, a model's tool call): the arguments are checked against the schema such
     /// callers see, and the run reaches only what they may (docs/security.md).
     public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
-        let tool = try registry.require(name)
+        let tool = try publishedTool(name)
         let policy = egress.with(trust: .untrusted)
         try tool.schema.checkAccess(json.keys.sorted(), policy: policy, tool: tool.name)
         let arguments = try ToolArguments.parse(json: json, schema: tool.schema.visible(to: policy), tool: tool.name)
         return try await tool.run(arguments, context: context(trust: .untrusted))
+    }
+
+    /// The tools untrusted callers see and may call, in the registry's order: every tool unless
+    /// the operator switched some off for them (`[serve] tools`, `deny_tools`: docs/security.md).
+    public var publishedTools: [any Tool] { offered.tools }
+
+    /// The one-line refusal when `name` is a tool the operator switched off for untrusted
+    /// callers (it exists but is not published), else nil.
+    public func switchedOff(_ name: String) -> AlmanacError? {
+        guard let tool = registry.tool(named: name), offered.tool(named: name) == nil else { return nil }
+        let names = offered.tools.map(\.name)
+        return AlmanacError.usage(
+            "tool '\(tool.name)' is switched off for callers of tools serve, mcp or a model",
+            suggestion: (names.isEmpty ? "no tools are offered" : "tools: \(names.joined(separator: ", "))")
+                + "; the operator chooses them with [serve] tools and deny_tools (docs/security.md)")
+    }
+
+    /// The published tool `name`, else a one-line usage error naming the published ones.
+    public func publishedTool(_ name: String) throws -> any Tool {
+        if let refusal = switchedOff(name) { throw refusal }
+        return try offered.require(name)
     }
 
     /// `tool`'s schema as untrusted callers see it: what servers publish.

@@ -22,7 +22,7 @@ public enum AlmanacServer {
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         MemoryRelief.keepBigBlocksApart()
-        let metrics = ServeMetrics(tools: runtime.registry.tools.map(\.name))
+        let metrics = ServeMetrics(tools: runtime.publishedTools.map(\.name))
         let api = ToolAPI(
             runtime: runtime, budget: configuration.budget, metrics: metrics, maxAnswerBytes: configuration.maxAnswerBytes)
         let sessions = MCPSessions(

@@ -156,6 +156,11 @@ actor MCPSessions {
                 isError: true)
         }
         let result = answer.result
+        // A switched-off tool never ran: a refusal, like the same call to `/tools/NAME`.
+        if api.runtime.switchedOff(parameters.name) != nil {
+            api.metrics.refused("tool_off")
+            return result
+        }
         MemoryRelief.afterCall(api.runtime.registry.tool(named: parameters.name)?.name ?? "")
         guard ContinuousClock.now - start < limit else { return result }  // its stream was cut: counted as a timeout
         var attempts: [ProviderAttempt] = []

@@ -65,7 +65,7 @@ public final class ServeMetrics: Sendable {
     }
 
     /// Records a request the server refused before any tool ran (`reason`: unauthorized, origin,
-    /// host, too_large, too_many, timeout).
+    /// host, too_large, too_many, timeout, tool_off: a tool the operator switched off for callers).
     public func refused(_ reason: String) {
         registry.makeCounter(descriptor: Self.refusals, labels: [("reason", reason)]).increment()
     }

@@ -34,8 +34,9 @@ public struct ToolAPI: Sendable {
 
     /// Runs `name` with the JSON `body` (the tool's arguments, plus an optional `tz`).
     ///
-    /// 200: the JSON envelope plus `context`; 400: bad arguments (one line); 404: no such tool;
-    /// 502: every provider failed (one line per provider); 503: the tool is not configured.
+    /// 200: the JSON envelope plus `context`; 400: bad arguments (one line); 403: the operator
+    /// switched the tool off for callers of the server; 404: no such tool; 502: every provider
+    /// failed (one line per provider); 503: the tool is not configured.
     public func call(_ name: String, body: [UInt8]) async -> Answer {
         await call(name, body: body, outcome: nil)
     }
@@ -43,10 +44,14 @@ public struct ToolAPI: Sendable {
     /// ``call(_:body:)``, counted only when `outcome` lets it (the time limit may have answered first).
     func call(_ name: String, body: [UInt8], outcome: CallOutcome?) async -> Answer {
         let start = ContinuousClock.now
-        guard let tool = runtime.registry.tool(named: name) else {
+        if let refusal = runtime.switchedOff(name) {
+            metrics.refused("tool_off")
+            return Self.error(403, Self.oneLine(refusal), lines: [])
+        }
+        guard let tool = runtime.publishedTools.first(where: { $0.name == name.lowercased() }) else {
             return Self.error(
                 404, "error: unknown tool '\(name)'",
-                lines: ["tools: " + runtime.registry.tools.map(\.name).joined(separator: ", ")])
+                lines: ["tools: " + runtime.publishedTools.map(\.name).joined(separator: ", ")])
         }
         var status = "ok"
         var attempts: [ProviderAttempt] = []
@@ -175,7 +180,7 @@ public struct ToolAPI: Sendable {
     /// The OpenAPI 3.1 document: one `POST /tools/{tool}` operation per tool.
     public func openAPI(version: String, bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
-        for tool in runtime.registry.tools {
+        for tool in runtime.publishedTools {
             paths["/tools/\(tool.name)"] = .object(["post": operation(for: tool, bearer: bearer)])
         }
         return .object([

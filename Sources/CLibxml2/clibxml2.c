@@ -5,6 +5,7 @@
    Package.swift): only this file reads libxml2's headers. */
 #define LIBXML_STATIC
 #include <libxml/HTMLparser.h>
+#include <libxml/encoding.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 #include <libxml/xmlreader.h>
@@ -25,14 +26,20 @@
     X(const xmlChar *, xmlTextReaderConstLocalName, (xmlTextReaderPtr a), (a))                     \
     X(const xmlChar *, xmlTextReaderConstNamespaceUri, (xmlTextReaderPtr a), (a))                  \
     X(const xmlChar *, xmlTextReaderConstValue, (xmlTextReaderPtr a), (a))                     \
-    X(htmlDocPtr, htmlReadMemory, (const char *a, int b, const char *c, const char *d, int e), (a, b, c, d, e))
+    X(htmlDocPtr, htmlReadMemory, (const char *a, int b, const char *c, const char *d, int e), (a, b, c, d, e)) \
+    X(htmlParserCtxtPtr, htmlCreateMemoryParserCtxt, (const char *a, int b), (a, b))                \
+    X(int, htmlCtxtUseOptions, (htmlParserCtxtPtr a, int b), (a, b))                               \
+    X(xmlCharEncodingHandlerPtr, xmlFindCharEncodingHandler, (const char *a), (a))                 \
+    X(int, xmlSwitchToEncoding, (xmlParserCtxtPtr a, xmlCharEncodingHandlerPtr b), (a, b))         \
+    X(int, htmlParseDocument, (htmlParserCtxtPtr a), (a))
 
 #define ALMANAC_XML_PROCEDURES(X)                                                                  \
     X(xmlFreeTextReader, (xmlTextReaderPtr a), (a))                                                \
     X(xmlTextReaderSetStructuredErrorHandler, (xmlTextReaderPtr a, xmlStructuredErrorFunc b, void *c), (a, b, c)) \
     X(xmlSetGenericErrorFunc, (void *a, xmlGenericErrorFunc b), (a, b))                            \
     X(xmlSetStructuredErrorFunc, (void *a, xmlStructuredErrorFunc b), (a, b))                      \
-    X(xmlFreeDoc, (xmlDocPtr a), (a))
+    X(xmlFreeDoc, (xmlDocPtr a), (a))                                                              \
+    X(htmlFreeParserCtxt, (htmlParserCtxtPtr a), (a))
 
 static struct {
     ALMANAC_XML_FUNCTIONS(ALMANAC_POINTER)
@@ -57,6 +64,8 @@ static int loaded = -1;
 static const char *soname = "libxml2";
 static char opened[96] = "libxml2";
 static char failure[256] = "libxml2 was not loaded";
+/* The version opened (20914 for 2.9.14). */
+static int version_number;
 
 static void load(void) {
     const almanac_symbol symbols[] = {
@@ -74,6 +83,7 @@ static void load(void) {
         return;
     }
     snprintf(opened, sizeof opened, "%s %d.%d.%d", soname, major, minor, micro);
+    version_number = version;
     loaded = 0;
 }
 
@@ -171,18 +181,21 @@ struct almanac_html_document {
     htmlDocPtr document;
 };
 
+/* RECOVER: pages are rarely valid; NONET: no DTD or entity fetched; NOERROR/NOWARNING: nothing
+   printed; COMPACT: small text nodes stored inline (fewer allocations); NODEFDTD: no DTD made up. A
+   given encoding overrides the page's own meta (the caller read headers, BOM and meta first). */
+static int html_options(const char *encoding) {
+    int options = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING
+        | HTML_PARSE_COMPACT | HTML_PARSE_NODEFDTD;
+    return encoding != NULL ? options | HTML_PARSE_IGNORE_ENC : options;
+}
+
 almanac_html_document *almanac_html_parse(const char *buffer, int size, const char *encoding) {
     xmlSetGenericErrorFunc(NULL, ignore_message);
     xmlSetStructuredErrorFunc(NULL, ignore_error);
     almanac_html_document *result = calloc(1, sizeof *result);
     if (result == NULL) return NULL;
-    /* RECOVER: pages are rarely valid; NONET: no DTD or entity fetched; NOERROR/NOWARNING:
-       nothing printed; COMPACT: small text nodes stored inline (fewer allocations). A given
-       encoding overrides the page's own meta (the caller read headers, BOM and meta first). */
-    int options = HTML_PARSE_RECOVER | HTML_PARSE_NONET | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING
-        | HTML_PARSE_COMPACT | HTML_PARSE_NODEFDTD;
-    if (encoding != NULL) options |= HTML_PARSE_IGNORE_ENC;
-    result->document = htmlReadMemory(buffer, size, NULL, encoding, options);
+    result->document = htmlReadMemory(buffer, size, NULL, encoding, html_options(encoding));
     if (result->document == NULL) {
         free(result);
         return NULL;
@@ -232,4 +245,204 @@ const char *almanac_html_attribute_value(const almanac_html_attribute *attribute
     const xmlNode *child = attribute->children;
     if (child == NULL || child->content == NULL) return "";
     return (const char *)child->content;
+}
+
+/* The read tool's parse: the same recovering parse as htmlReadMemory's, with libxml2's SAX events
+   handed to the caller instead of libxml2's tree builder (SAX2.c), so no tree of libxml2's is made,
+   walked and freed (it was about half of libxml2's time). The events say what that tree builder
+   would have made of them, so the caller builds the same tree (a test compares the two). */
+struct html_events {
+    const almanac_html_events *handler;
+    htmlParserCtxtPtr parser;
+    /* Open elements, as the tree builder's node stack counts them. */
+    int depth;
+    /* The document's first child: 0 none yet, 1 an element, 2 something else (a DOCTYPE, which
+       libxml2 always puts first, a comment or a processing instruction). */
+    int first;
+};
+
+/* HTML 4's boolean attributes: the tree builder gives a bare one its own name as its value
+   (`selected` reads "selected"), any other bare attribute no value (""). */
+static const char *const boolean_attributes[] = {
+    "checked", "compact", "declare", "defer", "disabled", "ismap", "multiple", "nohref", "noresize", "noshade",
+    "nowrap", "readonly", "selected", NULL,
+};
+
+static const char *bare_value(const char *name) {
+    for (const char *const *known = boolean_attributes; *known != NULL; known++) {
+        if (strcmp(*known, name) == 0) return name;
+    }
+    return "";
+}
+
+/* The tree builder names an element by its local part (xmlSplitQName: `wb:follow-button` is
+   `follow-button`; `:x` and `x:` stay whole). */
+static const char *local_name(const char *name) {
+    if (name[0] == ':') return name;
+    const char *colon = strchr(name, ':');
+    return colon == NULL || colon[1] == '\0' ? name : colon + 1;
+}
+
+static int ascii_lower(int character) { return character >= 'A' && character <= 'Z' ? character + 32 : character; }
+
+/* Whether `text` holds `needle` (lower-case), ASCII letters compared without case. */
+static int contains_ignoring_case(const char *text, const char *needle) {
+    size_t length = strlen(needle);
+    for (; *text != '\0'; text++) {
+        size_t index = 0;
+        while (index < length && text[index] != '\0' && ascii_lower((unsigned char)text[index]) == needle[index]) {
+            index++;
+        }
+        if (index == length) return 1;
+    }
+    return 0;
+}
+
+/* Script and style contents nobody reads (every style, every script but JSON-LD) are skipped with
+   one search instead of htmlParseScript's character-by-character scan, a third of libxml2's time
+   on pages full of inline JavaScript. Called as the start tag's event arrives, while the parser
+   stands on its `>`: the `>` is written again just before the `</script` (or `</style`) that
+   htmlParseScript would have stopped at (the first one, any case, in recovery mode), and the
+   parser moved there, so it consumes that `>` and finds the end tag next. What it skips only
+   ever became the dropped element's text. It is done only where that holds: libxml2 before 2.14
+   (whose tokenizer reads scripts the old way), a converted input (libxml2's own writable copy,
+   valid UTF-8, where a bad byte cannot switch the page to Latin-1), the end tag in the buffer, no
+   NUL before it and no `<` first (a tag there may close the script early). */
+static void skip_unread_contents(struct html_events *events, const char *name, const char *const *pairs) {
+    size_t length;
+    if (strcmp(name, "script") == 0) {
+        for (size_t index = 0; pairs[index] != NULL; index += 2) {
+            if (strcmp(pairs[index], "type") == 0 && contains_ignoring_case(pairs[index + 1], "ld+json")) return;
+        }
+        length = 6;
+    } else if (strcmp(name, "style") == 0) {
+        length = 5;
+    } else {
+        return;
+    }
+    if (version_number >= 21400 || events->parser == NULL) return;
+    xmlParserInputPtr input = events->parser->input;
+    if (input == NULL || input->buf == NULL || input->buf->encoder == NULL || input->cur == NULL) return;
+    xmlChar *start = (xmlChar *)input->cur;
+    const xmlChar *end = input->end;
+    if (start + 1 >= end || *start != '>' || start[1] == '<') return;
+    const xmlChar *at = start + 1;
+    while (at + 2 + length <= end) {
+        at = memchr(at, '<', (size_t)(end - at));
+        if (at == NULL || at + 2 + length > end) return;
+        size_t index = 0;
+        if (at[1] == '/') {
+            while (index < length && ascii_lower(at[2 + index]) == name[index]) index++;
+        }
+        if (index == length) {
+            if (memchr(start + 1, '\0', (size_t)(at - (start + 1))) != NULL) return;
+            xmlChar *close = (xmlChar *)at - 1;
+            if (close == start) return;
+            *close = '>';
+            input->cur = close;
+            return;
+        }
+        at++;
+    }
+}
+
+static void on_start(void *context, const xmlChar *name, const xmlChar **attributes) {
+    struct html_events *events = context;
+    /* An element opened at the top goes where the tree builder puts it: the first child of the
+       document, else under the document's first child when that is an element, else beside it. */
+    int place = ALMANAC_HTML_INSIDE;
+    if (events->depth == 0) {
+        if (events->first == 0) {
+            events->first = 1;
+            place = ALMANAC_HTML_FIRST;
+        } else {
+            place = events->first == 1 ? ALMANAC_HTML_UNDER_FIRST : ALMANAC_HTML_TOP;
+        }
+    }
+    events->depth++;
+    size_t count = 0;
+    while (attributes != NULL && attributes[count * 2] != NULL) count++;
+    const char *local[2 * 16 + 1];
+    const char **pairs = count <= 16 ? local : malloc((2 * count + 1) * sizeof *pairs);
+    if (pairs == NULL) {
+        pairs = local;
+        count = 0;
+    }
+    for (size_t index = 0; index < count; index++) {
+        const char *attribute = (const char *)attributes[index * 2];
+        const char *value = (const char *)attributes[index * 2 + 1];
+        pairs[index * 2] = attribute;
+        pairs[index * 2 + 1] = value != NULL ? value : bare_value(attribute);
+    }
+    pairs[count * 2] = NULL;
+    const char *element = local_name((const char *)name);
+    events->handler->start(events->handler->context, element, pairs, place);
+    /* libxml2 reads a raw-text element by its full name (`x:script` is markup). */
+    skip_unread_contents(events, (const char *)name, pairs);
+    if (pairs != local) free(pairs);
+}
+
+static void on_end(void *context, const xmlChar *name) {
+    (void)name;
+    struct html_events *events = context;
+    if (events->depth == 0) return;
+    events->depth--;
+    events->handler->end(events->handler->context);
+}
+
+static void on_text(void *context, const xmlChar *text, int length) {
+    struct html_events *events = context;
+    /* The tree builder drops text outside every element. */
+    if (events->depth == 0 || length <= 0) return;
+    events->handler->text(events->handler->context, (const char *)text, length);
+}
+
+static void on_other(struct html_events *events) {
+    if (events->depth == 0 && events->first == 0) events->first = 2;
+}
+
+static void on_comment(void *context, const xmlChar *text) {
+    (void)text;
+    on_other(context);
+}
+
+static void on_instruction(void *context, const xmlChar *target, const xmlChar *data) {
+    (void)target;
+    (void)data;
+    on_other(context);
+}
+
+static void on_doctype(void *context, const xmlChar *name, const xmlChar *external, const xmlChar *system) {
+    (void)name;
+    (void)external;
+    (void)system;
+    struct html_events *events = context;
+    events->first = 2;
+}
+
+int almanac_html_parse_events(const char *buffer, int size, const char *encoding, const almanac_html_events *handler) {
+    xmlSetGenericErrorFunc(NULL, ignore_message);
+    xmlSetStructuredErrorFunc(NULL, ignore_error);
+    htmlParserCtxtPtr context = htmlCreateMemoryParserCtxt(buffer, size);
+    if (context == NULL) return -1;
+    struct html_events events = {handler, context, 0, 0};
+    /* The context's own copy of the handler: only these events, no tree. */
+    memset(context->sax, 0, sizeof *context->sax);
+    context->sax->initialized = 1;
+    context->sax->startElement = on_start;
+    context->sax->endElement = on_end;
+    context->sax->characters = on_text;
+    context->sax->cdataBlock = on_text;
+    context->sax->comment = on_comment;
+    context->sax->processingInstruction = on_instruction;
+    context->sax->internalSubset = on_doctype;
+    context->userData = &events;
+    htmlCtxtUseOptions(context, html_options(encoding));
+    if (encoding != NULL) {
+        xmlCharEncodingHandlerPtr converter = xmlFindCharEncodingHandler(encoding);
+        if (converter != NULL) xmlSwitchToEncoding(context, converter);
+    }
+    htmlParseDocument(context);
+    htmlFreeParserCtxt(context);
+    return 0;
 }

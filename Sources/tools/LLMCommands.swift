@@ -148,7 +148,7 @@ extension Tools {
         func run() async throws {
             do {
                 let runtime = try Runtime.make()
-                printLine(try OpenAITools.json(runtime.registry.tools, policy: runtime.egress.with(trust: .untrusted)))
+                printLine(try OpenAITools.json(runtime.publishedTools, policy: runtime.egress.with(trust: .untrusted)))
             } catch {
                 throw fail(error)
             }

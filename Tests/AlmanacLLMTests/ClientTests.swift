@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacRuntime
 import Foundation
 import Synchronization
 import Testing
@@ -245,6 +246,46 @@ struct AskScriptedTests {
                     line 2 the and of to in is it you that was for on are with as
                     """))
         #expect(bodies[1]["tools"] == nil)
+    }
+
+    @Test("native tool calling: a tool switched off for untrusted callers is not offered, and a call to it is refused")
+    func nativeSwitchedOff() async throws {
+        let directory = try TempDirectory()
+        let runtime = try Runtime.make(
+            environment: [
+                "HOME": directory.url.path, "ALMANAC_CACHE_DIR": directory.url.path, "ALMANAC_NOW": fixedNow,
+                "ALMANAC_TZ": "America/New_York", "ALMANAC_SERVE_DENY_TOOLS": "weather",
+            ],
+            tools: [LinesTool(name: "search"), LinesTool(name: "weather")])
+        let first = """
+            {"choices":[{"index":0,"finish_reason":"tool_calls","message":{"role":"assistant","content":"",\
+            "tool_calls":[{"id":"c","type":"function","function":{"name":"weather","arguments":"{}"}}]}}]}
+            """
+        let http = ScriptedHTTP([
+            .respond(status: 200, chunks: [first]),
+            .respond(status: 200, chunks: [chunk("Sorry."), "data: [DONE]\n\n"]),
+        ])
+        let asker = Asker(runner: runtime, client: LLMClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: http))
+        _ = try await asker.ask("x", options: AskOptions(toolCalling: .native), output: { _ in })
+        guard case .array(let tools)? = http.bodies.first?["tools"] else {
+            Issue.record("no tools in the first request")
+            return
+        }
+        #expect(tools.count == 1)
+        #expect(tools.first?.objectValue?["function"]?.objectValue?["name"] == "search")
+        guard case .array(let messages)? = http.bodies.last?["messages"], case .object(let tool)? = messages.last else {
+            Issue.record("no tool message")
+            return
+        }
+        guard case .string(let content)? = tool["content"] else {
+            Issue.record("the tool message has no text")
+            return
+        }
+        #expect(content.hasPrefix("[weather] unavailable: tool 'weather' is switched off"), "\(content)")
+        await #expect(throws: AlmanacError.self) {
+            let forced = AskOptions(toolCalling: .native, toolChoice: "weather")
+            _ = try await asker.ask("x", options: forced, output: { _ in })
+        }
     }
 
     @Test("native tool calling: bad arguments come back to the model as a one-line error")

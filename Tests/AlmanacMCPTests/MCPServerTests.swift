@@ -42,6 +42,25 @@ struct MCPServerTests {
         #expect(tools.allSatisfy { $0.annotations.readOnlyHint == true })
     }
 
+    @Test("a tool the operator switched off is not in tools/list, and a call to it is a one-line tool error")
+    func switchedOff() async throws {
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-mcp-\(UUID().uuidString)")
+        let runtime = try Runtime.make(environment: [
+            "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_CACHE_DIR": cache.path, "HOME": cache.path,
+            "ALMANAC_SERVE_DENY_TOOLS": "read,search",
+        ])
+        #expect(AlmanacMCPServer.tools(runtime).map(\.name) == ["sports", "weather", "calendar"])
+        let (result, status) = await AlmanacMCPServer.answer(
+            "read", arguments: ["url": "https://example.org/"], runtime: runtime, budget: nil,
+            maxAnswerBytes: AnswerLimit.defaultBytes)
+        #expect(result.isError == true)
+        #expect(status == "usage")
+        let text = Self.text(result)
+        let refusal = "error: tool 'read' is switched off for callers of tools serve, mcp or a model"
+        #expect(text.hasPrefix(refusal), "\(text)")
+        #expect(text.contains("tools: sports, weather, calendar;") && !text.contains("\n"))
+    }
+
     @Test("a call answers the context text with the envelope as structured content")
     func call() async throws {
         let (result, status) = await AlmanacMCPServer.answer(

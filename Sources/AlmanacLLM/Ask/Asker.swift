@@ -116,7 +116,8 @@ public struct Asker: Sendable {
     func askNative(
         _ question: String, options: AskOptions, output: @Sendable (String) -> Void, note: @Sendable (String) -> Void
     ) async throws -> AskReport {
-        let tools = runner.registry.tools
+        // A model is an untrusted caller: it is offered only the tools the operator publishes.
+        let tools = runner.publishedTools
         let clock = PromptContext(question: question, blocks: [], now: runner.now, timeZone: runner.timeZone).clockLine
         var messages: [ChatMessage] = [.system(Prompt.toolSystem(clockLine: clock)), .user(question)]
         let choice: JSONValue
@@ -125,7 +126,7 @@ public struct Asker: Sendable {
         case "none": choice = "none"
         case "required": choice = "required"
         case let name?:
-            _ = try runner.registry.require(name)
+            _ = try ToolRegistry(tools).require(name)
             choice = .object(["type": "function", "function": .object(["name": .string(name)])])
         }
         let first = try await client.complete(

@@ -15,6 +15,13 @@ public protocol ToolRunning: Sendable {
     func run(tool: String, words: [String]) async throws -> ToolResult
     /// Runs `tool` with JSON arguments (MCP, OpenAI tool calls).
     func run(tool: String, json: [String: JSONValue]) async throws -> ToolResult
+    /// The tools a model may be offered and call (``Runtime/publishedTools``).
+    var publishedTools: [any Tool] { get }
+}
+
+extension ToolRunning {
+    /// Every tool, for runners with no operator's switch (test fakes).
+    public var publishedTools: [any Tool] { registry.tools }
 }
 
 extension Runtime: ToolRunning {}

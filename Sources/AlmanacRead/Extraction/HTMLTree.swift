@@ -4,41 +4,43 @@ import Foundation
 /// One node of a parsed page: an element or a run of text.
 ///
 /// A mutable tree the extractor prunes and rewrites in place (Readability's algorithm is written
-/// against a mutable DOM). It lives inside one extraction call and never crosses a task.
+/// against a mutable DOM). It lives inside one extraction call and never crosses a task, so its
+/// stored properties skip Swift's run-time exclusivity checks (`@exclusivity(unchecked)`): they
+/// were a tenth of the extractor's instructions, on accesses that can never overlap.
 final class HTMLNode {
     /// Element or text.
     enum Kind { case element, text }
 
     let kind: Kind
     /// Lower-case tag name ("" for text).
-    var tag: String {
+    @exclusivity(unchecked) var tag: String {
         didSet { code = TagCode.code(tag) }
     }
     /// The tag as a ``TagCode`` (0 for text and unlisted names), for ``TagSet`` tests.
-    private(set) var code: UInt8
+    @exclusivity(unchecked) private(set) var code: UInt8
     /// Readability's class-and-id match string, made once (attributes never change after parsing).
-    var matchCache: String?
+    @exclusivity(unchecked) var matchCache: String?
     /// Class and id lower-cased, made once for Readability's class weight.
-    var lowerNamesCache: (String, String)?
+    @exclusivity(unchecked) var lowerNamesCache: (String, String)?
     /// Attributes in document order, names lower-cased.
-    var attributes: [(name: String, value: String)]
+    @exclusivity(unchecked) var attributes: [(name: String, value: String)]
     /// The text of a text node.
-    var text: String
+    @exclusivity(unchecked) var text: String
     /// The parent element; nil for the root and for detached nodes.
-    unowned(unsafe) var parent: HTMLNode?
+    @exclusivity(unchecked) unowned(unsafe) var parent: HTMLNode?
     /// Children in document order.
-    var children: [HTMLNode] = []
+    @exclusivity(unchecked) var children: [HTMLNode] = []
 
     // Readability's per-node state.
-    var score: Double = 0
-    var scored = false
-    var dataTable = false
+    @exclusivity(unchecked) var score: Double = 0
+    @exclusivity(unchecked) var scored = false
+    @exclusivity(unchecked) var dataTable = false
     /// The text measure of the subtree, kept until the subtree changes (see ``changed()``).
-    var measure: Readability.Measure?
+    @exclusivity(unchecked) var measure: Readability.Measure?
     /// Where the node last was among its parent's children (checked before use: removals shift it).
-    var indexHint = 0
+    @exclusivity(unchecked) var indexHint = 0
     /// The text length inside its links, kept like ``measure``.
-    var linkLength: Double?
+    @exclusivity(unchecked) var linkLength: Double?
 
     init(
         kind: Kind, tag: String = "", code: UInt8? = nil, attributes: [(name: String, value: String)] = [], text: String = ""
@@ -214,7 +216,194 @@ enum HTMLParser {
     }
 
     /// Parses `data` as HTML in `encoding` (an IANA name libxml2 knows; nil: the page's own meta).
+    ///
+    /// The tree is built from libxml2's parse events (``EventBuilder``): libxml2 making its own tree
+    /// for us to copy and free was about half of its time.
     static func parse(_ data: Data, encoding: String?) throws -> Parsed {
+        guard almanac_xml_load() == 0 else {
+            throw HTMLParseFailure(reason: String(cString: almanac_xml_error()))
+        }
+        guard !data.isEmpty else { return Parsed(root: HTMLNode(kind: .element, tag: "html"), jsonLD: []) }
+        let builder = EventBuilder()
+        let status = withExtendedLifetime(builder) {
+            var events = almanac_html_events(
+                context: Unmanaged.passUnretained(builder).toOpaque(),
+                start: { context, name, attributes, place in
+                    guard let context, let name else { return }
+                    Unmanaged<EventBuilder>.fromOpaque(context).takeUnretainedValue()
+                        .start(name, attributes, place: place)
+                },
+                end: { context in
+                    guard let context else { return }
+                    Unmanaged<EventBuilder>.fromOpaque(context).takeUnretainedValue().end()
+                },
+                text: { context, text, length in
+                    guard let context, let text else { return }
+                    Unmanaged<EventBuilder>.fromOpaque(context).takeUnretainedValue()
+                        .text(UnsafeRawBufferPointer(start: text, count: Int(length)))
+                })
+            return data.withUnsafeBytes { raw -> Int32 in
+                guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return -1 }
+                let size = Int32(clamping: raw.count)
+                if let encoding {
+                    return encoding.withCString { almanac_html_parse_events(base, size, $0, &events) }
+                }
+                return almanac_html_parse_events(base, size, nil, &events)
+            }
+        }
+        guard status == 0 else { throw HTMLParseFailure(reason: "libxml2 could not parse the page") }
+        builder.finish()
+        return rooted(builder.document, jsonLD: builder.jsonLD)
+    }
+
+    /// The tree's root is <html>; a fragment without one is wrapped.
+    static func rooted(_ document: HTMLNode, jsonLD: [String]) -> Parsed {
+        if let html = document.children.first(where: { $0.tag == "html" }) {
+            html.parent = nil
+            return Parsed(root: html, jsonLD: jsonLD)
+        }
+        let html = HTMLNode(kind: .element, tag: "html")
+        for child in document.children { html.append(child) }
+        return Parsed(root: html, jsonLD: jsonLD)
+    }
+
+    /// Element and attribute names, interned by libxml2's pointer (its dictionary stores each
+    /// distinct name once), so each is converted and lower-cased once per page.
+    struct Names {
+        private var table: [UnsafePointer<CChar>: (name: String, code: UInt8)] = [:]
+
+        init() { table.reserveCapacity(256) }
+
+        mutating func name(_ pointer: UnsafePointer<CChar>) -> String { named(pointer).name }
+
+        mutating func named(_ pointer: UnsafePointer<CChar>) -> (name: String, code: UInt8) {
+            if let known = table[pointer] { return known }
+            let name = String(cString: pointer).lowercased()
+            let made = (name, TagCode.code(name))
+            table[pointer] = made
+            return made
+        }
+    }
+
+    /// Builds the tree from libxml2's parse events, as libxml2's own tree builder would place
+    /// each node (CLibxml2 says where a top-level element goes), dropping ``dropped`` subtrees
+    /// and keeping the JSON-LD scripts' text. Text is gathered as bytes and made a String once
+    /// per run (libxml2 splits a run at every entity); consecutive runs are one text node, as in
+    /// a browser's DOM, also across a dropped element or a comment.
+    final class EventBuilder {
+        // Used by one parse on one thread: no run-time exclusivity checks (see HTMLNode).
+        let document = HTMLNode(kind: .element, tag: "#document")
+        @exclusivity(unchecked) private(set) var jsonLD: [String] = []
+        @exclusivity(unchecked) private var names = Names()
+        /// The open elements that are kept, innermost last.
+        @exclusivity(unchecked) private var open: [HTMLNode] = []
+        /// The document's first child when it is an element (nil when it was dropped).
+        @exclusivity(unchecked) private var first: HTMLNode?
+        /// How deep inside a dropped element the parse is (0: not inside one).
+        @exclusivity(unchecked) private var skipping = 0
+        /// The text of the JSON-LD script being read.
+        @exclusivity(unchecked) private var script: [UInt8]?
+        /// Text of the innermost open element not yet made a node.
+        @exclusivity(unchecked) private var pending: [UInt8] = []
+
+        func start(_ name: UnsafePointer<CChar>, _ attributes: UnsafePointer<UnsafePointer<CChar>?>?, place: Int32) {
+            if skipping > 0 {
+                skipping += 1
+                return
+            }
+            let parent: HTMLNode
+            switch place {
+            case Int32(ALMANAC_HTML_FIRST), Int32(ALMANAC_HTML_TOP): parent = document
+            case Int32(ALMANAC_HTML_UNDER_FIRST):
+                // Under a dropped first element: dropped with it.
+                guard let first else {
+                    skipping = 1
+                    return
+                }
+                parent = first
+            default:
+                guard let innermost = open.last else {
+                    skipping = 1
+                    return
+                }
+                parent = innermost
+            }
+            flush()
+            let (tag, code) = names.named(name)
+            var pairs: [(name: String, value: String)] = []
+            var index = 0
+            while let attributes, let attribute = attributes[index], let value = attributes[index + 1] {
+                pairs.append((names.name(attribute), String(cString: value)))
+                index += 2
+            }
+            if tag == "script" {
+                let type = pairs.first { $0.name == "type" }?.value.lowercased() ?? ""
+                if type.contains("ld+json") { script = [] }
+                skipping = 1
+                return
+            }
+            if HTMLParser.dropped.contains(code) {
+                skipping = 1
+                return
+            }
+            let node = HTMLNode(kind: .element, tag: tag, code: code, attributes: pairs)
+            node.parent = parent
+            node.indexHint = parent.children.count
+            parent.children.append(node)
+            open.append(node)
+            if place == Int32(ALMANAC_HTML_FIRST) { first = node }
+        }
+
+        func end() {
+            if skipping > 0 {
+                skipping -= 1
+                if skipping == 0, let text = script {
+                    jsonLD.append(String(decoding: text, as: UTF8.self))
+                    script = nil
+                }
+                return
+            }
+            flush()
+            open.removeLast()
+        }
+
+        func text(_ bytes: UnsafeRawBufferPointer) {
+            if skipping > 0 {
+                if skipping == 1, script != nil { script?.append(contentsOf: bytes) }
+                return
+            }
+            pending.append(contentsOf: bytes)
+        }
+
+        /// Ends the tree (the parse may stop with elements open).
+        func finish() {
+            flush()
+            if let text = script {
+                jsonLD.append(String(decoding: text, as: UTF8.self))
+                script = nil
+            }
+        }
+
+        /// Makes the pending text a node of the innermost open element.
+        private func flush() {
+            guard !pending.isEmpty else { return }
+            defer { pending.removeAll(keepingCapacity: true) }
+            guard let parent = open.last else { return }
+            let string = String(decoding: pending, as: UTF8.self)
+            if let last = parent.children.last, last.kind == .text {
+                last.text += string
+            } else {
+                let node = HTMLNode(kind: .text, text: string)
+                node.parent = parent
+                node.indexHint = parent.children.count
+                parent.children.append(node)
+            }
+        }
+    }
+
+    /// libxml2's own tree, copied into ours: the reference ``parse(_:encoding:)`` is tested
+    /// against (the tree libxml2 builds from the same events), not used to read pages.
+    static func parseReference(_ data: Data, encoding: String?) throws -> Parsed {
         guard almanac_xml_load() == 0 else {
             throw HTMLParseFailure(reason: String(cString: almanac_xml_error()))
         }
@@ -230,49 +419,25 @@ enum HTMLParser {
         guard let document else { throw HTMLParseFailure(reason: "libxml2 could not parse the page") }
         defer { almanac_html_free(document) }
         let root = HTMLNode(kind: .element, tag: "#document")
-        var builder = Builder()
-        builder.reserve()
+        var builder = TreeCopier()
         var node = almanac_html_root(document)
         while let current = node {
             builder.build(current, into: root)
             node = almanac_html_next(current)
         }
-        let jsonLD = builder.jsonLD
-        // The tree's root is <html>; a fragment without one is wrapped.
-        if let html = root.children.first(where: { $0.tag == "html" }) {
-            html.parent = nil
-            return Parsed(root: html, jsonLD: jsonLD)
-        }
-        let html = HTMLNode(kind: .element, tag: "html")
-        for child in root.children { html.append(child) }
-        return Parsed(root: html, jsonLD: jsonLD)
+        return rooted(root, jsonLD: builder.jsonLD)
     }
 
-    /// Builds the tree; names are interned by libxml2's dictionary pointer (the parser stores
-    /// each distinct name once), so each is converted and lower-cased once per page.
-    struct Builder {
+    /// Copies libxml2's tree (``parseReference(_:encoding:)``).
+    struct TreeCopier {
         var jsonLD: [String] = []
-        private var names: [UnsafePointer<CChar>: (name: String, code: UInt8)] = [:]
-
-        /// Room for a page's distinct tag and attribute names, so the table is not regrown while building.
-        mutating func reserve() { names.reserveCapacity(256) }
-
-        private mutating func name(_ pointer: UnsafePointer<CChar>) -> String { named(pointer).name }
-
-        private mutating func named(_ pointer: UnsafePointer<CChar>) -> (name: String, code: UInt8) {
-            if let known = names[pointer] { return known }
-            let name = String(cString: pointer).lowercased()
-            let made = (name, TagCode.code(name))
-            names[pointer] = made
-            return made
-        }
+        private var names = Names()
 
         mutating func build(_ pointer: OpaquePointer, into parent: HTMLNode) {
             switch Int(almanac_html_node_kind(pointer)) {
             case Int(ALMANAC_HTML_TEXT), Int(ALMANAC_HTML_CDATA):
                 guard let text = almanac_html_node_text(pointer) else { return }
                 let string = String(cString: text)
-                // Consecutive text nodes are merged, as a browser's DOM has them.
                 if let last = parent.children.last, last.kind == .text {
                     last.text += string
                 } else {
@@ -283,12 +448,12 @@ enum HTMLParser {
                 }
             case Int(ALMANAC_HTML_ELEMENT):
                 guard let rawName = almanac_html_node_name(pointer) else { return }
-                let (tag, code) = named(rawName)
+                let (tag, code) = names.named(rawName)
                 var attributes: [(name: String, value: String)] = []
                 var attribute = almanac_html_first_attribute(pointer)
                 while let current = attribute {
                     if let name = almanac_html_attribute_name(current), let value = almanac_html_attribute_value(current) {
-                        attributes.append((self.name(name), String(cString: value)))
+                        attributes.append((names.name(name), String(cString: value)))
                     }
                     attribute = almanac_html_next_attribute(current)
                 }
@@ -316,7 +481,6 @@ enum HTMLParser {
                     child = almanac_html_next(current)
                 }
             default:
-                // Comments, processing instructions, DTDs: never text a reader sees.
                 return
             }
         }

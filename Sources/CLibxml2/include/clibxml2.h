@@ -47,7 +47,8 @@ const char *almanac_xml_value(almanac_xml_reader *reader);
 const char *almanac_xml_reader_error(almanac_xml_reader *reader);
 void almanac_xml_free(almanac_xml_reader *reader);
 
-/* libxml2's HTML parser, for the reader tool: a recovering parse into a tree walked in place.
+/* libxml2's HTML parser, for the reader tool: its events (below), or, as the reference the tests
+   compare them with, libxml2's own tree walked in place.
    Nodes and attributes are libxml2's own structs, opaque here. */
 typedef struct almanac_html_document almanac_html_document;
 typedef struct _xmlNode almanac_html_node;
@@ -79,5 +80,35 @@ const almanac_html_attribute *almanac_html_next_attribute(const almanac_html_att
 const char *almanac_html_attribute_name(const almanac_html_attribute *attribute);
 /* The value, "" for a bare attribute (`hidden`). */
 const char *almanac_html_attribute_value(const almanac_html_attribute *attribute);
+
+/* Where an element starting at the document's top level goes, as libxml2's tree builder puts it. */
+enum {
+    /* Inside the innermost open element. */
+    ALMANAC_HTML_INSIDE = 0,
+    /* The document's first child. */
+    ALMANAC_HTML_FIRST = 1,
+    /* The last child of that first child (an element): a second <html> lands inside the first. */
+    ALMANAC_HTML_UNDER_FIRST = 2,
+    /* A child of the document (its first child is a DOCTYPE or a comment). */
+    ALMANAC_HTML_TOP = 3,
+};
+
+/* What a parse tells its caller, in document order, with `context` as the first argument. */
+typedef struct almanac_html_events {
+    void *context;
+    /* An element starts: its lower-case name, its attributes as name, value pairs ending in NULL
+       (UTF-8, entities replaced; a bare attribute's value is "", HTML 4's boolean ones their own
+       name), and where it goes (ALMANAC_HTML_INSIDE...). Valid only during the call. */
+    void (*start)(void *context, const char *name, const char *const *attributes, int place);
+    /* The innermost open element ends (every start has its end, unclosed ones at the end). */
+    void (*end)(void *context);
+    /* `length` bytes of UTF-8 text inside the innermost open element, not NUL-terminated; one run
+       of text may come in several calls. Script and style contents come as text too. */
+    void (*text)(void *context, const char *text, int length);
+} almanac_html_events;
+
+/* Parses `size` bytes of HTML in `encoding` (as almanac_html_parse) and hands `events` what it
+   finds, building no tree. 0 when done, -1 when no parser could be made. */
+int almanac_html_parse_events(const char *buffer, int size, const char *encoding, const almanac_html_events *events);
 
 #endif
