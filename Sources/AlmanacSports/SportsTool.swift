@@ -46,7 +46,8 @@ public struct SportsTool: Tool {
                 aliases: ["-p"]),
             ToolParameter(
                 "event", .string,
-                help: "golf, tennis, racing, MMA: the tournament, race or card by words of its name (\"myrtle beach\", \"qatar open\"), matched against that day's events",
+                help: "golf, tennis, racing, MMA: the tournament, race or card by words of its name "
+                    + "(\"myrtle beach\", \"qatar open\"), matched against that day's events",
                 aliases: ["-e"]),
             ToolParameter(
                 "group", .string,

@@ -36,7 +36,9 @@ struct RouterVocabularyTests {
         #expect(router.route(question).map(\.description) == [expected])
     }
 
-    @Test("a club ESPN names by its bare town is that club in a question about sports, the place otherwise", arguments: [
+    @Test(
+        "a club ESPN names by its bare town is that club in a question about sports, the place otherwise",
+        arguments: [
         ("did bournemouth win yesterday", "sports epl --team 'afc bournemouth' --date yesterday"),
         ("where are leicester in the table", "sports epl standings --team 'leicester city'"),
         ("weather in bournemouth", "weather bournemouth"),
@@ -73,7 +75,9 @@ struct RouterVocabularyTests {
         ("who won the qatar open", [
             "sports pga --event 'qatar open' --date 2024-12-15", "sports atp --event 'qatar open' --date 2024-12-15",
         ]),
-        ("who is winning the qatar womens open", ["sports lpga --event 'qatar womens open'", "sports wta --event 'qatar womens open'"]),
+        ("who is winning the qatar womens open", [
+            "sports lpga --event 'qatar womens open'", "sports wta --event 'qatar womens open'",
+        ]),
         ("who won the national championship", ["search who won the national championship"]),
         ("who won the big ten championship", ["search who won the big ten championship"]),
         ("is walmart open today", ["search is walmart open today"]),

@@ -54,7 +54,8 @@ struct PublicRecordingTests {
         // Two PGA TOUR events the same week: "Truist Championship" and "ONEflight Myrtle Beach Classic".
         let name = "golf-pga-scoreboard-pre-truist-myrtle-2026-05-06"
         let now = "2026-05-06T16:00:00Z"
-        let myrtle = try await Self.context(name, now: now, ["pga", "--date", "2026-05-07", "--event", "myrtle beach classic"])
+        let myrtle = try await Self.context(
+            name, now: now, ["pga", "--date", "2026-05-07", "--event", "myrtle beach classic"])
         #expect(myrtle.contains("ONEflight Myrtle Beach Classic · starts Thu 7 May 2026 (tomorrow)"))
         #expect(!myrtle.contains("Truist"))
         let truist = try await Self.context(name, now: now, ["pga", "--date", "2026-05-07", "--event", "truist"])
@@ -62,7 +63,8 @@ struct PublicRecordingTests {
         let none = try await Self.context(name, now: now, ["pga", "--date", "2026-05-07", "--event", "rocket classic"])
         #expect(
             none.contains(
-                "No PGA Tour event named 'rocket classic' on Thu 7 May 2026 (tomorrow); that day: Truist Championship; ONEflight Myrtle Beach Classic."
+                "No PGA Tour event named 'rocket classic' on Thu 7 May 2026 (tomorrow); that day: "
+                    + "Truist Championship; ONEflight Myrtle Beach Classic."
             ), "\(none)")
         // A golfer asked at an event not on the day is not looked up in the others' fields.
         let player = try await Self.context(

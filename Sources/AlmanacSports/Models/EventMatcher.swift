@@ -30,7 +30,9 @@ enum EventMatcher {
     /// Whether an event's name word and an asked word are the same word.
     static func same(_ name: String, _ asked: String) -> Bool {
         if name == asked { return true }
-        func singular(_ word: String) -> String { word.count > 3 && word.hasSuffix("s") ? String(word.dropLast()) : word }
+        func singular(_ word: String) -> String {
+            word.count > 3 && word.hasSuffix("s") ? String(word.dropLast()) : word
+        }
         if singular(name) == singular(asked) { return true }
         // A clipped word of four letters or more counts ("memo" for "Memorial").
         return asked.count >= 4 && name.hasPrefix(asked)

@@ -21,7 +21,7 @@ public struct SportsQuestionReader: QuestionReader {
         guard reading.isSports else { return nil }
         let words = reading.cliWords()
         // "who won the qatar open": golf's and tennis's days both, each tool run says whether it has it.
-        let more = reading.otherTour.flatMap { other in words.first.map { _ in [[other.word] + words.dropFirst()] } } ?? []
+        let more = reading.otherTour.map { other in [[other.word] + words.dropFirst()] } ?? []
         return ToolReading(words, weight: .dominant, more: more)
     }
 
@@ -57,7 +57,9 @@ public struct SportsQuestionReader: QuestionReader {
 
     /// One-word team spellings a typo may stand for: seven letters or more, or five or more for
     /// a swap of two letters; strong spellings only (a place or an English word is not guessed at).
-    static let typoSpellings: [TeamSpelling] = teamSpellings.filter { !$0.weak && !$0.spelling.contains(" ") && $0.spelling.count >= 5 }
+    static let typoSpellings: [TeamSpelling] = teamSpellings.filter {
+        !$0.weak && !$0.spelling.contains(" ") && $0.spelling.count >= 5
+    }
 
     /// Words a typo is never read in: the question words every reader shares and the sports words
     /// around a team ("scores" is not "spurs" mistyped).
@@ -78,7 +80,8 @@ public struct SportsQuestionReader: QuestionReader {
         else { return nil }
         let near = typoSpellings.filter { candidate in
             Suggest.isSwap(word, candidate.spelling)
-                || (min(word.count, candidate.spelling.count) >= 7 && Suggest.editDistance(word, candidate.spelling) == 1)
+                || min(word.count, candidate.spelling.count) >= 7
+                    && Suggest.editDistance(word, candidate.spelling) == 1
         }
         let teams = Set(near.map(\.team.name))
         return teams.count == 1 ? near.first : nil
@@ -178,7 +181,9 @@ struct SportsClause {
             has($0.spelling) && (contest || !Words.weakAthleteSpellings.contains($0.spelling))
         }?.athlete
         let teamMatch = firstTeam(sportsy: sportsy || athlete != nil)
-        if teamMatch == nil, event == nil, group == nil { unlisted = findUnlistedEvent(contest: contest || athlete != nil) }
+        if teamMatch == nil, event == nil, group == nil {
+            unlisted = findUnlistedEvent(contest: contest || athlete != nil)
+        }
         // "miami open": the event's name holds a team's ("miami"); the event is meant.
         if let teamMatch, let eventMatch, event != nil, " \(eventMatch.phrase) ".contains(" \(teamMatch.spelling) ") {
             team = nil
@@ -236,7 +241,9 @@ struct SportsClause {
             var end = at + 2
             while end < words.count, QuestionWords.findDay([words[end]]) == nil { end += 1 }
             let name = Array(words[(at + 2)..<end])
-            if (1...4).contains(name.count), name.allSatisfy(nameWord) { return UnlistedEvent(words: name, suffix: nil) }
+            if (1...4).contains(name.count), name.allSatisfy(nameWord) {
+                return UnlistedEvent(words: name, suffix: nil)
+            }
         }
         return nil
     }
