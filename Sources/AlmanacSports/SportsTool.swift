@@ -45,6 +45,11 @@ public struct SportsTool: Tool {
                 help: "a player in any sport (scheffler, sinner, mahomes): golf fields, tennis draws, race grids, fight cards, and in team sports the day's game leaders",
                 aliases: ["-p"]),
             ToolParameter(
+                "event", .string,
+                help: "golf, tennis, racing, MMA: the tournament, race or card by words of its name "
+                    + "(\"myrtle beach\", \"qatar open\"), matched against that day's events",
+                aliases: ["-e"]),
+            ToolParameter(
                 "group", .string,
                 help: "standings of one division or conference (\"AL East\", \"NFC North\", \"Eastern Conference\"); implies standings",
                 aliases: ["-g"]),
@@ -120,7 +125,18 @@ public struct SportsTool: Tool {
             var events = events
             var league = league
             var player: String?
-            if let word = request.playerWord {
+            // "how is scheffler doing at the myrtle beach classic": the day's event of that name only.
+            func named(_ list: SportEvents) -> SportEvents {
+                guard let words = request.eventWords else { return list }
+                var list = list
+                list.events = EventMatcher.events(named: words, in: list.events)
+                return list
+            }
+            let day = events.events.map(\.name)
+            events = named(events)
+            // None of that name: the day's events are named instead, so the answer can say what is on.
+            let elsewhere = request.eventWords != nil && events.events.isEmpty ? day : []
+            if let word = request.playerWord, !events.events.isEmpty || request.eventWords == nil {
                 do {
                     player = try Self.resolvePlayer(word, in: events, league: league)
                 } catch let error as AlmanacError where error.kind == .usage {
@@ -133,14 +149,17 @@ public struct SportsTool: Tool {
                             tool: name, key: otherRequest.cacheKey(team: nil), query: otherRequest.query(team: nil),
                             providers: providers, ttl: otherRequest.ttl(now: context.now)),
                         case .events(let otherEvents) = found.value,
-                        let resolved = try? Self.resolvePlayer(word, in: otherEvents, league: other)
+                        let resolved = try? Self.resolvePlayer(word, in: named(otherEvents), league: other)
                     else { throw error }
-                    (events, league, player, metadata) = (otherEvents, other, resolved, found.metadata)
+                    (events, league, player, metadata) = (named(otherEvents), other, resolved, found.metadata)
                 }
             }
-            payload = EventsPayload(
+            var eventsPayload = EventsPayload(
                 league: league.titled(events.leagueName), day: request.day, events: events, next: request.next,
                 player: player, limit: request.limit, now: context.now)
+            eventsPayload.eventAsked = request.eventWords
+            eventsPayload.elsewhere = elsewhere
+            payload = eventsPayload
         }
         return ToolResult(metadata: metadata, payload: payload)
     }
@@ -283,6 +302,7 @@ struct SportsRequest: Sendable, Hashable {
     var dayGiven: Bool
     var teamWord: String?
     var playerWord: String?
+    var eventWords: String?
     var group: String?
     var next: Bool
     var limit: Int?
@@ -312,6 +332,12 @@ struct SportsRequest: Sendable, Hashable {
         }
         teamWord = try arguments.text("team", needs: "a name", example: "--team lakers, --team LAL")
         playerWord = try arguments.text("player", needs: "a name", example: "--player scheffler")
+        eventWords = try arguments.text("event", needs: "words of its name", example: "--event \"myrtle beach\"")
+        if eventWords != nil, league.shape == .team {
+            throw AlmanacError.usage(
+                "--event picks a tournament, race or card (golf, tennis, racing, MMA), not a \(league.name) game",
+                suggestion: "use --team NAME or --date DAY")
+        }
         if league.shape != .team {
             if teamWord != nil {
                 throw AlmanacError.usage(

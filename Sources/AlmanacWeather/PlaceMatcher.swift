@@ -21,6 +21,16 @@ public struct PlaceText: Sendable, Hashable {
     /// The geocoding cache key part: lowercased, single spaces.
     public var cacheKey: String { name.lowercased() }
 
+    /// The name as sent to the geocoder: typed all in lower case ("frederick", "new york"), each
+    /// word capitalised. Geocoders ignore case, and the cache key already does: this makes the
+    /// request one function of the key, not of whoever asked first.
+    public var lookupName: String {
+        guard name == name.lowercased() else { return name }
+        return name.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            word.prefix(1).uppercased() + word.dropFirst()
+        }.joined(separator: " ")
+    }
+
     static func collapse(_ text: String) -> String {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }

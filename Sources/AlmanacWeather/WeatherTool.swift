@@ -127,7 +127,7 @@ public struct WeatherTool: Tool {
         case .place(let text):
             do {
                 let geocoded = try await context.fetch(
-                    tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.name),
+                    tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.lookupName),
                     providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> }, ttl: .seconds(86_400))
                 let choice = try PlaceMatcher.choose(
                     text, from: geocoded.value.places, answeredBy: Self.geocoderName(geocoded.metadata.provider),

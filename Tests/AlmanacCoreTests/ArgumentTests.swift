@@ -88,6 +88,10 @@ struct ArgumentTests {
     func suggest() {
         #expect(Suggest.closest(to: "nbaa", in: ["nba", "nfl", "mlb"]) == "nba")
         #expect(Suggest.closest(to: "cricket", in: ["nba", "nfl", "mlb"]) == nil)
+        // A swap of two neighbouring letters, and nothing else.
+        #expect(Suggest.isSwap("lakres", "lakers") && Suggest.isSwap("alkers", "lakers"))
+        #expect(!Suggest.isSwap("lakers", "lakers") && !Suggest.isSwap("lakes", "lakers"))
+        #expect(!Suggest.isSwap("lakrse", "lakers") && !Suggest.isSwap("kalers", "lakers"))
     }
 
     @Test("the shared reader: blank text, counts out of range and bad days are one line naming the argument")

@@ -49,6 +49,31 @@ struct PublicRecordingTests {
         #expect(!text.contains(" E\n"))
     }
 
+    @Test("--event picks the day's event by words of its name, and says plainly when none is named so")
+    func eventByName() async throws {
+        // Two PGA TOUR events the same week: "Truist Championship" and "ONEflight Myrtle Beach Classic".
+        let name = "golf-pga-scoreboard-pre-truist-myrtle-2026-05-06"
+        let now = "2026-05-06T16:00:00Z"
+        let myrtle = try await Self.context(
+            name, now: now, ["pga", "--date", "2026-05-07", "--event", "myrtle beach classic"])
+        #expect(myrtle.contains("ONEflight Myrtle Beach Classic · starts Thu 7 May 2026 (tomorrow)"))
+        #expect(!myrtle.contains("Truist"))
+        let truist = try await Self.context(name, now: now, ["pga", "--date", "2026-05-07", "--event", "truist"])
+        #expect(truist.contains("Truist Championship · starts") && !truist.contains("Myrtle"))
+        let none = try await Self.context(name, now: now, ["pga", "--date", "2026-05-07", "--event", "rocket classic"])
+        #expect(
+            none.contains(
+                "No PGA Tour event named 'rocket classic' on Thu 7 May 2026 (tomorrow); that day: "
+                    + "Truist Championship; ONEflight Myrtle Beach Classic."
+            ), "\(none)")
+        // A golfer asked at an event not on the day is not looked up in the others' fields.
+        let player = try await Self.context(
+            name, now: now, ["pga", "--date", "2026-05-07", "--event", "rocket", "--player", "hadwin"])
+        #expect(player.contains("No PGA Tour event named 'rocket'") && !player.contains("Hadwin"))
+        let harness = try Self.harness(name, now: now)
+        await #expect(throws: AlmanacError.self) { try await harness.run(["nba", "--event", "finals"]) }
+    }
+
     @Test("tennis: the live set is named, a match tiebreak is in brackets, an unknown time is TBD, a started event is in progress")
     func tennisDay() async throws {
         let name = "tennis-wta-rome-qf-live-2026-05-13"

@@ -35,9 +35,16 @@ struct VocabularyTests {
         // A spelling a line vouches for is not place-only; a one-word club ESPN names alone is.
         #expect(try #require(byName["liverpool"]).placeSpellings.isEmpty)
         #expect(try #require(byName["fulham"]).placeSpellings == ["fulham"])
-        // The bare town ESPN uses as a short name is no spelling.
-        #expect(!(try #require(byName["brighton hove albion"])).spellings.contains("brighton"))
+        // The bare town ESPN uses as a short name is a place-only spelling when no other team's name
+        // holds it (Brighton, Bournemouth), and no spelling when one does (Atlanta: the Hawks, Falcons…).
+        let brighton = try #require(byName["brighton hove albion"])
+        #expect(brighton.spellings.contains("brighton") && brighton.placeSpellings.contains("brighton"))
+        #expect(try #require(byName["afc bournemouth"]).placeSpellings == ["bournemouth"])
         #expect(!(try #require(byName["atlanta united fc"])).spellings.contains("atlanta"))
+        #expect(!(try #require(byName["chicago fire fc"])).spellings.contains("chicago"))
+        // ESPN's short school name ("Florida St") is the school.
+        #expect(try #require(byName["florida state"]).placeSpellings.contains("florida st"))
+        #expect(try #require(byName["pittsburgh"]).spellings.contains("pitt"))
     }
 
     @Test("within a league no spelling names two teams")

@@ -15,6 +15,16 @@ public enum Suggest {
         return distance <= max(2, needle.count / 3) ? candidate : nil
     }
 
+    /// Whether `b` is `a` with two neighbouring characters swapped ("lakres" and "lakers"), the
+    /// commonest typing slip.
+    public static func isSwap(_ a: String, _ b: String) -> Bool {
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
+        guard a.count == b.count, let first = a.indices.first(where: { a[$0] != b[$0] }), first + 1 < a.count
+        else { return false }
+        return a[first] == b[first + 1] && a[first + 1] == b[first] && a[(first + 2)...] == b[(first + 2)...]
+    }
+
     /// Levenshtein distance.
     public static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a.unicodeScalars)

@@ -18,6 +18,10 @@ public struct EventsPayload: ToolPayload {
     public var limit: Int?
     /// The clock the answer is for: a live tennis match belongs to the asked day only when that day is today.
     public var now: Date
+    /// The words of the event asked for (`--event`), when one was; `events` holds only its matches.
+    public var eventAsked: String?
+    /// The day's events when none was named `eventAsked`, so the answer can say what is on instead.
+    public var elsewhere: [String] = []
 
     /// Creates the payload.
     public init(
@@ -71,6 +75,12 @@ public struct EventsPayload: ToolPayload {
 
     func emptyLine(_ rendering: Rendering) -> String {
         let when = TimeText.labelledDay(day.start, now: rendering.now, in: zone)
+        if let eventAsked {
+            let scope = next ? "in the \(ESPNProvider.nextWindowDays) days from \(when)" : "on \(when)"
+            let named = "No \(league.name) event named '\(eventAsked)' \(scope)"
+            guard !elsewhere.isEmpty else { return named + "." }
+            return named + (next ? "; next: " : "; that day: ") + elsewhere.joined(separator: "; ") + "."
+        }
         if next {
             return "No \(league.name) event found in the \(ESPNProvider.nextWindowDays) days from \(when)."
         }

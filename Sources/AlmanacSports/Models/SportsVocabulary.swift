@@ -99,7 +99,8 @@ public enum SportsVocabulary {
         "ger.1": ["bayern munich|bayern", "dortmund|borussia dortmund"],
         "ita.1": ["juventus|juve", "ac milan", "inter milan", "napoli"],
         "fra.1": ["psg|paris saint-germain"],
-        "usa.1": ["inter miami"],
+        // "red bulls" before Chicago's "bulls"; "nyc fc" as people type NYCFC.
+        "usa.1": ["inter miami", "new york red bulls|red bulls", "new york city fc|nyc fc"],
     ]
 
     /// Lowercased, accents folded, apostrophes, periods, brackets and a lone "&" dropped, single
@@ -110,27 +111,33 @@ public enum SportsVocabulary {
         return kept.split(whereSeparator: { $0.isWhitespace }).filter { $0 != "&" }.joined(separator: " ")
     }
 
-    /// How a recorded team is said in its league's style: its `--team` word, spellings and place-only spellings.
-    static func sayings(_ entry: TeamEntry, style: League.Style) -> (name: String, spellings: [String], places: Set<String>) {
+    /// How a recorded team is said in its league's style: its `--team` word, spellings, place-only
+    /// spellings, and a bare town ESPN shortens it to, which names it only when no other team's
+    /// name holds that town (see ``buildTeams()``).
+    static func sayings(_ entry: TeamEntry, style: League.Style)
+        -> (name: String, spellings: [String], places: Set<String>, town: String?)
+    {
         let full = spoken(entry.displayName)
         let short = spoken(entry.shortDisplayName)
         switch style {
         case .pro:
             // "okc thunder", "la kings": the abbreviation before the nickname is as good as the city.
-            return (short, [short, full, spoken(entry.abbreviation) + " " + short], [])
+            return (short, [short, full, spoken(entry.abbreviation) + " " + short], [], nil)
         case .college:
             // The nickname alone ("wildcats") is shared by many schools; the school is also a place.
+            // ESPN's basketball scoreboards shorten some schools ("Florida St", "Pitt"): the same school.
             let school = spoken(entry.location)
-            return (school, [school, full], [school])
+            let shortSchool = !short.isEmpty && short != school && !full.hasSuffix(" " + short)
+            return (school, [school, full], [school], shortSchool ? short : nil)
         case .soccer:
             // ESPN's short name is a nickname ("man city", "spurs") unless it is the full name with
-            // words cut off, which is usually the bare town ("brighton", "salt lake").
+            // words cut off, which is usually the bare town ("bournemouth", "salt lake").
             let fullWords = full.split(separator: " ")
             let shortWords = short.split(separator: " ")
             let cut = fullWords.starts(with: shortWords) || fullWords.reversed().starts(with: shortWords.reversed())
             let spellings = cut ? [full] : [full, short]
             // A one-word club is usually named after its town ("fulham").
-            return (full, spellings, full.contains(" ") ? [] : [full])
+            return (full, spellings, full.contains(" ") ? [] : [full], cut && short != full ? short : nil)
         }
     }
 
@@ -154,16 +161,31 @@ public enum SportsVocabulary {
             if !team.leagues.contains(league) { team.leagues.append(league) }
             teams[index] = team
         }
+        var towns: [(town: String, name: String)] = []
         for league in League.all {
             for entry in KnownTeams.recorded[league.slug]?.teams ?? [] {
                 let said = sayings(entry, style: league.style)
                 add(name: said.name, spellings: said.spellings, places: said.places, league: league, vouched: false)
+                if let town = said.town { towns.append((town, said.name)) }
             }
             for line in spoken[league.slug] ?? [] {
                 let spellings = line.split(separator: "|").map { spoken(String($0)) }
                 guard let name = spellings.first else { continue }
                 add(name: name, spellings: spellings, places: [], league: league, vouched: true)
             }
+        }
+        // "did bournemouth win": a bare town names the club when no other team's name holds it
+        // ("chicago" does not name Chicago Fire FC: the Bulls, Bears, Cubs… hold it). It stays
+        // place-only: a team only in a question about sports ("weather in bournemouth" is weather).
+        for (town, name) in towns {
+            guard let index = teams.firstIndex(where: { $0.name == name }), !teams[index].spellings.contains(town)
+            else { continue }
+            let held = teams.contains { team in
+                team.name != name && team.spellings.contains { " \($0) ".contains(" \(town) ") }
+            }
+            if held { continue }
+            teams[index].spellings.append(town)
+            teams[index].placeSpellings.insert(town)
         }
         return teams.map { team in
             var team = team

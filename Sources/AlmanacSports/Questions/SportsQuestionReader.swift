@@ -19,7 +19,10 @@ public struct SportsQuestionReader: QuestionReader {
     public func read(_ clause: QuestionClause) -> ToolReading? {
         let reading = SportsClause(clause, declared: declared)
         guard reading.isSports else { return nil }
-        return ToolReading(reading.cliWords(), weight: .dominant)
+        let words = reading.cliWords()
+        // "who won the qatar open": golf's and tennis's days both, each tool run says whether it has it.
+        let more = reading.otherTour.map { other in [[other.word] + words.dropFirst()] } ?? []
+        return ToolReading(words, weight: .dominant, more: more)
     }
 
     // MARK: Vocabulary, sorted once
@@ -52,6 +55,38 @@ public struct SportsQuestionReader: QuestionReader {
     .enumerated().sorted { ($0.element.spelling.count, $1.offset) > ($1.element.spelling.count, $0.offset) }
     .map(\.element)
 
+    /// One-word team spellings a typo may stand for: seven letters or more, or five or more for
+    /// a swap of two letters; strong spellings only (a place or an English word is not guessed at).
+    static let typoSpellings: [TeamSpelling] = teamSpellings.filter {
+        !$0.weak && !$0.spelling.contains(" ") && $0.spelling.count >= 5
+    }
+
+    /// Words a typo is never read in: the question words every reader shares and the sports words
+    /// around a team ("scores" is not "spurs" mistyped).
+    static let notTypos: Set<String> = SportsQuestionWords.notNames.union(SportsQuestionWords.commonWords)
+        .union(SportsQuestionWords.standingsWords).union(SportsQuestionWords.newsWords)
+        .union(SportsQuestionWords.scheduleWords).union(SportsQuestionWords.individualContext)
+        .union(SportsVocabulary.sports)
+
+    /// The team `word` is a typo of: one slip from exactly one team's spelling. A slip is two
+    /// neighbouring letters swapped ("lakres"), or for words of seven letters or more one letter
+    /// left out, added or changed ("warrios"): short words are too often another real word one
+    /// letter away ("lakes", "bolts"). Words that name something else are never read as typos.
+    static func typoTeam(_ word: String) -> TeamSpelling? {
+        guard word.count >= 5, word.allSatisfy(\.isLetter), !notTypos.contains(word),
+            !teamSpellings.contains(where: { $0.spelling == word }),
+            !athleteSpellings.contains(where: { $0.spelling == word }),
+            !leaguePhrases.contains(where: { $0.phrase == word })
+        else { return nil }
+        let near = typoSpellings.filter { candidate in
+            Suggest.isSwap(word, candidate.spelling)
+                || min(word.count, candidate.spelling.count) >= 7
+                    && Suggest.editDistance(word, candidate.spelling) == 1
+        }
+        let teams = Set(near.map(\.team.name))
+        return teams.count == 1 ? near.first : nil
+    }
+
     /// Event phrases, longest first.
     static let eventPhrases: [(phrase: String, event: SportsQuestionWords.NamedEvent)] = SportsQuestionWords.events
         .flatMap { event in event.phrases.map { (phrase: $0, event: event) } }
@@ -82,8 +117,20 @@ struct SportsClause {
     var group: SportsQuestionWords.Group?
     var athlete: SportsQuestionWords.Athlete?
     var individualLeague: League?
+    /// The other tour a name fits as well ("who won the qatar open": golf's or tennis's), run too.
+    var otherTour: League?
     var player: String?
+    /// An event the table does not list, by the words of its name (`--event`).
+    var unlisted: UnlistedEvent?
     var isSports = false
+
+    /// A tournament named by words the table does not hold: "the rocket classic", "at the truist".
+    struct UnlistedEvent {
+        /// The name's words, lower-case ("rocket classic").
+        var words: [String]
+        /// The word that made them a name ("classic"), nil for "at the …".
+        var suffix: String?
+    }
 
     init(_ clause: QuestionClause, declared: Set<String>) {
         self.clause = clause
@@ -133,7 +180,10 @@ struct SportsClause {
         athlete = SportsQuestionReader.athleteSpellings.first {
             has($0.spelling) && (contest || !Words.weakAthleteSpellings.contains($0.spelling))
         }?.athlete
-        let teamMatch = SportsQuestionReader.teamSpellings.first { has($0.spelling) && (!$0.weak || sportsy || athlete != nil) }
+        let teamMatch = firstTeam(sportsy: sportsy || athlete != nil)
+        if teamMatch == nil, event == nil, group == nil {
+            unlisted = findUnlistedEvent(contest: contest || athlete != nil)
+        }
         // "miami open": the event's name holds a team's ("miami"); the event is meant.
         if let teamMatch, let eventMatch, event != nil, " \(eventMatch.phrase) ".contains(" \(teamMatch.spelling) ") {
             team = nil
@@ -152,7 +202,65 @@ struct SportsClause {
         isSports =
             league != nil || team != nil || group != nil || athlete != nil
             || (event != nil && (!conditions || player != nil))
-            || (sportHint != nil && hasAny(Words.sportsContext)) || individual
+            || (sportHint != nil && hasAny(Words.sportsContext)) || individual || unlisted != nil
+    }
+
+    /// The sports this reader names unlisted events in: their events change names every week.
+    static let namedEventSports: Set<String> = ["golf", "tennis"]
+
+    /// An event the table does not list: words before "open", "classic", "championship"… in a
+    /// question about a contest ("who won the rocket classic"), or "at/in the …" to the clause's end
+    /// once golf or tennis is named ("how is scheffler doing at the truist").
+    private func findUnlistedEvent(contest: Bool) -> UnlistedEvent? {
+        guard declared.contains("event") else { return nil }
+        // Another sport named (a league, a team sport's athlete): its events are not these.
+        if let league, !Self.namedEventSports.contains(league.sport) { return nil }
+        let athleteSport = athlete.flatMap { League.named($0.league) }?.sport
+        if let athleteSport, !Self.namedEventSports.contains(athleteSport) { return nil }
+        let sportWord = Words.individualSportWords.first { has($0.phrase) }?.sport
+        if let sportWord, !Self.namedEventSports.contains(sportWord) { return nil }
+        let athletes = Set(SportsQuestionReader.athleteSpellings.map(\.spelling))
+        func nameWord(_ word: String) -> Bool {
+            // "the qatar womens open": the draw's words are part of the name people say.
+            if Words.womenWords.contains(word) || word == "mens" { return true }
+            return !Words.notNames.contains(word) && !Words.notEventNames.contains(word) && !athletes.contains(word)
+                && QuestionWords.findDay([word]) == nil && word.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        }
+        let words = self.words
+        if contest, let suffix = words.firstIndex(where: { Words.eventSuffixes.contains($0) }) {
+            var start = suffix
+            while start > 0, suffix - start < 4, nameWord(words[start - 1]) { start -= 1 }
+            if start < suffix, !(start > 0 && Words.notEventNames.contains(words[start - 1])) {
+                return UnlistedEvent(words: Array(words[start...suffix]), suffix: words[suffix])
+            }
+        }
+        let known = league != nil || athleteSport != nil || sportWord != nil
+        guard known else { return nil }
+        for lead in ["at the", "in the"] {
+            guard let at = clause.find(lead) else { continue }
+            var end = at + 2
+            while end < words.count, QuestionWords.findDay([words[end]]) == nil { end += 1 }
+            let name = Array(words[(at + 2)..<end])
+            if (1...4).contains(name.count), name.allSatisfy(nameWord) {
+                return UnlistedEvent(words: name, suffix: nil)
+            }
+        }
+        return nil
+    }
+
+    /// The team named first in the clause ("did nycfc beat the red bulls": NYCFC), the longest spelling
+    /// at that word ("miami heat" over "miami"); a weak spelling only in a question about sports. With
+    /// none, a word one slip from a team's name in a question about sports ("lakres score").
+    private func firstTeam(sportsy: Bool) -> SportsQuestionReader.TeamSpelling? {
+        var best: (index: Int, spelling: SportsQuestionReader.TeamSpelling)?
+        // Longest first, so at one start index the first found is kept.
+        for spelling in SportsQuestionReader.teamSpellings where !spelling.weak || sportsy {
+            guard let index = clause.find(spelling.spelling), index < (best?.index ?? Int.max) else { continue }
+            best = (index, spelling)
+        }
+        if let best { return best.spelling }
+        guard sportsy else { return nil }
+        return words.lazy.compactMap(SportsQuestionReader.typoTeam).first
     }
 
     /// Golf, tennis, racing or MMA, by league, event, athlete or sport word, and the person asked about.
@@ -172,12 +280,19 @@ struct SportsClause {
                 let sport = Words.individualSportWords.first(where: { has($0.phrase) })?.sport
             {
                 individualLeague = SportsVocabulary.league(forSport: sport)
+            } else if let unlisted {
+                // "classic", "invitational", "championship" are golf's words; "open", "masters",
+                // "championships" name golf and tennis events alike: both tours' days are asked.
+                let golfOnly = unlisted.suffix.map { Words.golfEventSuffixes.contains($0) } ?? true
+                individualLeague = League.named("pga")
+                if !golfOnly { otherTour = League.named("atp") }
             }
         }
         if var league = individualLeague {
             // "roland garros women's results", "lpga": the women's tour.
             if hasAny(Words.womenWords), let slug = Words.womensLeague[league.slug], let women = League.named(slug) {
                 league = women
+                otherTour = otherTour.flatMap { Words.womensLeague[$0.slug] }.flatMap(League.named) ?? otherTour
             }
             // An athlete of the other tour of the same sport ("swiatek at the french open").
             if let athlete, let own = League.named(athlete.league), own.sport == league.sport { league = own }
@@ -198,10 +313,11 @@ struct SportsClause {
         let eventWords = Set(SportsQuestionReader.eventPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
         let sportWords = Set(Words.individualSportWords.flatMap { $0.phrase.split(separator: " ").map(String.init) })
         let words = self.words
+        let unlistedWords = Set(unlisted?.words ?? [])
         func nameWord(_ index: Int) -> Bool {
             let word = words[index]
             return !Words.notNames.contains(word) && !leagueWords.contains(word) && !eventWords.contains(word)
-                && !sportWords.contains(word) && word.allSatisfy(\.isLetter)
+                && !sportWords.contains(word) && !unlistedWords.contains(word) && word.allSatisfy(\.isLetter)
         }
         for verb in words.indices where Words.afterPlayer.contains(words[verb]) {
             var start = verb
@@ -318,8 +434,16 @@ struct SportsClause {
         if let individualLeague, !standings && !news && (player != nil || team == nil) {
             var words = [individualLeague.word]
             if let player { words += ["--player", player] }
+            if let unlisted { words += ["--event", unlisted.words.joined(separator: " ")] }
             // Tournaments, race weekends and cards span days: a week or "next" asks for the next event.
-            let dates = dateWords(day: day)
+            var dates = dateWords(day: day)
+            // An unlisted event's days are unknown: "who won" means the last edition's final day, and
+            // tours end their weeks on Sundays (today's board on a Sunday, while it may still be on).
+            if unlisted != nil, day == nil, past {
+                let clock = clause.clock
+                let sinceSunday = clock.calendar.component(.weekday, from: clock.today) - 1
+                dates = ["--date", clock.iso(clock.offset(-sinceSunday))]
+            }
             if dates == nil && day == .nextWeek || day == nil && has("next") { words.append("--next") }
             return words + (dates ?? [])
         }

@@ -74,6 +74,23 @@ enum SportsQuestionWords {
     .union(beforePlayer).union(afterPlayer).union(sportsContext).union(QuestionWords.pastWords)
     .union(QuestionWords.weekdays).union(QuestionWords.months).union(conditions)
 
+    /// Words that end a tournament's name ("rocket classic", "qatar open"): the words before them
+    /// name an event the table may not list.
+    static let eventSuffixes: Set<String> = [
+        "open", "classic", "championship", "championships", "invitational", "masters", "pro-am", "challenge",
+    ]
+    /// The suffixes only golf uses (tennis's are "open", "masters", "championships").
+    static let golfEventSuffixes: Set<String> = ["classic", "championship", "invitational", "pro-am", "challenge"]
+    /// Words that make the words before a suffix no golf or tennis event ("national championship",
+    /// "big ten championship", "world championships", "afc championship").
+    static let notEventNames: Set<String> = [
+        "national", "world", "conference", "division", "league", "state", "club", "college", "big", "regional",
+        "afc", "nfc", "sec", "acc", "football", "basketball", "baseball", "hockey", "soccer", "rugby", "cricket",
+        "chess", "poker", "darts", "snooker", "spelling", "bee", "dog", "eating", "fa", "super", "european",
+        "team", "game", "series", "title", "playoff", "playoffs", "fantasy", "school", "high", "boxing", "ufc",
+        "wrestling", "cup", "heavyweight", "belt", "election", "race", "season", "week", "month", "year",
+    ]
+
     /// Words asking for a table.
     /// ("where do the pacers stand": where a team stands is its place in the table.)
     static let standingsWords: Set<String> = ["standings", "table", "rankings", "seed", "seeding", "seeds", "stand", "relegated", "relegation"]
