@@ -115,6 +115,12 @@ struct LazyLibrariesEndToEnd {
         void xmlSetStructuredErrorFunc(void) {}
         void *htmlReadMemory(void) { return 0; }
         void xmlFreeDoc(void) {}
+        void *htmlCreateMemoryParserCtxt(void) { return 0; }
+        int htmlCtxtUseOptions(void) { return 0; }
+        void *xmlFindCharEncodingHandler(void) { return 0; }
+        int xmlSwitchToEncoding(void) { return 0; }
+        int htmlParseDocument(void) { return -1; }
+        void htmlFreeParserCtxt(void) {}
         """
 
     /// Builds `source` into a shared object under each of `names` in `folder`, with the C compiler
