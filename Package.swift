@@ -115,7 +115,8 @@ let package = Package(
             name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacServe"]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
-        .target(name: "AlmanacTesting", dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AlmanacTesting", dependencies: ["AlmanacCore", .product(name: "Logging", package: "swift-log")]),
 
         // Recording upstream exchanges (redacted) and checking them for shape drift: what
         // `tools fixtures` runs, in a library so its tests need no executable.
@@ -152,7 +153,9 @@ let package = Package(
         .plugin(
             name: "RecordFixtures",
             capability: .command(
-                intent: .custom(verb: "record-fixtures", description: "Record upstream exchanges into Fixtures/ (secrets redacted)."),
+                intent: .custom(
+                    verb: "record-fixtures", description: "Record upstream exchanges into Fixtures/ (secrets redacted)."
+                ),
                 permissions: [
                     .writeToPackageDirectory(reason: "writes Fixtures/<tool>/<provider>/<scenario>.*"),
                     .allowNetworkConnections(scope: .all(), reason: "fetches the live upstream once"),
@@ -168,11 +171,13 @@ let package = Package(
         .testTarget(name: "AlmanacReadTests", dependencies: ["AlmanacRead", "AlmanacTesting"]),
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
         .testTarget(
-            name: "AlmanacCalendarTests", dependencies: ["AlmanacCalendar", "AlmanacCurl", "AlmanacRuntime", "AlmanacTesting"]),
+            name: "AlmanacCalendarTests",
+            dependencies: ["AlmanacCalendar", "AlmanacCurl", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(
             name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports"]),
-        .testTarget(name: "AlmanacFixturesTests", dependencies: ["AlmanacFixtures", "AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(
+            name: "AlmanacFixturesTests", dependencies: ["AlmanacFixtures", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "toolsTests", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacServeTests", dependencies: ["AlmanacServe", "AlmanacTesting"]),
         .testTarget(
@@ -185,7 +190,10 @@ let package = Package(
 )
 
 // Upcoming features, set once for every target.
-for target in package.targets where target.type != .system && target.type != .plugin && !["CCurl", "CLibical", "CLibxml2", "CLibraryLoader"].contains(target.name) {
+for target in package.targets
+where target.type != .system && target.type != .plugin
+    && !["CCurl", "CLibical", "CLibxml2", "CLibraryLoader"].contains(target.name)
+{
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444

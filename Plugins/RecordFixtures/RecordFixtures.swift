@@ -10,8 +10,12 @@ import PackagePlugin
 @main
 struct RecordFixtures: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
-        let build = try packageManager.build(.product("tools"), parameters: .init(configuration: .debug, logging: .concise))
-        guard build.succeeded, let tools = build.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "tools" })
+        let build = try packageManager.build(
+            .product("tools"), parameters: .init(configuration: .debug, logging: .concise))
+        guard build.succeeded,
+            let tools = build.builtArtifacts.first(where: {
+                $0.kind == .executable && $0.url.lastPathComponent == "tools"
+            })
         else {
             Diagnostics.error("building tools failed:\n\(build.logText)")
             return
@@ -32,7 +36,9 @@ struct RecordFixtures: CommandPlugin {
         case 1:
             command = ["fixtures", "check", "--live", words[0], "--dir", fixtures]
         default:
-            command = ["fixtures", "record", words[0], words[1], "--dir", fixtures, "--"] + (passthrough.isEmpty ? Array(words.dropFirst(2)) : passthrough)
+            command =
+                ["fixtures", "record", words[0], words[1], "--dir", fixtures, "--"]
+                + (passthrough.isEmpty ? Array(words.dropFirst(2)) : passthrough)
         }
         let process = Process()
         process.executableURL = tools.url
@@ -40,7 +46,8 @@ struct RecordFixtures: CommandPlugin {
         try process.run()
         process.waitUntilExit()
         if process.terminationStatus != 0 {
-            Diagnostics.error("tools \(command.prefix(2).joined(separator: " ")) exited with status \(process.terminationStatus)")
+            Diagnostics.error(
+                "tools \(command.prefix(2).joined(separator: " ")) exited with status \(process.terminationStatus)")
         }
     }
 }

@@ -54,7 +54,9 @@ struct CalendarPayload: CompactJSONPayload {
         let closing = UntrustedText.close(nonce)
         let reserved = (top + [closing] + warningLines()).joined(separator: "\n")
         let noun = request.mode == .tasks ? "tasks" : "lines"
-        let kept = rendering.budget.fit(body, reserved: reserved, minimum: min(2, body.count)) { "… \($0) more \(noun) omitted" }
+        let kept = rendering.budget.fit(body, reserved: reserved, minimum: min(2, body.count)) {
+            "… \($0) more \(noun) omitted"
+        }
         return (top + kept + warningLines() + [closing]).joined(separator: "\n")
     }
 
@@ -71,14 +73,16 @@ struct CalendarPayload: CompactJSONPayload {
         let what: String
         switch request.mode {
         case .tasks: what = "Tasks"
-        case .next(let count): what = "Next \(count) events from \(TimeText.labelledDay(rendering.now, now: rendering.now, in: zone))"
+        case .next(let count):
+            what = "Next \(count) events from \(TimeText.labelledDay(rendering.now, now: rendering.now, in: zone))"
         case .days:
             let first = request.firstDay.start(in: zone)
             if request.firstDay == request.lastDay {
                 what = "Events \(TimeText.labelledDay(first, now: rendering.now, in: zone))"
             } else {
                 let last = request.lastDay.start(in: zone)
-                what = "Events \(TimeText.labelledDay(first, now: rendering.now, in: zone)) to \(TimeText.labelledDay(last, now: rendering.now, in: zone))"
+                what =
+                    "Events \(TimeText.labelledDay(first, now: rendering.now, in: zone)) to \(TimeText.labelledDay(last, now: rendering.now, in: zone))"
             }
         }
         return request.search.map { "\(what) matching '\(UntrustedText.clean($0, limit: 60))'" } ?? what
@@ -87,7 +91,8 @@ struct CalendarPayload: CompactJSONPayload {
     private func summaryLine(_ rendering: Rendering) -> String {
         let zone = request.window.zone
         let abbreviation = TimeText.zoneAbbreviation(zone, at: rendering.now)
-        let now = "Now: \(TimeText.day(rendering.now, in: zone)) \(TimeText.clock(rendering.now, in: zone)) \(abbreviation)"
+        let now =
+            "Now: \(TimeText.day(rendering.now, in: zone)) \(TimeText.clock(rendering.now, in: zone)) \(abbreviation)"
         let zoneText = zone.identifier == abbreviation ? zone.identifier : "\(zone.identifier) (\(abbreviation))"
         switch request.mode {
         case .tasks:
@@ -117,7 +122,9 @@ struct CalendarPayload: CompactJSONPayload {
                 currentDay = startDay
                 lines.append(TimeText.labelledDay(startDay.start(in: zone), now: rendering.now, in: zone))
             }
-            var parts = ["- \(when(event, groupDay: startDay, rendering: rendering)) \(event.summary.map { UntrustedText.clean($0, limit: 120) } ?? "(no title)")"]
+            var parts = [
+                "- \(when(event, groupDay: startDay, rendering: rendering)) \(event.summary.map { UntrustedText.clean($0, limit: 120) } ?? "(no title)")"
+            ]
             if let location = event.location { parts.append("at \(UntrustedText.clean(location, limit: 80))") }
             if showCalendar { parts.append("[\(UntrustedText.clean(event.calendar, limit: 40))]") }
             lines.append(parts.joined(separator: " · "))
@@ -143,7 +150,8 @@ struct CalendarPayload: CompactJSONPayload {
             let start = event.start.date(in: zone)
             let end = event.end.date(in: zone)
             let startDay = CivilDate(start, in: zone)
-            var text = startDay < groupDay
+            var text =
+                startDay < groupDay
                 ? "since \(TimeText.day(start, in: zone)) \(TimeText.clock(start, in: zone))"
                 : TimeText.clock(start, in: zone)
             if end > start {
@@ -184,9 +192,12 @@ struct CalendarPayload: CompactJSONPayload {
     /// Descriptions from Google and Outlook often hold HTML: keep the words, drop the markup.
     static func plain(_ text: String) -> String {
         guard text.contains("<") || text.contains("&") else { return text }
-        var result = text.replacingOccurrences(of: "<br\\s*/?>", with: " ", options: [.regularExpression, .caseInsensitive])
+        var result = text.replacingOccurrences(
+            of: "<br\\s*/?>", with: " ", options: [.regularExpression, .caseInsensitive])
         result = result.replacingOccurrences(of: "<[^>]{0,500}>", with: "", options: .regularExpression)
-        for (entity, character) in [("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+        for (entity, character) in [
+            ("&nbsp;", " "), ("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&"),
+        ] {
             result = result.replacingOccurrences(of: entity, with: character)
         }
         return result

@@ -78,7 +78,9 @@ public struct CalendarQuestionReader: QuestionReader {
                 suffix = marker
                 text = String(text.dropLast(2))
             }
-            if suffix.isEmpty, index + 1 < words.count, ["am", "pm"].contains(words[index + 1]) { suffix = words[index + 1] }
+            if suffix.isEmpty, index + 1 < words.count, ["am", "pm"].contains(words[index + 1]) {
+                suffix = words[index + 1]
+            }
             let parts = text.split(separator: ":")
             guard let first = parts.first, var hour = Int(first), parts.count <= 2 else { continue }
             // A bare number is an hour only after "at" ("free at 3").
@@ -133,8 +135,11 @@ public struct CalendarQuestionReader: QuestionReader {
         }
         // A possessive before an event word: "mom's birthday", "Sarah's party".
         for (index, token) in clause.tokens.enumerated()
-        where index + 1 < clause.tokens.count && !QuestionWords.openers.contains(token.lower) && !Words.contractions.contains(token.lower) {
-            let possessive = token.original.hasSuffix("'s") || token.original.hasSuffix("’s")
+        where index + 1 < clause.tokens.count && !QuestionWords.openers.contains(token.lower)
+            && !Words.contractions.contains(token.lower)
+        {
+            let possessive =
+                token.original.hasSuffix("'s") || token.original.hasSuffix("’s")
                 || token.original.hasSuffix("s'")
             // "emma's soccer game": an event word within three words.
             let following = clause.tokens[(index + 1)...].prefix(3)
@@ -166,15 +171,19 @@ enum CalendarQuestionWords {
         "what do i have", "do i have anything", "whats on my", "what is on my", "am i free", "am i busy",
         "my day look", "my week look", "on my plate", "do i have time", "when am i free", "are we free",
     ]
-    static let freeBusyPhrases = ["am i free", "am i busy", "when am i free", "do i have time", "are we free",
-        "free time", "available", "availability", "free slot", "free slots"]
+    static let freeBusyPhrases = [
+        "am i free", "am i busy", "when am i free", "do i have time", "are we free",
+        "free time", "available", "availability", "free slot", "free slots",
+    ]
     /// Parts of a day and the hours they mean.
     static let hours: [(phrase: String, range: String)] = [
         ("morning", "08-12"), ("afternoon", "12-18"), ("evening", "18-22"), ("tonight", "18-23"), ("lunch", "11-14"),
     ]
     /// How a question about one event's day opens.
-    static let askingWhen = ["when is", "when s", "whens", "when was", "what time is", "what day is", "what date is",
-        "when do i have", "when does"]
+    static let askingWhen = [
+        "when is", "when s", "whens", "when was", "what time is", "what day is", "what date is",
+        "when do i have", "when does",
+    ]
     /// Words that end a search subject after "my".
     static let subjectStop: Set<String> = [
         "appointment", "meeting", "call", "event", "appt", "session", "class", "reservation", "today",
@@ -192,7 +201,9 @@ enum CalendarQuestionWords {
         "dermatologist", "optometrist", "pediatrician", "hairdresser", "barber",
     ]
     /// "when's", "it's": not possessives.
-    static let contractions: Set<String> = ["whens", "whats", "wheres", "whos", "hows", "its", "thats", "lets", "theres"]
+    static let contractions: Set<String> = [
+        "whens", "whats", "wheres", "whos", "hows", "its", "thats", "lets", "theres",
+    ]
     static let holidays = [
         "mothers day", "fathers day", "valentines day", "new years", "st patricks", "presidents day",
         "martin luther king", "veterans day", "all saints", "daylight saving",

@@ -25,9 +25,10 @@ struct CalendarRun {
         }
         var (fetched, failures) = await fetchAll()
         if fetched.isEmpty, let first = failures.first { throw first.1 }
-        var found = Found(warnings: failures.map { source, error in
-            "calendar '\(source.name)' unavailable: \(Self.describe(error))"
-        })
+        var found = Found(
+            warnings: failures.map { source, error in
+                "calendar '\(source.name)' unavailable: \(Self.describe(error))"
+            })
         for index in fetched.indices {
             // Taken out of `fetched`: a feed's text (megabytes) is gone once read, not kept
             // through sorting and rendering.
@@ -45,7 +46,8 @@ struct CalendarRun {
         if let hours = request.freeHours {
             let payload = FreeBusyPayload(
                 events: found.events, firstDay: request.firstDay, lastDay: request.lastDay, hours: hours,
-                zone: request.window.zone, now: request.now, warnings: found.warnings.filter { seen.insert($0).inserted })
+                zone: request.window.zone, now: request.now,
+                warnings: found.warnings.filter { seen.insert($0).inserted })
             return ToolResult(metadata: Self.merge(fetched.map(\.1.metadata)), payload: payload)
         }
         var payload = CalendarPayload(
@@ -175,7 +177,10 @@ struct CalendarRun {
         var keys: [Key] = []
         keys.reserveCapacity(events.count)
         for index in events.indices {
-            keys.append(Key(start: seconds(events[index].start), end: seconds(events[index].end), allDay: events[index].allDay, index: index))
+            keys.append(
+                Key(
+                    start: seconds(events[index].start), end: seconds(events[index].end), allDay: events[index].allDay,
+                    index: index))
         }
         events.withUnsafeMutableBufferPointer { events in
             keys.sort { a, b in
@@ -200,7 +205,8 @@ struct CalendarRun {
     /// One provenance for several sources: every attempt, the oldest fetch, stale if any is.
     static func merge(_ all: [ResultMetadata]) -> ResultMetadata {
         guard var merged = all.first else {
-            return ResultMetadata(tool: "calendar", provider: "none", fetchedAt: Date(), ageSeconds: 0, stale: false, attempts: [])
+            return ResultMetadata(
+                tool: "calendar", provider: "none", fetchedAt: Date(), ageSeconds: 0, stale: false, attempts: [])
         }
         for other in all.dropFirst() {
             var providers = merged.provider.split(separator: "+").map(String.init)

@@ -119,7 +119,8 @@ enum CalendarSources {
                     allowsPlainHTTP: settings.env(insecureVariable) == "1")
             }
             sources.append(
-                CalendarSource(name: url.host ?? "caldav", location: .caldav(url), credentials: credentials, configured: false))
+                CalendarSource(
+                    name: url.host ?? "caldav", location: .caldav(url), credentials: credentials, configured: false))
         }
         if !sources.isEmpty { return sources }
 
@@ -130,7 +131,8 @@ enum CalendarSources {
                 if names.isEmpty {
                     throw AlmanacError.configuration(
                         "no calendar named '\(calendar)': no calendars are configured",
-                        suggestion: "add [calendars.\(calendar)] with ics = \"PATH_OR_URL\" or caldav = \"URL\" to config.toml")
+                        suggestion:
+                            "add [calendars.\(calendar)] with ics = \"PATH_OR_URL\" or caldav = \"URL\" to config.toml")
                 }
                 throw AlmanacError.usage(
                     "no calendar named '\(calendar)'",
@@ -142,7 +144,9 @@ enum CalendarSources {
         guard !configured.isEmpty else {
             throw AlmanacError.configuration(
                 "no calendar configured",
-                suggestion: "pass --ics FILE_OR_URL or --caldav URL, or add [calendars.NAME] with ics = \"...\" or caldav = \"...\" to config.toml")
+                suggestion:
+                    "pass --ics FILE_OR_URL or --caldav URL, or add [calendars.NAME] with ics = \"...\" or caldav = \"...\" to config.toml"
+            )
         }
         return configured
     }
@@ -154,7 +158,8 @@ enum CalendarSources {
         for name in table.keys.sorted() {
             guard let entry = table[name]?.tableValue else {
                 throw AlmanacError.configuration(
-                    "config [calendars.\(name)] is not a table", suggestion: "write [calendars.\(name)] then ics = \"...\"")
+                    "config [calendars.\(name)] is not a table",
+                    suggestion: "write [calendars.\(name)] then ics = \"...\"")
             }
             if let ics = entry["ics"]?.stringValue {
                 var source = try oneOffICS(ics, option: "[calendars.\(name)] ics")
@@ -178,7 +183,8 @@ enum CalendarSources {
                         username: user, password: password ?? "",
                         allowsPlainHTTP: entry["allow_insecure_auth"] == .bool(true))
                 }
-                sources.append(CalendarSource(name: name, location: .caldav(url), credentials: credentials, configured: true))
+                sources.append(
+                    CalendarSource(name: name, location: .caldav(url), credentials: credentials, configured: true))
             } else {
                 throw AlmanacError.configuration(
                     "calendar '\(name)' has neither ics nor caldav",
@@ -201,7 +207,8 @@ enum CalendarSources {
                 configured: false)
         }
         guard !trimmed.isEmpty else {
-            throw AlmanacError.usage("\(option) needs a file, folder or URL", suggestion: "e.g. \(option) ~/calendar.ics")
+            throw AlmanacError.usage(
+                "\(option) needs a file, folder or URL", suggestion: "e.g. \(option) ~/calendar.ics")
         }
         var path = trimmed
         if path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
@@ -221,7 +228,8 @@ enum CalendarSources {
         let lowered = text.lowercased()
         for scheme in ["webcals://", "webcal://"] where lowered.hasPrefix(scheme) {
             let rest = text.dropFirst(scheme.count)
-            let host = URL(string: "https://" + rest)?.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            let host = URL(string: "https://" + rest)?.host?.lowercased().trimmingCharacters(
+                in: CharacterSet(charactersIn: "[]"))
             let loopback = host == "localhost" || host == "::1" || host?.hasPrefix("127.") == true
             return (scheme == "webcal://" && loopback ? "http://" : "https://") + rest
         }
@@ -234,7 +242,8 @@ enum CalendarSources {
         else {
             throw AlmanacError.usage(
                 // Echo the text unless it may carry user:password@.
-                "\(option) is not an http(s) URL" + (text.contains("@") ? "" : ": '\(text)'"), suggestion: "e.g. https://example.com/dav/calendars/me/")
+                "\(option) is not an http(s) URL" + (text.contains("@") ? "" : ": '\(text)'"),
+                suggestion: "e.g. https://example.com/dav/calendars/me/")
         }
         return url
     }

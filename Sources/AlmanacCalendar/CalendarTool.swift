@@ -31,9 +31,11 @@ public struct CalendarTool: Tool {
         ToolSchema([
             ToolParameter(
                 "range", .choice(Self.ranges),
-                help: "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps)",
+                help:
+                    "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps)",
                 placement: .positional),
-            ToolParameter("count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
+            ToolParameter(
+                "count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
             ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
             ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD"),
             ToolParameter("hours", .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),
@@ -83,7 +85,8 @@ public struct CalendarTool: Tool {
         let providers = Self.chain(useCalDAVSync: useCalDAVSync).map {
             $0 as any Provider<CalendarFetch, CalendarSnapshot>
         }
-        return try await CalendarRun(request: request, sources: sources, context: context, providers: providers).result()
+        return try await CalendarRun(request: request, sources: sources, context: context, providers: providers)
+            .result()
     }
 }
 
@@ -128,7 +131,7 @@ struct CalendarRequest: Sendable {
         } else if range == "free" {
             freeHours = .waking
         }
-        if (from != nil || to != nil), let range, range != "today", range != "free" {
+        if from != nil || to != nil, let range, range != "today", range != "free" {
             throw AlmanacError.usage(
                 "'\(range)' and --from/--to both choose a range", suggestion: "use one of them")
         }
@@ -166,7 +169,8 @@ struct CalendarRequest: Sendable {
                         "--from \(firstDay) is after --to \(lastDay)", suggestion: "--from must be on or before --to")
                 }
                 guard firstDay.days(to: lastDay) <= 3_660 else {
-                    throw AlmanacError.usage("--from/--to span more than 10 years", suggestion: "ask for a shorter range")
+                    throw AlmanacError.usage(
+                        "--from/--to span more than 10 years", suggestion: "ask for a shorter range")
                 }
                 mode = .days(label: "range")
             } else {
@@ -182,7 +186,8 @@ struct CalendarRequest: Sendable {
     static func day(_ text: String, option: String) throws -> CivilDate {
         guard let day = CivilDate(iso: text.trimmingCharacters(in: .whitespaces)) else {
             throw AlmanacError.usage(
-                "\(option) must be a date in the form YYYY-MM-DD, got '\(text)'", suggestion: "e.g. \(option) 2024-06-01")
+                "\(option) must be a date in the form YYYY-MM-DD, got '\(text)'",
+                suggestion: "e.g. \(option) 2024-06-01")
         }
         return day
     }

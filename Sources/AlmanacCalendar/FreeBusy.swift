@@ -102,7 +102,9 @@ struct FreeBusyPayload: ToolPayload {
             let to = max(event.end.date(in: zone), from)
             guard from < close, to > start else { continue }
             blocks.append(
-                Block(start: max(from, start), end: min(to, close), summary: event.summary, calendar: event.calendar, overlaps: []))
+                Block(
+                    start: max(from, start), end: min(to, close), summary: event.summary, calendar: event.calendar,
+                    overlaps: []))
         }
         blocks.sort { ($0.start, $0.end) < ($1.start, $1.end) }
         for index in blocks.indices {
@@ -191,7 +193,9 @@ struct FreeBusyPayload: ToolPayload {
         top.append(UntrustedText.open(nonce))
         let closing = UntrustedText.close(nonce)
         let reserved = (top + [closing]).joined(separator: "\n")
-        let kept = rendering.budget.fit(body, reserved: reserved, minimum: min(2, body.count)) { "… \($0) more lines omitted" }
+        let kept = rendering.budget.fit(body, reserved: reserved, minimum: min(2, body.count)) {
+            "… \($0) more lines omitted"
+        }
         return (top + kept + warnings.map { "warning: \($0)" } + [closing]).joined(separator: "\n")
     }
 
@@ -213,18 +217,26 @@ struct FreeBusyPayload: ToolPayload {
         var lines: [String] = []
         for day in days {
             lines.append(TimeText.labelledDay(day.date.start(in: zone), now: rendering.now, in: zone))
-            for title in day.allDay { lines.append("- all day: \(UntrustedText.clean(title, limit: 80)) (blocks no time)") }
+            for title in day.allDay {
+                lines.append("- all day: \(UntrustedText.clean(title, limit: 80)) (blocks no time)")
+            }
             for block in day.busy {
-                var line = "- busy \(span(block.start, block.end)) \(UntrustedText.clean(block.summary ?? "(no title)", limit: 80))"
+                var line =
+                    "- busy \(span(block.start, block.end)) \(UntrustedText.clean(block.summary ?? "(no title)", limit: 80))"
                 if !block.overlaps.isEmpty {
-                    line += " · OVERLAPS " + block.overlaps.map { UntrustedText.clean($0, limit: 60) }.joined(separator: ", ")
+                    line +=
+                        " · OVERLAPS "
+                        + block.overlaps.map { UntrustedText.clean($0, limit: 60) }.joined(separator: ", ")
                 }
                 lines.append(line)
             }
             if day.free.isEmpty {
                 lines.append("- free: none")
             } else {
-                lines.append("- free " + day.free.map { "\(span($0.start, $0.end)) (\(duration($0.minutes)))" }.joined(separator: ", "))
+                lines.append(
+                    "- free "
+                        + day.free.map { "\(span($0.start, $0.end)) (\(duration($0.minutes)))" }.joined(separator: ", ")
+                )
             }
         }
         return lines

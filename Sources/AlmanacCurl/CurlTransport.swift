@@ -30,7 +30,9 @@ public struct CurlTransport: HTTPTransport {
     /// Sends the request; a cancelled caller is released at once, the transfer stops on libcurl's
     /// next progress check.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
-        let limits = TransferLimits(total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace, maxBody: min(maxBodyBytes, request.maxBodyBytes ?? maxBodyBytes))
+        let limits = TransferLimits(
+            total: timeout + Self.deadlineGrace, connect: timeout + Self.deadlineGrace,
+            maxBody: min(maxBodyBytes, request.maxBodyBytes ?? maxBodyBytes))
         try Task.checkCancellation()
         let transfer = CurlTransfer(request: request, limits: limits)
         transfer.start()
@@ -51,7 +53,8 @@ public struct CurlTransport: HTTPTransport {
     public func stream(
         _ request: HTTPRequest, idleTimeout: Duration, connectTimeout: Duration = .seconds(10)
     ) async throws -> HTTPStreamingResponse {
-        let transfer = CurlStreamTransfer(request: request, limits: TransferLimits(connect: connectTimeout, idle: idleTimeout))
+        let transfer = CurlStreamTransfer(
+            request: request, limits: TransferLimits(connect: connectTimeout, idle: idleTimeout))
         return try await withTaskCancellationHandler {
             try await transfer.head()
         } onCancel: {
@@ -175,9 +178,16 @@ private final class CurlTransfer: Sendable {
             case .success((let code, let status)) where code == CURLE_OK:
                 outcome.deliver(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.body)))
             case .success((let code, _)):
-                outcome.deliver(.failure(CurlFailure.provider(code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
+                outcome.deliver(
+                    .failure(
+                        CurlFailure.provider(
+                            code, tooLarge: sink.tooLarge, host: request.host, limit: limits.maxBody ?? 0)))
             case .failure(let unavailable):
-                outcome.deliver(.failure(ProviderFailure(.network, "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")))
+                outcome.deliver(
+                    .failure(
+                        ProviderFailure(
+                            .network,
+                            "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")))
             }
         }
     }
@@ -224,7 +234,8 @@ private final class CurlStreamTransfer: Sendable {
         sink.forward = { [self] sink, bytes in
             if !sink.headDelivered {
                 sink.headDelivered = true
-                headOutcome.deliver(.success(HTTPStreamingResponse(status: sink.status(), headers: sink.headers, body: body)))
+                headOutcome.deliver(
+                    .success(HTTPStreamingResponse(status: sink.status(), headers: sink.headers, body: body)))
             }
             chunks.yield(Data(bytes))
         }
@@ -238,7 +249,9 @@ private final class CurlStreamTransfer: Sendable {
         case .success((let code, _)):
             error = CurlFailure.stream(code, host: request.host)
         case .failure(let unavailable):
-            error = HTTPStreamFailure(kind: .broken, message: "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")
+            error = HTTPStreamFailure(
+                kind: .broken,
+                message: "\(request.host): libcurl could not start: \(unavailable.reason); install libcurl4")
         }
         headOutcome.deliver(.failure(error))
         chunks.finish(throwing: error)
@@ -303,8 +316,12 @@ private final class EasyHandlePool: Sendable {
 
     /// Runs one request to the end on the calling thread: libcurl's code and the final status, or
     /// why libcurl could not be loaded or started.
-    func perform(_ request: HTTPRequest, limits: TransferLimits, sink: CurlSink) -> Result<(CURLcode, Int), CurlUnavailable> {
-        guard almanac_curl_load() == 0 else { return .failure(CurlUnavailable(reason: String(cString: almanac_curl_error()))) }
+    func perform(
+        _ request: HTTPRequest, limits: TransferLimits, sink: CurlSink
+    ) -> Result<(CURLcode, Int), CurlUnavailable> {
+        guard almanac_curl_load() == 0 else {
+            return .failure(CurlUnavailable(reason: String(cString: almanac_curl_error())))
+        }
         guard let easy = take() else { return .failure(CurlUnavailable(reason: "no easy handle")) }
         defer { give(easy, reusable: request.pinnedAddress == nil) }
         sink.easy = easy
@@ -342,7 +359,8 @@ private final class EasyHandlePool: Sendable {
         }
         _ = almanac_curl_set_string(easy, CURLOPT_ACCEPT_ENCODING, "")  // whatever libcurl can decode
         if let limit = limits.maxBody {
-            _ = almanac_curl_set_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))  // by Content-Length, before reading
+            // By Content-Length, before reading.
+            _ = almanac_curl_set_off(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
         _ = almanac_curl_set_list(easy, CURLOPT_HTTPHEADER, headerList)
         switch (request.method.uppercased(), request.body) {
@@ -351,7 +369,8 @@ private final class EasyHandlePool: Sendable {
         case (let method, let body?):
             _ = almanac_curl_set_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             _ = body.withUnsafeBytes { bytes in
-                almanac_curl_set_pointer(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                almanac_curl_set_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
             }
             if method != "POST" { _ = almanac_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, method) }
         case (let method, nil): _ = almanac_curl_set_string(easy, CURLOPT_CUSTOMREQUEST, method)
@@ -443,7 +462,9 @@ extension HTTPRequest {
 
 // libcurl's callbacks: plain C functions, the sink arrives as the user pointer.
 
-private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+private func curlWrite(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
     guard let context else { return 0 }
     let sink = Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
@@ -458,11 +479,15 @@ private func curlWrite(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ coun
         sink.body = Data()
         return 0
     }
-    if let data, length > 0 { sink.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length) }
+    if let data, length > 0 {
+        sink.body.append(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), count: length)
+    }
     return length
 }
 
-private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
+private func curlHeader(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
     let length = size * count
     guard let context, let data else { return length }
     let sink = Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue()
@@ -481,7 +506,9 @@ private func curlHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ cou
     return length
 }
 
-private func curlProgress(_ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t) -> Int32 {
+private func curlProgress(
+    _ context: UnsafeMutableRawPointer?, _: curl_off_t, _: curl_off_t, _: curl_off_t, _: curl_off_t
+) -> Int32 {
     guard let context else { return 0 }
     return Unmanaged<CurlSink>.fromOpaque(context).takeUnretainedValue().isAbandoned() ? 1 : 0
 }

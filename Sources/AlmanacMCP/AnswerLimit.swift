@@ -21,7 +21,8 @@ public enum AnswerLimit {
     /// `context` cut at a line end so that it and a closing line saying so take at most
     /// `bytes` UTF-8 bytes once JSON-escaped (a sixteenth is left for escapes).
     public static func cut(_ context: String, toBytes bytes: Int, total: Int, limit: Int) -> String {
-        let note = "[answer cut: \(total) bytes is over this server's limit of \(limit); ask for a narrower range or fewer items]"
+        let note =
+            "[answer cut: \(total) bytes is over this server's limit of \(limit); ask for a narrower range or fewer items]"
         let room = bytes * 15 / 16 - note.utf8.count - 1
         // A character split at the cut decodes as U+FFFD; cutting at the last line end drops it.
         var kept = Substring(String(decoding: context.utf8.prefix(max(0, room)), as: UTF8.self))

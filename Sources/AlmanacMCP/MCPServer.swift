@@ -15,7 +15,8 @@ public enum AlmanacMCPServer {
     public static func tools(_ runtime: Runtime) -> [MCP.Tool] {
         runtime.publishedTools.map { tool in
             MCP.Tool(
-                name: tool.name, description: tool.summary, inputSchema: value(runtime.publishedSchema(tool).jsonSchema),
+                name: tool.name, description: tool.summary,
+                inputSchema: value(runtime.publishedSchema(tool).jsonSchema),
                 annotations: .init(readOnlyHint: true, openWorldHint: true))
         }
     }
@@ -25,7 +26,8 @@ public enum AlmanacMCPServer {
         _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?,
         maxAnswerBytes: Int = AnswerLimit.defaultBytes
     ) async -> CallTool.Result {
-        await answer(name, arguments: arguments, runtime: runtime, budget: budget, maxAnswerBytes: maxAnswerBytes).result
+        await answer(name, arguments: arguments, runtime: runtime, budget: budget, maxAnswerBytes: maxAnswerBytes)
+            .result
     }
 
     /// Answers one `tools/call`, with how it went in the words `/tools` counts it by: ok, usage,
@@ -44,7 +46,8 @@ public enum AlmanacMCPServer {
             if envelope.count + context.utf8.count > maxAnswerBytes {
                 let total = envelope.count + context.utf8.count
                 envelope = AnswerLimit.envelopeWithoutData(envelope, total: total, limit: maxAnswerBytes)
-                context = AnswerLimit.cut(context, toBytes: maxAnswerBytes - envelope.count - 256, total: total, limit: maxAnswerBytes)
+                context = AnswerLimit.cut(
+                    context, toBytes: maxAnswerBytes - envelope.count - 256, total: total, limit: maxAnswerBytes)
             }
             let structured: Value? = try JSONDecoder().decode(Value.self, from: Data(envelope))
             return (
@@ -87,9 +90,13 @@ public enum AlmanacMCPServer {
         else { return nil }
         let problem: String?
         switch incoming.params {
-        case nil, .null?: problem = incoming.method == "tools/call" ? "tools/call needs params {\"name\", \"arguments\"}" : nil
+        case nil, .null?:
+            problem = incoming.method == "tools/call" ? "tools/call needs params {\"name\", \"arguments\"}" : nil
         case .object(let members)?:
-            guard incoming.method == "tools/call" else { problem = nil; break }
+            guard incoming.method == "tools/call" else {
+                problem = nil
+                break
+            }
             if case .string? = members["name"] {
                 switch members["arguments"] {
                 case nil, .null?, .object?: problem = nil
@@ -113,7 +120,9 @@ public enum AlmanacMCPServer {
         guard let almanac = error as? AlmanacError else { return TerminalText.escaped("error: \(error)") }
         var line = "error: \(almanac.message)"
         if !almanac.attempts.isEmpty {
-            line += " (" + almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
+            line +=
+                " ("
+                + almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
                 .joined(separator: "; ") + ")"
         } else if let suggestion = almanac.suggestion, !suggestion.isEmpty {
             line += "; \(suggestion)"

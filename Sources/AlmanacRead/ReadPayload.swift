@@ -48,7 +48,8 @@ struct ReadPayload: ToolPayload {
 
     var headings: [Heading] {
         fetched.page.blocks.enumerated().compactMap { index, block in
-            block.kind == .heading ? Heading(level: block.level, text: block.text, offset: offsets[index], index: index) : nil
+            block.kind == .heading
+                ? Heading(level: block.level, text: block.text, offset: offsets[index], index: index) : nil
         }
     }
 
@@ -100,7 +101,9 @@ struct ReadPayload: ToolPayload {
                     pieces.append(cut)
                     position += cut.count
                 }
-                return Part(from: from, to: position, text: pieces.joined(separator: "\n"), next: position < limit ? position : nil)
+                return Part(
+                    from: from, to: position, text: pieces.joined(separator: "\n"),
+                    next: position < limit ? position : nil)
             }
             pieces.append(rest)
             used += cost
@@ -124,7 +127,8 @@ struct ReadPayload: ToolPayload {
     // MARK: JSON
 
     enum CodingKeys: String, CodingKey {
-        case url, finalUrl, archivedAt, kind, title, byline, siteName, language, published, modified, canonicalUrl, excerpt
+        case url, finalUrl, archivedAt, kind, title, byline, siteName, language, published, modified, canonicalUrl,
+            excerpt
         case start, end, length, nextStart, section, outline, text
     }
 
@@ -180,7 +184,9 @@ struct ReadPayload: ToolPayload {
         if let byline = metadata.byline { facts.append("by \(UntrustedText.clean(byline, limit: 120))") }
         if let site = metadata.siteName { facts.append("site \(UntrustedText.clean(site, limit: 80))") }
         if let published = metadata.published { facts.append("published \(date(published, rendering))") }
-        if let modified = metadata.modified, modified != metadata.published { facts.append("modified \(date(modified, rendering))") }
+        if let modified = metadata.modified, modified != metadata.published {
+            facts.append("modified \(date(modified, rendering))")
+        }
         if let language = metadata.language { facts.append("language \(UntrustedText.clean(language, limit: 20))") }
         if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
         if let canonical = metadata.canonicalURL, canonical != fetched.requested, canonical != fetched.final {
@@ -207,7 +213,10 @@ struct ReadPayload: ToolPayload {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss"] {
+        for format in [
+            "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
+            "yyyy-MM-dd HH:mm:ss",
+        ] {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) { return date }
         }
@@ -229,7 +238,9 @@ struct ReadPayload: ToolPayload {
         let whole = ContextBudget.estimate(lines.joined(separator: "\n"))
         var outline: [String] = []
         if whole > budget, section == nil {
-            let entries = headings.prefix(30).map { "\(String(repeating: "#", count: $0.level)) \(UntrustedText.clean($0.text, limit: 80)) @\($0.offset)" }
+            let entries = headings.prefix(30).map {
+                "\(String(repeating: "#", count: $0.level)) \(UntrustedText.clean($0.text, limit: 80)) @\($0.offset)"
+            }
             if !entries.isEmpty {
                 outline = ["outline (heading @offset; read one with --section or --start):"] + entries
                 if headings.count > 30 { outline.append("… \(headings.count - 30) more headings") }
@@ -240,7 +251,9 @@ struct ReadPayload: ToolPayload {
         let nonce = UntrustedText.nonce(for: [part.text])
         var lines = top
         if let section, let range = sectionRange {
-            lines.append("section \"\(UntrustedText.clean(section, limit: 80))\": characters \(range.lowerBound)-\(range.upperBound)")
+            lines.append(
+                "section \"\(UntrustedText.clean(section, limit: 80))\": characters \(range.lowerBound)-\(range.upperBound)"
+            )
         }
         // Outline entries are page text too: fenced with the body.
         lines.append(UntrustedText.notice(nonce))
@@ -252,7 +265,9 @@ struct ReadPayload: ToolPayload {
         if let next = part.next {
             lines.append("part: characters \(part.from)-\(part.to) of \(totalLength); continue with --start \(next)")
         } else if part.from > 0 || section != nil {
-            lines.append("part: characters \(part.from)-\(part.to) of \(totalLength); end of \(section == nil ? "page" : "section")")
+            lines.append(
+                "part: characters \(part.from)-\(part.to) of \(totalLength); end of \(section == nil ? "page" : "section")"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

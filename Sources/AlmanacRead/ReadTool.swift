@@ -67,7 +67,8 @@ public struct ReadTool: Tool {
             let headings = payload.headings.prefix(12).map { UntrustedText.clean($0.text, limit: 60) }
             throw AlmanacError.usage(
                 "read: the page has no section '\(UntrustedText.clean(section, limit: 80))'",
-                suggestion: headings.isEmpty ? "the page has no headings" : "sections: " + headings.joined(separator: "; "))
+                suggestion: headings.isEmpty
+                    ? "the page has no headings" : "sections: " + headings.joined(separator: "; "))
         }
         if let start = request.start, start > payload.totalLength {
             throw AlmanacError.usage(
@@ -89,27 +90,34 @@ public struct ReadTool: Tool {
     static func request(from arguments: ToolArguments) throws -> Request {
         let raw = (arguments.string("url") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !raw.isEmpty else {
-            throw AlmanacError.usage("read needs a URL", suggestion: "usage: \(ToolArguments.usage(schema, tool: "read"))")
+            throw AlmanacError.usage(
+                "read needs a URL", suggestion: "usage: \(ToolArguments.usage(schema, tool: "read"))")
         }
         let url = try parseURL(raw)
-        let start = try arguments.integer("start", in: 0...Int.max, example: "--start 4200 (a character offset; the previous part names it)")
+        let start = try arguments.integer(
+            "start", in: 0...Int.max, example: "--start 4200 (a character offset; the previous part names it)")
         let section = try arguments.text("section", needs: "a heading", example: "--section \"Installation\"")
-        return Request(url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive"))
+        return Request(
+            url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive")
+        )
     }
 
     /// An http(s) URL with a host; `example.org/page` gets `https://`.
     static func parseURL(_ raw: String) throws -> URL {
         var text = raw
         if !text.contains("://") { text = "https://" + text }
-        guard text.count <= 4000, let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+        guard text.count <= 4000, let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty, components.url != nil
         else {
             throw AlmanacError.usage(
-                "read: '\(UntrustedText.clean(raw, limit: 120))' is not a URL", suggestion: "e.g. tools run read https://example.org/page")
+                "read: '\(UntrustedText.clean(raw, limit: 120))' is not a URL",
+                suggestion: "e.g. tools run read https://example.org/page")
         }
         guard scheme == "http" || scheme == "https" else {
             throw AlmanacError.usage(
-                "read: only http and https pages are read, got '\(scheme):'", suggestion: "e.g. tools run read https://example.org/page")
+                "read: only http and https pages are read, got '\(scheme):'",
+                suggestion: "e.g. tools run read https://example.org/page")
         }
         guard components.user == nil, components.password == nil else {
             throw AlmanacError.usage(

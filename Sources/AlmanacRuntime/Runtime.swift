@@ -176,7 +176,8 @@ public struct Runtime: Sendable {
         if let raw = settings.env("ALMANAC_RESOLVE") {
             guard let table = SystemResolver.table(raw) else {
                 throw AlmanacError.usage(
-                    "ALMANAC_RESOLVE must be name=address pairs", suggestion: "e.g. ALMANAC_RESOLVE=dav.home=192.168.1.5")
+                    "ALMANAC_RESOLVE must be name=address pairs",
+                    suggestion: "e.g. ALMANAC_RESOLVE=dav.home=192.168.1.5")
             }
             fixed = table
         }
@@ -198,7 +199,9 @@ public struct Runtime: Sendable {
     }
 
     /// The tool names of one setting (the variable wins over the config key), nil when unset.
-    static func toolNames(_ settings: Settings, variable: String, key: String, registry: ToolRegistry) throws
+    static func toolNames(
+        _ settings: Settings, variable: String, key: String, registry: ToolRegistry
+    ) throws
         -> Set<String>?
     {
         let names: [String]
@@ -315,7 +318,9 @@ public struct Runtime: Sendable {
         return .milliseconds(Int64((value * 1000).rounded()))
     }
 
-    static func stateStore(shared: (any CacheStore & ProviderStateStore)?, disk: SQLiteCacheStore?)
+    static func stateStore(
+        shared: (any CacheStore & ProviderStateStore)?, disk: SQLiteCacheStore?
+    )
         -> any ProviderStateStore
     {
         if let shared { return shared }
@@ -325,7 +330,9 @@ public struct Runtime: Sendable {
 
     static func cacheDirectory(environment: [String: String], settings: Settings) -> URL {
         if let directory = settings.env("ALMANAC_CACHE_DIR") { return URL(fileURLWithPath: directory) }
-        if let xdg = settings.env("XDG_CACHE_HOME") { return URL(fileURLWithPath: xdg).appendingPathComponent("almanac") }
+        if let xdg = settings.env("XDG_CACHE_HOME") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("almanac")
+        }
         let home = settings.env("HOME") ?? NSHomeDirectory()
         return URL(fileURLWithPath: home).appendingPathComponent(".cache/almanac")
     }

@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
+import GRDB
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import GRDB
 
 /// The on-disk cache shared by every `tools` process: SQLite in WAL mode with a busy timeout.
 ///
@@ -25,7 +26,9 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         do {
             pool = try Self.open(path)
             movedAside = nil
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT {
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+        {
             // A damaged cache is only lost optimisation: keep it for inspection, start afresh.
             let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
             try? FileManager.default.moveItem(atPath: path, toPath: aside)
@@ -38,9 +41,12 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     /// Why a cache folder could not be used, in a few words (Foundation's NSError description
     /// on Linux is a multi-line dump of its user info).
     public static func reason(_ error: any Error) -> String {
-        if let database = error as? DatabaseError { return database.message ?? "SQLite error \(database.resultCode.rawValue)" }
+        if let database = error as? DatabaseError {
+            return database.message ?? "SQLite error \(database.resultCode.rawValue)"
+        }
         let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain
+        {
             return String(cString: strerror(Int32(underlying.code))).lowercased()
         }
         if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))).lowercased() }
@@ -135,7 +141,9 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         try await pool.write { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, ?)",
-                arguments: [entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload])
+                arguments: [
+                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload,
+                ])
         }
     }
 
@@ -150,7 +158,9 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
 
     /// A note.
     public func note(for key: String) async throws -> String? {
-        try await pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM note WHERE key = ?", arguments: [key]) }
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM note WHERE key = ?", arguments: [key])
+        }
     }
 
     /// Sets or clears a note.
@@ -166,7 +176,9 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
 
     /// Provider state.
     public func value(for key: String) async -> Data? {
-        try? await pool.read { db in try Data.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key]) }
+        try? await pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT value FROM state WHERE key = ?", arguments: [key])
+        }
     }
 
     /// Sets or removes provider state.

@@ -77,7 +77,8 @@ public struct SearchHit: Sendable, Codable, Hashable {
 
     /// Creates a hit.
     public init(
-        title: String, url: String, snippet: String, age: String? = nil, pageAge: String? = nil, engines: [String]? = nil
+        title: String, url: String, snippet: String, age: String? = nil, pageAge: String? = nil,
+        engines: [String]? = nil
     ) {
         self.title = title
         self.url = url

@@ -26,7 +26,8 @@ struct SearchPayload: ToolPayload {
         if let infobox { blocks.append("facts: \(UntrustedText.clean(infobox, limit: 600))") }
         blocks += results.enumerated().map { index, hit in block(index + 1, hit, rendering) }
         if results.isEmpty, !suggestions.isEmpty {
-            blocks.append("suggested searches: " + suggestions.map { UntrustedText.clean($0, limit: 80) }.joined(separator: "; "))
+            blocks.append(
+                "suggested searches: " + suggestions.map { UntrustedText.clean($0, limit: 80) }.joined(separator: "; "))
         }
         guard !blocks.isEmpty else {
             return [header, "No \(kind.rawValue) results."].joined(separator: "\n") + "\n"

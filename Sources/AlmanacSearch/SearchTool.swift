@@ -87,11 +87,13 @@ public struct SearchTool: Tool {
         let providers = configured.filter { $0.kinds.contains(request.kind) }
         guard !providers.isEmpty else {
             throw AlmanacError.configuration(
-                "no configured search provider has \(request.kind.rawValue) search", suggestion: SearchChain.unconfiguredHelp)
+                "no configured search provider has \(request.kind.rawValue) search",
+                suggestion: SearchChain.unconfiguredHelp)
         }
         let key = Self.cacheKey(upstream)
         context.logger.debug(
-            "search: \(request.kind.rawValue) search via \(providers.map(\.name).joined(separator: ", ")), cache key \(key)")
+            "search: \(request.kind.rawValue) search via \(providers.map(\.name).joined(separator: ", ")), cache key \(key)"
+        )
         var lifetimes: [String: Duration] = [:]
         for provider in providers { lifetimes[provider.name] = provider.cacheLifetime(request.kind) }
         var fetched = try await context.fetch(
@@ -133,7 +135,8 @@ public struct SearchTool: Tool {
             let reason = error.attempts.compactMap(\.detail).first ?? error.message
             return ToolResult(
                 metadata: metadata,
-                payload: SearchReadPayload(search: payload, read: nil, note: "result \(rank) could not be read: \(reason)"))
+                payload: SearchReadPayload(
+                    search: payload, read: nil, note: "result \(rank) could not be read: \(reason)"))
         }
     }
 
@@ -165,13 +168,16 @@ public struct SearchTool: Tool {
                 suggestion: "Brave accepts at most 400 characters and 50 words")
         }
 
-        let count = try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
+        let count =
+            try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
 
         var language: String?
         if let raw = arguments.string("language")?.trimmingCharacters(in: .whitespaces) {
             // A language code, optionally with a region: en, de, pt-BR, zh-Hans.
             let parts = raw.split(separator: "-", omittingEmptySubsequences: false)
-            let letters = { (part: Substring) in part.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic } }
+            let letters = { (part: Substring) in
+                part.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+            }
             guard (2...3).contains(parts[0].count), parts.count <= 2, parts.allSatisfy(letters),
                 parts.dropFirst().allSatisfy({ (2...4).contains($0.count) })
             else {

@@ -24,7 +24,8 @@ public enum AlmanacServer {
         MemoryRelief.keepBigBlocksApart()
         let metrics = ServeMetrics(tools: runtime.publishedTools.map(\.name))
         let api = ToolAPI(
-            runtime: runtime, budget: configuration.budget, metrics: metrics, maxAnswerBytes: configuration.maxAnswerBytes)
+            runtime: runtime, budget: configuration.budget, metrics: metrics,
+            maxAnswerBytes: configuration.maxAnswerBytes)
         let sessions = MCPSessions(
             api: api, version: version, limit: configuration.maxSessions, perClient: configuration.maxSessionsPerClient,
             callLimit: configuration.requestTimeout)
@@ -101,7 +102,8 @@ public enum AlmanacServer {
                 // `/tools` call. A GET stream (server notifications) is meant to stay open.
                 response(
                     await sessions.handle(
-                        method: verb, headers: headers, body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
+                        method: verb, headers: headers,
+                        body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
                         path: path, client: client),
                     streamLimit: verb == "POST" ? configuration.requestTimeout : nil, metrics: api.metrics)
             }
@@ -130,8 +132,10 @@ public enum AlmanacServer {
                     metrics.refused("too_large")
                     return json(
                         413,
-                        ToolAPI.error(413, "error: the request body is larger than \(configuration.maxBodyBytes) bytes", lines: [])
-                            .body)
+                        ToolAPI.error(
+                            413, "error: the request body is larger than \(configuration.maxBodyBytes) bytes", lines: []
+                        )
+                        .body)
                 }
                 return try await work(body)
             }
@@ -139,7 +143,8 @@ public enum AlmanacServer {
             // The call may still finish later: it must not then be counted as answered.
             _ = outcome?.settle()
             metrics.refused("timeout")
-            return json(504, ToolAPI.error(504, "error: the request took longer than the server's limit", lines: []).body)
+            return json(
+                504, ToolAPI.error(504, "error: the request took longer than the server's limit", lines: []).body)
         }
     }
 
@@ -156,7 +161,9 @@ public enum AlmanacServer {
 
     /// The SDK's framework-free answer as Hummingbird's (an SSE stream stays a stream, ended after
     /// `streamLimit` when one is given).
-    static func response(_ answer: MCPSessions.Reply, streamLimit: Duration? = nil, metrics: ServeMetrics? = nil)
+    static func response(
+        _ answer: MCPSessions.Reply, streamLimit: Duration? = nil, metrics: ServeMetrics? = nil
+    )
         -> Response
     {
         var headers = HTTPFields()
@@ -238,7 +245,8 @@ struct ServeGuard: RouterMiddleware {
     let inFlight = InFlightCounter()
 
     static let allowedMethods = "GET, POST, DELETE, OPTIONS"
-    static let allowedHeaders = "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
+    static let allowedHeaders =
+        "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID"
     static let exposedHeaders = "Mcp-Session-Id, Mcp-Protocol-Version"
     static let uncapped: Set<String> = ["/healthz", "/metrics", "/openapi.json"]
     static let hostField = HTTPField.Name("Host")!
@@ -259,7 +267,8 @@ struct ServeGuard: RouterMiddleware {
         }
         if ServeConfiguration.isLoopback(configuration.host), configuration.token == nil, !Self.isLoopbackHost(host) {
             metrics.refused("host")
-            return refusal(403, "error: this server answers loopback names only (Host: 127.0.0.1 or localhost)", origin: origin)
+            return refusal(
+                403, "error: this server answers loopback names only (Host: 127.0.0.1 or localhost)", origin: origin)
         }
         // A preflight carries no credentials: answer it before the token check, as browsers expect.
         if request.method == .options {
@@ -277,7 +286,8 @@ struct ServeGuard: RouterMiddleware {
                 ServeConfiguration.tokenMatches(presented.dropFirst(prefix.count), token)
             else {
                 metrics.refused("unauthorized")
-                var response = refusal(401, "error: a bearer token is required (Authorization: Bearer ...)", origin: origin)
+                var response = refusal(
+                    401, "error: a bearer token is required (Authorization: Bearer ...)", origin: origin)
                 response.headers[.wwwAuthenticate] = "Bearer"
                 return response
             }
@@ -298,7 +308,8 @@ struct ServeGuard: RouterMiddleware {
         let client = Self.clientKey(context.remoteAddress)
         guard await inFlight.enter(client, limit: configuration.maxConcurrentPerClient) else {
             metrics.refused("too_many")
-            var response = refusal(429, "error: too many requests in flight from this client; retry shortly", origin: origin)
+            var response = refusal(
+                429, "error: too many requests in flight from this client; retry shortly", origin: origin)
             response.headers[.retryAfter] = "1"
             return response
         }

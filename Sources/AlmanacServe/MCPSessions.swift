@@ -95,7 +95,8 @@ actor MCPSessions {
         await expire(client: client)
         guard sessions.values.count(where: { $0.client == client }) < perClient else {
             return .error(
-                statusCode: 503, .internalError("too many MCP sessions from this client; close one (DELETE /mcp) or retry later"))
+                statusCode: 503,
+                .internalError("too many MCP sessions from this client; close one (DELETE /mcp) or retry later"))
         }
         guard sessions.count < limit else {
             return .error(statusCode: 503, .internalError("too many MCP sessions; close one or retry later"))
@@ -152,7 +153,9 @@ actor MCPSessions {
             }
         } catch {
             return CallTool.Result(
-                content: [.text(text: "error: the call took longer than the server's limit", annotations: nil, _meta: nil)],
+                content: [
+                    .text(text: "error: the call took longer than the server's limit", annotations: nil, _meta: nil)
+                ],
                 isError: true)
         }
         let result = answer.result
@@ -167,7 +170,8 @@ actor MCPSessions {
         if case .object(let envelope)? = result.structuredContent, case .array(let items)? = envelope["attempts"] {
             for item in items {
                 if case .object(let fields) = item, case .string(let provider)? = fields["provider"],
-                    case .string(let outcome)? = fields["outcome"], let kind = ProviderAttempt.Outcome(rawValue: outcome)
+                    case .string(let outcome)? = fields["outcome"],
+                    let kind = ProviderAttempt.Outcome(rawValue: outcome)
                 {
                     attempts.append(ProviderAttempt(provider: provider, outcome: kind, milliseconds: 0))
                 }

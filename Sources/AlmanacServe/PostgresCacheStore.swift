@@ -36,7 +36,8 @@ public final class PostgresCacheStore: CacheStore, ProviderStateStore, Sendable 
     }
 
     init(url: String) throws {
-        guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? ""),
+        guard let components = URLComponents(string: url),
+            ["postgres", "postgresql"].contains(components.scheme ?? ""),
             let host = components.host, !host.isEmpty, let user = components.user, !user.isEmpty
         else {
             throw AlmanacError.usage(

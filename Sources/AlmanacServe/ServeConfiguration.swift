@@ -74,7 +74,8 @@ public struct ServeConfiguration: Sendable {
     ///
     /// - Throws: ``AlmanacError`` (usage, exit 64) for a bad value, or a non-loopback address
     ///   without a token.
-    public static func resolve(host: String?, port: Int?, budget: Int?, settings: Settings) throws -> ServeConfiguration {
+    public static func resolve(host: String?, port: Int?, budget: Int?, settings: Settings) throws -> ServeConfiguration
+    {
         var configuration = ServeConfiguration(budget: budget)
         configuration.host = host ?? settings.value(env: "ALMANAC_SERVE_HOST", config: "serve", "host") ?? "127.0.0.1"
         if let port {
@@ -83,7 +84,8 @@ public struct ServeConfiguration: Sendable {
             configuration.port = try integer(raw, name: "ALMANAC_SERVE_PORT", range: 0...65535, example: "8765")
         }
         guard (0...65535).contains(configuration.port) else {
-            throw AlmanacError.usage("port must be 0...65535, got \(configuration.port)", suggestion: "e.g. --port 8765")
+            throw AlmanacError.usage(
+                "port must be 0...65535, got \(configuration.port)", suggestion: "e.g. --port 8765")
         }
         if let token = settings.value(env: "ALMANAC_SERVE_TOKEN", config: "serve", "token"), !token.isEmpty {
             guard token.count >= 16 else {
@@ -103,7 +105,8 @@ public struct ServeConfiguration: Sendable {
             }
         }
         if let raw = settings.value(env: "ALMANAC_SERVE_MAX_BODY", config: "serve", "max_body") {
-            configuration.maxBodyBytes = try integer(raw, name: "ALMANAC_SERVE_MAX_BODY", range: 1...16_777_216, example: "65536")
+            configuration.maxBodyBytes = try integer(
+                raw, name: "ALMANAC_SERVE_MAX_BODY", range: 1...16_777_216, example: "65536")
         }
         if let raw = settings.value(env: "ALMANAC_SERVE_TIMEOUT", config: "serve", "timeout") {
             configuration.requestTimeout = .seconds(
@@ -126,7 +129,8 @@ public struct ServeConfiguration: Sendable {
                 try integer(raw, name: "ALMANAC_SERVE_DRAIN_TIMEOUT", range: 0...600, example: "10"))
         }
         if let raw = settings.value(env: "ALMANAC_SERVE_MAX_SESSIONS", config: "serve", "max_sessions") {
-            configuration.maxSessions = try integer(raw, name: "ALMANAC_SERVE_MAX_SESSIONS", range: 1...100_000, example: "256")
+            configuration.maxSessions = try integer(
+                raw, name: "ALMANAC_SERVE_MAX_SESSIONS", range: 1...100_000, example: "256")
         }
         if let raw = settings.value(
             env: "ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT", config: "serve", "max_sessions_per_client")

@@ -21,7 +21,8 @@ public enum ServeFuzz {
         let metrics = ServeMetrics(tools: tools.map(\.name))
         do {
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(headerTimeout: .seconds(10), metrics: metrics))
+            try channel.pipeline.syncOperations.addHandler(
+                ConnectionGuard(headerTimeout: .seconds(10), metrics: metrics))
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
             try channel.writeInbound(ByteBuffer(bytes: data))
         } catch {
@@ -58,7 +59,8 @@ public enum ServeFuzz {
 
     /// `data` as command-line words (split at NUL and newline) for each tool's argument parser.
     public static func words(_ data: Data) {
-        let words = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\0" || $0 == "\n" }).map(String.init)
+        let words = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\0" || $0 == "\n" }).map(
+            String.init)
         for tool in tools {
             _ = try? ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)
             _ = TerminalText.escaped(words.joined(separator: " "))

@@ -28,11 +28,13 @@ public final class ServeMetrics: Sendable {
     }
     static var duration: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "almanac", metricName: "call_duration", unitName: "seconds", helpText: "Time to answer one tool call.")
+            namespace: "almanac", metricName: "call_duration", unitName: "seconds",
+            helpText: "Time to answer one tool call.")
     }
     static var cacheHits: MetricNameDescriptor {
         MetricNameDescriptor(
-            namespace: "almanac", metricName: "cache_hits", unitName: "total", helpText: "Calls answered from the cache.")
+            namespace: "almanac", metricName: "cache_hits", unitName: "total",
+            helpText: "Calls answered from the cache.")
     }
     static var attempts: MetricNameDescriptor {
         MetricNameDescriptor(

@@ -59,7 +59,8 @@ public struct ToolAPI: Sendable {
         defer {
             if outcome?.settle() ?? true {
                 metrics.call(
-                    tool: tool.name, via: "openapi", status: status, attempts: attempts, duration: ContinuousClock.now - start)
+                    tool: tool.name, via: "openapi", status: status, attempts: attempts,
+                    duration: ContinuousClock.now - start)
             }
         }
         do {
@@ -73,7 +74,8 @@ public struct ToolAPI: Sendable {
                 }
                 zone = named
             }
-            try tool.schema.checkAccess(json.keys.sorted(), policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
+            try tool.schema.checkAccess(
+                json.keys.sorted(), policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
             try Self.checkTypes(json, schema: runtime.publishedSchema(tool), tool: name)
             let request = runtime.forRequest(timeZone: zone)
             let result = try await request.run(tool: name, json: json)
@@ -141,7 +143,8 @@ public struct ToolAPI: Sendable {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let members) = value
         else {
-            throw AlmanacError.usage("the request body must be a JSON object of arguments", suggestion: #"e.g. {"query": "..."}"#)
+            throw AlmanacError.usage(
+                "the request body must be a JSON object of arguments", suggestion: #"e.g. {"query": "..."}"#)
         }
         return members
     }
@@ -160,7 +163,8 @@ public struct ToolAPI: Sendable {
             }
             guard fits else {
                 throw AlmanacError.usage(
-                    "argument '\(name)' for \(tool) must be \(Self.typeName(parameter.kind))", suggestion: parameter.help)
+                    "argument '\(name)' for \(tool) must be \(Self.typeName(parameter.kind))",
+                    suggestion: parameter.help)
             }
         }
     }
@@ -224,7 +228,9 @@ public struct ToolAPI: Sendable {
             "responses": .object([
                 "200": .object([
                     "description": "The answer: the JSON envelope plus `context`, the text to give the model.",
-                    "content": .object(["application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])]),
+                    "content": .object([
+                        "application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])
+                    ]),
                 ]),
                 "400": Self.errorResponse("Bad arguments: one line naming what was wrong and what would be right."),
                 "401": Self.errorResponse("Missing or wrong bearer token."),
@@ -246,16 +252,23 @@ public struct ToolAPI: Sendable {
             "schemas": .object([
                 "Answer": .object([
                     "type": "object",
-                    "required": ["tool", "provider", "fetchedAt", "ageSeconds", "stale", "attempts", "data", "context"],
+                    "required": [
+                        "tool", "provider", "fetchedAt", "ageSeconds", "stale", "attempts", "data", "context",
+                    ],
                     "properties": .object([
                         "tool": ["type": "string"],
                         "provider": ["type": "string", "description": "The provider that answered."],
                         "fetchedAt": ["type": "string", "description": "When the provider answered (ISO 8601, UTC)."],
                         "ageSeconds": ["type": "integer"],
-                        "stale": ["type": "boolean", "description": "True when every provider failed and an older answer is served."],
+                        "stale": [
+                            "type": "boolean",
+                            "description": "True when every provider failed and an older answer is served.",
+                        ],
                         "attempts": ["type": "array", "items": ["type": "object"]],
                         "data": ["type": "object", "description": "The structured answer (shape per tool)."],
-                        "context": ["type": "string", "description": "Compact text for the model, with the time and source."],
+                        "context": [
+                            "type": "string", "description": "Compact text for the model, with the time and source.",
+                        ],
                     ]),
                 ]),
                 "Error": .object([

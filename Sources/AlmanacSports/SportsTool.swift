@@ -29,7 +29,8 @@ public struct SportsTool: Tool {
         ToolSchema([
             ToolParameter(
                 "league", .string,
-                help: "league: nba, nfl, mlb, nhl, ncaaf, epl, mls, pga, lpga, atp, wta, f1, nascar, ufc, ... (tools list sports), or an ESPN sport/league path like soccer/bra.1",
+                help:
+                    "league: nba, nfl, mlb, nhl, ncaaf, epl, mls, pga, lpga, atp, wta, f1, nascar, ufc, ... (tools list sports), or an ESPN sport/league path like soccer/bra.1",
                 placement: .positional, required: true),
             ToolParameter(
                 "view", .choice(SportsView.allCases.map(\.rawValue)),
@@ -42,7 +43,8 @@ public struct SportsTool: Tool {
                 aliases: ["-d"]),
             ToolParameter(
                 "player", .string,
-                help: "a player in any sport (scheffler, sinner, mahomes): golf fields, tennis draws, race grids, fight cards, and in team sports the day's game leaders",
+                help:
+                    "a player in any sport (scheffler, sinner, mahomes): golf fields, tennis draws, race grids, fight cards, and in team sports the day's game leaders",
                 aliases: ["-p"]),
             ToolParameter(
                 "event", .string,
@@ -51,9 +53,11 @@ public struct SportsTool: Tool {
                 aliases: ["-e"]),
             ToolParameter(
                 "group", .string,
-                help: "standings of one division or conference (\"AL East\", \"NFC North\", \"Eastern Conference\"); implies standings",
+                help:
+                    "standings of one division or conference (\"AL East\", \"NFC North\", \"Eastern Conference\"); implies standings",
                 aliases: ["-g"]),
-            ToolParameter("next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
+            ToolParameter(
+                "next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
             ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
         ])
     }
@@ -75,7 +79,9 @@ public struct SportsTool: Tool {
         // A bad base URL is the user's to fix: say so before any provider runs.
         _ = try ESPNProvider.descriptor.baseURL(context.settings)
         let team: TeamRef? =
-            if let word = request.teamWord { try await resolveTeam(word, league: request.league, context: context) } else {
+            if let word = request.teamWord {
+                try await resolveTeam(word, league: request.league, context: context)
+            } else {
                 nil
             }
         let providers: [any Provider<SportsQuery, SportsData>] =
@@ -94,7 +100,9 @@ public struct SportsTool: Tool {
             var shown = team.map { team in games.filter { $0.involves(team) } } ?? games
             // Without ESPN's team list the word was taken as an abbreviation ("spain", "stars"): the
             // day's own teams may still name it, which beats saying there is no game.
-            if let guess = team, guess.id == nil, shown.isEmpty, let found = Self.team(guess.query, in: games, league: league) {
+            if let guess = team, guess.id == nil, shown.isEmpty,
+                let found = Self.team(guess.query, in: games, league: league)
+            {
                 team = found
                 shown = games.filter { $0.involves(found) }
             }
@@ -167,7 +175,9 @@ public struct SportsTool: Tool {
     /// The tables of the division or conference `group` names: from the league's usual standings when one
     /// of their tables is it ("Eastern Conference"), else from the division tables (ESPN `level=3`: "AL
     /// East", "NFC North"). An unknown name is a usage error listing every group both answers name.
-    func standings(of group: String, in standings: Standings, request: SportsRequest, context: ToolContext) async throws
+    func standings(
+        of group: String, in standings: Standings, request: SportsRequest, context: ToolContext
+    ) async throws
         -> Standings
     {
         var known = standings.groups
@@ -180,7 +190,9 @@ public struct SportsTool: Tool {
         var found = pick(known)
         if found.isEmpty {
             let query = SportsQuery(league: request.league, view: .standings, divisions: true)
-            let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
+            let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map {
+                $0 as any Provider<SportsQuery, SportsData>
+            }
             if let fetched = try? await context.fetch(
                 tool: name, key: "standings:\(request.league.path):divisions", query: query, providers: providers,
                 ttl: nil), case .standings(let divisions) = fetched.value
@@ -195,7 +207,8 @@ public struct SportsTool: Tool {
             let names = known.map(\.name).filter { seen.insert($0).inserted }
             throw AlmanacError.usage(
                 "no \(request.league.name) division or conference '\(group)'",
-                suggestion: names.isEmpty ? "ask for the whole table: tools run sports \(request.league.word) standings"
+                suggestion: names.isEmpty
+                    ? "ask for the whole table: tools run sports \(request.league.word) standings"
                     : "one of: " + names.joined(separator: ", "))
         }
         return Standings(season: season, groups: found)
@@ -204,15 +217,18 @@ public struct SportsTool: Tool {
     /// The golfer, player, driver or fighter `word` names in the fetched events, or a usage error.
     static func resolvePlayer(_ word: String, in events: SportEvents, league: League) throws -> String {
         let names = events.events.flatMap(\.people)
-        let role = ["golf": "golfer", "tennis": "player", "racing": "driver", "mma": "fighter"][league.sport] ?? "player"
+        let role =
+            ["golf": "golfer", "tennis": "player", "racing": "driver", "mma": "fighter"][league.sport] ?? "player"
         guard !names.isEmpty else {
             throw AlmanacError.usage(
-                "no \(role) '\(word)': no \(league.name) event on that day", suggestion: "ask without --player, or with --next")
+                "no \(role) '\(word)': no \(league.name) event on that day",
+                suggestion: "ask without --player, or with --next")
         }
         switch PlayerMatcher.match(word, in: names) {
         case .player(let name): return name
         case .ambiguous(let names):
-            throw AlmanacError.usage("\(role) '\(word)' is ambiguous", suggestion: "one of: " + names.joined(separator: ", "))
+            throw AlmanacError.usage(
+                "\(role) '\(word)' is ambiguous", suggestion: "one of: " + names.joined(separator: ", "))
         case .none(let suggestion):
             throw AlmanacError.usage(
                 "no \(role) '\(word)' in \(events.events.map(\.name).joined(separator: ", "))",
@@ -231,7 +247,8 @@ public struct SportsTool: Tool {
         case .ambiguous(let names):
             return ScoresPayload.PlayerLookup(query: word, name: nil, games: [], candidates: names)
         case .none(let suggestion):
-            return ScoresPayload.PlayerLookup(query: word, name: nil, games: [], candidates: suggestion.map { [$0] } ?? [])
+            return ScoresPayload.PlayerLookup(
+                query: word, name: nil, games: [], candidates: suggestion.map { [$0] } ?? [])
         }
     }
 
@@ -240,7 +257,8 @@ public struct SportsTool: Tool {
         var seen = Set<String>()
         let entries = games.flatMap { [$0.home, $0.away] }.filter { seen.insert($0.id).inserted }.map { side in
             TeamEntry(
-                id: side.id, abbreviation: side.abbreviation, displayName: side.displayName, shortDisplayName: side.name,
+                id: side.id, abbreviation: side.abbreviation, displayName: side.displayName,
+                shortDisplayName: side.name,
                 location: "")
         }
         guard case .team(let entry) = TeamMatcher.match(word, in: entries, league: league) else { return nil }
@@ -271,11 +289,13 @@ public struct SportsTool: Tool {
         if let teams {
             switch TeamMatcher.match(word, in: teams, league: league) {
             case .team(let entry):
-                return TeamRef(id: entry.id, abbreviation: entry.abbreviation, displayName: entry.displayName, query: word)
+                return TeamRef(
+                    id: entry.id, abbreviation: entry.abbreviation, displayName: entry.displayName, query: word)
             case .ambiguous(let entries):
                 throw AlmanacError.usage(
                     "team '\(word)' is ambiguous in \(league.name)",
-                    suggestion: "one of: " + entries.map { "\($0.displayName) (\($0.abbreviation))" }.joined(separator: ", "))
+                    suggestion: "one of: "
+                        + entries.map { "\($0.displayName) (\($0.abbreviation))" }.joined(separator: ", "))
             case .none(let suggestion):
                 if complete || !TeamMatcher.looksLikeAbbreviation(word) {
                     throw AlmanacError.usage(
@@ -314,7 +334,8 @@ struct SportsRequest: Sendable, Hashable {
         guard let league = League.named(word) else { throw League.unknown(word) }
         self.league = league
         let viewWord = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) }
-        group = try arguments.text("group", needs: "a name", example: "--group \"AL East\", --group \"Eastern Conference\"")
+        group = try arguments.text(
+            "group", needs: "a name", example: "--group \"AL East\", --group \"Eastern Conference\"")
         if group != nil, let viewWord, viewWord != .standings {
             throw AlmanacError.usage(
                 "--group picks a division or conference of the standings, not of \(viewWord.rawValue)",
@@ -341,7 +362,8 @@ struct SportsRequest: Sendable, Hashable {
         if league.shape != .team {
             if teamWord != nil {
                 throw AlmanacError.usage(
-                    "\(league.name) has no teams to pick", suggestion: "use --player NAME (a golfer, player, driver or fighter)")
+                    "\(league.name) has no teams to pick",
+                    suggestion: "use --player NAME (a golfer, player, driver or fighter)")
             }
             if view == .standings {
                 // ESPN's golf, tennis, racing and MMA standings list athletes, not teams; no recording shows one.
@@ -351,7 +373,8 @@ struct SportsRequest: Sendable, Hashable {
             }
             if view == .schedule {
                 throw AlmanacError.usage(
-                    "\(league.name) has no team schedules", suggestion: "ask for the next event: tools run sports \(league.word) --next")
+                    "\(league.name) has no team schedules",
+                    suggestion: "ask for the next event: tools run sports \(league.word) --next")
             }
         } else if playerWord != nil && view != .scores {
             throw AlmanacError.usage(
@@ -379,7 +402,8 @@ struct SportsRequest: Sendable, Hashable {
         case .scores where next && league.shape == .team, .schedule:
             // The day (today unless --date) picks the season; the provider moves on to the next season
             // when this one has nothing left to play.
-            return SportsQuery(league: league, view: .schedule, team: team, season: league.season(containing: day.start))
+            return SportsQuery(
+                league: league, view: .schedule, team: team, season: league.season(containing: day.start))
         case .scores: return SportsQuery(league: league, view: .scores, day: day, next: next)
         case .standings: return SportsQuery(league: league, view: .standings)
         case .news: return SportsQuery(league: league, view: .news)
@@ -394,7 +418,8 @@ struct SportsRequest: Sendable, Hashable {
         case .standings: return "standings:\(league.path)"
         case .news: return "news:\(league.path)"
         case .schedule:
-            return "schedule:\(league.path):\(team?.abbreviation.lowercased() ?? "-"):\(query.season.map(String.init) ?? "-")"
+            return
+                "schedule:\(league.path):\(team?.abbreviation.lowercased() ?? "-"):\(query.season.map(String.init) ?? "-")"
         }
     }
 

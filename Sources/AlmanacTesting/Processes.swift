@@ -45,7 +45,9 @@ public enum ToolsBinary {
     }
 
     /// Runs `tools` with `arguments`, waiting at most `timeout` seconds.
-    public static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 60) throws
+    public static func run(
+        _ arguments: [String], environment: [String: String], timeout: TimeInterval = 60
+    ) throws
         -> CommandOutput
     {
         try Command.run(url, arguments, environment: environment, timeout: timeout)
@@ -54,7 +56,9 @@ public enum ToolsBinary {
     /// Runs one `tools` process per argument list, all at once (each waited for on a thread of its
     /// own: blocking calls in a task group would run only as many at a time as the pool has
     /// threads), and returns their outputs in order (nil where one could not start).
-    public static func runAtOnce(_ argumentLists: [[String]], environment: [String: String], timeout: TimeInterval = 60)
+    public static func runAtOnce(
+        _ argumentLists: [[String]], environment: [String: String], timeout: TimeInterval = 60
+    )
         async -> [CommandOutput?]
     {
         let outputs = Mutex<[CommandOutput?]>(Array(repeating: nil, count: argumentLists.count))

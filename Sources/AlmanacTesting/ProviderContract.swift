@@ -44,7 +44,8 @@ public enum ProviderContract {
         reopen: @escaping @Sendable (any CacheStore) -> any CacheStore = { $0 }
     ) async -> [String] where P.Output: Codable {
         let run = ContractRun(
-            provider: provider, query: query, recorded: recorded, settings: secretSettings(for: P.descriptor, base: settings),
+            provider: provider, query: query, recorded: recorded,
+            settings: secretSettings(for: P.descriptor, base: settings),
             now: now, makeCache: makeCache, reopen: reopen)
         let baseline: P.Output
         let requests: Int
@@ -88,7 +89,9 @@ public enum ProviderContract {
         return table
     }
 
-    static func call<P: DescribedProvider>(_ provider: P, _ query: P.Query, _ environment: ProviderEnvironment)
+    static func call<P: DescribedProvider>(
+        _ provider: P, _ query: P.Query, _ environment: ProviderEnvironment
+    )
         -> ProviderCall<P.Output>
     {
         ProviderCall(name: provider.name) { try await provider.fetch(query, in: environment) }
@@ -139,15 +142,20 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
     /// A malformed body is a decoding failure, never a value.
     func malformedBody() async -> [String] {
         do {
-            _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { _, response in
-                var broken = response
-                broken.body = Data("{\"unexpected\": [1, 2,".utf8)
-                return broken
-            }))
+            _ = try await provider.fetch(
+                query,
+                in: environment(
+                    Bent(inner: recorded) { _, response in
+                        var broken = response
+                        broken.body = Data("{\"unexpected\": [1, 2,".utf8)
+                        return broken
+                    }))
             return ["malformed body: returned a value"]
         } catch let failure as ProviderFailure {
             var violations = [leak(failure.message, "malformed body")].compactMap { $0 }
-            if failure.kind != .decoding { violations.append("malformed body: failure kind \(failure.kind), not decoding") }
+            if failure.kind != .decoding {
+                violations.append("malformed body: failure kind \(failure.kind), not decoding")
+            }
             return violations
         } catch {
             return ["malformed body: threw \(type(of: error)), not a ProviderFailure"]
@@ -159,12 +167,15 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
         var violations: [String] = []
         for index in 0..<max(requests, 1) {
             do {
-                _ = try await provider.fetch(query, in: environment(Bent(inner: recorded) { number, response in
-                    guard number == index else { return response }
-                    var cut = response
-                    cut.body = response.body.prefix(response.body.count / 2)
-                    return cut
-                }))
+                _ = try await provider.fetch(
+                    query,
+                    in: environment(
+                        Bent(inner: recorded) { number, response in
+                            guard number == index else { return response }
+                            var cut = response
+                            cut.body = response.body.prefix(response.body.count / 2)
+                            return cut
+                        }))
                 violations.append("partial answer: body \(index + 1) of \(requests) cut in half still returned a value")
             } catch let failure as ProviderFailure {
                 violations += [leak(failure.message, "partial answer")].compactMap { $0 }
@@ -178,9 +189,11 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
     /// A 5xx falls through to the next provider, and the failure is named.
     func serverError(next answer: P.Output) async -> [String] {
         do {
-            let failing = environment(Bent(inner: recorded) { _, _ in HTTPResponse(status: 503, body: Data("busy".utf8)) })
+            let failing = environment(
+                Bent(inner: recorded) { _, _ in HTTPResponse(status: 503, body: Data("busy".utf8)) })
             let next = ProviderCall<P.Output>(name: "contract-next") { answer }
-            let request = CoordinatedRequest(tool: P.descriptor.tool, key: "contract-5xx", providers: [call(failing), next])
+            let request = CoordinatedRequest(
+                tool: P.descriptor.tool, key: "contract-5xx", providers: [call(failing), next])
             let result = try await coordinator(makeCache()).fetch(request)
             var violations: [String] = []
             if result.metadata.provider != "contract-next" {
@@ -188,7 +201,8 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
             }
             let first = result.metadata.attempts.first
             if first?.provider != provider.name || first?.outcome != .failed {
-                violations.append("5xx: first attempt \(String(describing: first)), expected a failure of \(provider.name)")
+                violations.append(
+                    "5xx: first attempt \(String(describing: first)), expected a failure of \(provider.name)")
             }
             return violations + [leak(first?.detail ?? "", "5xx")].compactMap { $0 }
         } catch {
@@ -200,17 +214,21 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
     /// process, when `reopen` opens the file anew) skips the provider.
     func retryAfter(next answer: P.Output) async -> [String] {
         do {
-            let limited = environment(Bent(inner: recorded) { _, _ in
-                HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
-            })
+            let limited = environment(
+                Bent(inner: recorded) { _, _ in
+                    HTTPResponse(status: 429, headers: ["Retry-After": "120"], body: Data())
+                })
             let cache = makeCache()
             let next = ProviderCall<P.Output>(name: "contract-next") { answer }
             _ = try await coordinator(cache).fetch(
                 CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-a", providers: [call(limited), next]))
             let second = try await coordinator(reopen(cache)).fetch(
-                CoordinatedRequest(tool: P.descriptor.tool, key: "contract-429-b", providers: [call(environment(recorded)), next]))
+                CoordinatedRequest(
+                    tool: P.descriptor.tool, key: "contract-429-b", providers: [call(environment(recorded)), next]))
             guard second.metadata.attempts.first?.outcome == .skipped else {
-                return ["429: Retry-After not remembered; the next run's first attempt was \(String(describing: second.metadata.attempts.first))"]
+                return [
+                    "429: Retry-After not remembered; the next run's first attempt was \(String(describing: second.metadata.attempts.first))"
+                ]
             }
             return []
         } catch {
@@ -221,10 +239,11 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
     /// The deadline holds even when the transport ignores cancellation (manual clock: no waiting).
     func deadline() async -> [String] {
         let manual = ManualClock()
-        let stuck = environment(StubTransport { _ in
-            try? await Task.sleep(for: .seconds(30))
-            throw ProviderFailure(.network, "too late")
-        }, timeout: .seconds(8))
+        let stuck = environment(
+            StubTransport { _ in
+                try? await Task.sleep(for: .seconds(30))
+                throw ProviderFailure(.network, "too late")
+            }, timeout: .seconds(8))
         let deadline = coordinator(makeCache(), clock: AttemptClock(manual))
         let waiting = Task {
             try await deadline.fetch(
@@ -237,7 +256,9 @@ struct ContractRun<P: DescribedProvider>: Sendable where P.Output: Codable {
             return ["deadline: a transport that never answers produced a value"]
         } catch let error as AlmanacError {
             var violations = error.lines.compactMap { leak($0, "deadline") }
-            if error.kind != .unavailable { violations.append("deadline: \(error.kind), expected every provider failed") }
+            if error.kind != .unavailable {
+                violations.append("deadline: \(error.kind), expected every provider failed")
+            }
             // "(8000 ms)": timed on the manual clock, not the wall's.
             if !error.lines.joined().contains("no answer within 8 s (8000 ms)") {
                 violations.append("deadline: the failure does not say it timed out: \(error.lines)")

@@ -31,7 +31,11 @@ public struct AlertsPayload: ToolPayload {
     /// Warnings in force at `now`, the soonest-ending first within their order of onset.
     public var active: [WeatherAlert] {
         (report?.alerts ?? []).filter { $0.inForce(at: now) }
-            .sorted { ($0.onset ?? .distantPast, $0.expires ?? .distantFuture) < ($1.onset ?? .distantPast, $1.expires ?? .distantFuture) }
+            .sorted {
+                ($0.onset ?? .distantPast, $0.expires ?? .distantFuture) < (
+                    $1.onset ?? .distantPast, $1.expires ?? .distantFuture
+                )
+            }
     }
 
     /// The zone times are read in, and whether it is the place's own.
@@ -58,7 +62,8 @@ public struct AlertsPayload: ToolPayload {
         }
         if report.elsewhere > 0 {
             summary.append(
-                "\(report.service) has \(report.elsewhere) other warning\(report.elsewhere == 1 ? "" : "s") in force elsewhere in the country.")
+                "\(report.service) has \(report.elsewhere) other warning\(report.elsewhere == 1 ? "" : "s") in force elsewhere in the country."
+            )
         }
         let texts = active.compactMap { alert -> String? in
             let text = [alert.description, alert.instruction].compactMap { $0 }.joined(separator: " ")
@@ -66,15 +71,17 @@ public struct AlertsPayload: ToolPayload {
         }
         guard !texts.isEmpty else { return ([header] + summary).joined(separator: "\n") }
         let nonce = UntrustedText.nonce(for: texts)
-        let reserved = ([header] + summary + [UntrustedText.notice(nonce), UntrustedText.open(nonce), UntrustedText.close(nonce)])
+        let reserved =
+            ([header] + summary + [UntrustedText.notice(nonce), UntrustedText.open(nonce), UntrustedText.close(nonce)])
             .joined(separator: "\n")
         let kept = rendering.budget.fit(texts, reserved: reserved, minimum: 0) {
             "… \($0) more warning text\($0 == 1 ? "" : "s") omitted"
         }
         guard !kept.isEmpty else { return ([header] + summary).joined(separator: "\n") }
-        return ([header] + summary + [UntrustedText.notice(nonce), UntrustedText.open(nonce)] + kept + [
-            UntrustedText.close(nonce)
-        ]).joined(separator: "\n")
+        return
+            ([header] + summary + [UntrustedText.notice(nonce), UntrustedText.open(nonce)] + kept + [
+                UntrustedText.close(nonce)
+            ]).joined(separator: "\n")
     }
 
     /// The same for people, with the service's attribution.
@@ -177,7 +184,8 @@ struct AlertLines {
         let parts = calendar.dateComponents([.day, .month], from: date)
         let month = Sheet.months[((parts.month ?? 1) - 1) % 12]
         let relative = TimeText.relativeDay(date, now: now, in: zone).map { " (\($0))" } ?? ""
-        return "\(TimeText.weekday(date, in: zone)) \(parts.day ?? 0) \(month)\(relative) \(TimeText.clock(date, in: zone))"
+        return
+            "\(TimeText.weekday(date, in: zone)) \(parts.day ?? 0) \(month)\(relative) \(TimeText.clock(date, in: zone))"
     }
 
     /// A zone from a hint: an identifier ("Europe/Oslo") or a fixed offset ("GMT-0400").

@@ -83,7 +83,8 @@ public struct AirPayload: ToolPayload {
         try container.encode(report.timezone, forKey: .timezone)
         try container.encode(day, forKey: .day)
         try container.encode(report.current.map { AirJSON(reading: $0, calendar: calendar) }, forKey: .current)
-        try container.encode(AirWords.peak(hours).map { AirJSON(reading: $0, calendar: calendar, time: false) }, forKey: .dayMax)
+        try container.encode(
+            AirWords.peak(hours).map { AirJSON(reading: $0, calendar: calendar, time: false) }, forKey: .dayMax)
         try container.encode(hours.map { AirJSON(reading: $0, calendar: calendar) }, forKey: .hourly)
     }
 }
@@ -95,6 +96,8 @@ struct AirJSON: Encodable {
     @Nullable var europeanAqiCategory: String?
     @Nullable var usAqi: Double?
     @Nullable var usAqiCategory: String?
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The documented JSON key (Open-Meteo's own name), written as is.
     @Nullable var pm2_5: Double?
     @Nullable var pm10: Double?
     @Nullable var ozone: Double?
@@ -164,7 +167,8 @@ enum AirWords {
         for hour in hours { pollen.merge(hour.pollen) { Swift.max($0, $1) } }
         return AirQualityReport.Reading(
             time: first.time, europeanAQI: most(\.europeanAQI), usAQI: most(\.usAQI), pm25: most(\.pm25),
-            pm10: most(\.pm10), ozone: most(\.ozone), nitrogenDioxide: most(\.nitrogenDioxide), uvIndex: most(\.uvIndex),
+            pm10: most(\.pm10), ozone: most(\.ozone), nitrogenDioxide: most(\.nitrogenDioxide),
+            uvIndex: most(\.uvIndex),
             pollen: pollen)
     }
 
@@ -178,7 +182,8 @@ enum AirWords {
         if !indices.isEmpty { groups.append(indices.joined(separator: ", ")) }
         let pollutants = [
             reading.pm25.map { "PM2.5 \(Numbers.text($0))" }, reading.pm10.map { "PM10 \(Numbers.text($0))" },
-            reading.ozone.map { "ozone \(Numbers.text($0))" }, reading.nitrogenDioxide.map { "NO2 \(Numbers.text($0))" },
+            reading.ozone.map { "ozone \(Numbers.text($0))" },
+            reading.nitrogenDioxide.map { "NO2 \(Numbers.text($0))" },
         ].compactMap { $0 }
         if !pollutants.isEmpty { groups.append(pollutants.joined(separator: ", ") + " μg/m³") }
         if let uv = reading.uvIndex { groups.append("UV index \(Numbers.text(uv)) (\(Self.uv(uv)))") }
@@ -188,7 +193,8 @@ enum AirWords {
             let present = reading.pollen.filter { $0.value > 0 }.sorted { $0.value > $1.value }
             groups.append(
                 present.isEmpty
-                    ? "pollen: none" : "pollen " + present.map { "\($0.key) \(Numbers.text($0.value))" }.joined(separator: ", ")
+                    ? "pollen: none"
+                    : "pollen " + present.map { "\($0.key) \(Numbers.text($0.value))" }.joined(separator: ", ")
                         + " grains/m³")
         }
         return groups.isEmpty ? "no values" : groups.joined(separator: "; ")
@@ -244,7 +250,8 @@ public struct NextHourPayload: ToolPayload {
         }
         let wetSteps = steps[start...]
         let heaviest = wetSteps.max { $0.rate < $1.rate } ?? steps[start]
-        let opening = start == 0 && first.time <= now
+        let opening =
+            start == 0 && first.time <= now
             ? "Raining now (\(Numbers.text(first.rate)) mm/h)" : "Rain from \(clock(steps[start].time))"
         var text = opening
         if heaviest.time != steps[start].time || start != 0 {
@@ -269,7 +276,8 @@ public struct NextHourPayload: ToolPayload {
         let steps = window
         if !steps.isEmpty {
             lines.append(
-                "Steps (mm/h): " + steps.map { "\(TimeText.clock($0.time, in: zone)) \(Numbers.text($0.rate))" }
+                "Steps (mm/h): "
+                    + steps.map { "\(TimeText.clock($0.time, in: zone)) \(Numbers.text($0.rate))" }
                     .joined(separator: ", "))
         }
         return ([header] + lines).joined(separator: "\n")

@@ -22,7 +22,9 @@ struct ForecastJSON: Encodable {
         try container.encode(payload.viewName, forKey: .view)
         try container.encode(payload.day, forKey: .day)
         try container.encode(
-            payload.alerts.filter { $0.inForce(at: payload.now) }.map { AlertJSON(alert: $0, calendar: sheet.calendar) },
+            payload.alerts.filter { $0.inForce(at: payload.now) }.map {
+                AlertJSON(alert: $0, calendar: sheet.calendar)
+            },
             forKey: .alerts)
         try container.encode(forecast.current.map { CurrentJSON(sheet: sheet, current: $0) }, forKey: .current)
         // Only the views that show hours carry them.

@@ -98,7 +98,9 @@ public struct WeatherPayload: ToolPayload {
             // and the geocoder's (OpenStreetMap's ODbL).
             let forecaster = WeatherTool.forecastChain.first { $0.name == rendering.metadata.provider }
             let geocoder = WeatherTool.geocodingChain.first { $0.name == self.geocoder }
-            lines += [forecaster?.descriptor.terms.attribution, geocoder?.descriptor.terms.attribution].compactMap { $0 }
+            lines += [forecaster?.descriptor.terms.attribution, geocoder?.descriptor.terms.attribution].compactMap {
+                $0
+            }
             // And the warning services' whose warnings are shown.
             let shown = Set(alerts.filter { $0.inForce(at: rendering.now) }.map(\.service))
             if shown.contains("MeteoAlarm") { lines.append(MeteoAlarmProvider.descriptor.terms.attribution ?? "") }
@@ -275,7 +277,9 @@ struct Sheet {
         let warnings = AlertLines(zone: zone, now: now)
         var lines = payload.alerts.filter { $0.inForce(at: now) }.map(warnings.line) + [nowLine()]
         if let hours = hoursShown(payload) {
-            lines += hours.map { hourEntry($0, previousCode: nil, label: dayLabel(isoDay($0.time)), wind: payload.wind) }
+            lines += hours.map {
+                hourEntry($0, previousCode: nil, label: dayLabel(isoDay($0.time)), wind: payload.wind)
+            }
         }
         lines += daysShown(payload).map { dayLine($0, detailed: true, sun: payload.sun) }
         if !payload.alternatives.isEmpty { lines.append(alternativesLine(payload.alternatives)) }
@@ -344,7 +348,8 @@ struct Sheet {
             for hour in hours[start..<min(start + perLine, hours.count)] {
                 let date = isoDay(hour.time)
                 let label = (entries.isEmpty || date != previousDay) ? dayLabel(date) : nil
-                entries.append(hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label, wind: wind))
+                entries.append(
+                    hourEntry(hour, previousCode: label == nil ? previousCode : nil, label: label, wind: wind))
                 previousCode = hour.weatherCode
                 previousDay = date
             }
@@ -414,4 +419,3 @@ struct Sheet {
         return text
     }
 }
-

@@ -16,10 +16,12 @@ public struct WeatherQuestionReader: QuestionReader {
     /// The weather reading of `clause`, or nil when it asks nothing about the weather.
     public func read(_ clause: QuestionClause) -> ToolReading? {
         let viewWords = WeatherQuestionWords.views.filter { clause.hasAnyPhrase($0.phrases) }
-        guard clause.hasAny(WeatherQuestionWords.weatherWords) || !viewWords.isEmpty
-            || clause.hasAnyPhrase(WeatherQuestionWords.weatherPhrases)
+        guard
+            clause.hasAny(WeatherQuestionWords.weatherWords) || !viewWords.isEmpty
+                || clause.hasAnyPhrase(WeatherQuestionWords.weatherPhrases)
         else { return nil }
-        let strong = clause.hasAny(WeatherQuestionWords.strongWords) || viewWords.contains { $0.strong }
+        let strong =
+            clause.hasAny(WeatherQuestionWords.strongWords) || viewWords.contains { $0.strong }
             || clause.hasAnyPhrase(WeatherQuestionWords.weatherPhrases)
         var options: [String] = []
         var dayWord: String?
@@ -27,10 +29,13 @@ public struct WeatherQuestionReader: QuestionReader {
         let parts = WeatherQuestionWords.partsOfDay.contains { clause.has($0) }
         switch clause.day {
         case .today: dayWord = "today"
-        case .tonight: dayWord = "today"; options.append("--hourly")
+        case .tonight:
+            dayWord = "today"
+            options.append("--hourly")
         case .tomorrow: dayWord = "tomorrow"
         case .weekday(let index): dayWord = QuestionWords.weekdays[index]
-        case .date(let year, let month, let day): dayWord = clock.resolve(year: year, month: month, day: day).map(clock.iso)
+        case .date(let year, let month, let day):
+            dayWord = clock.resolve(year: year, month: month, day: day).map(clock.iso)
         case .weekend: options += ["--days", String(clock.daysThroughSunday)]
         case .thisWeek, .nextWeek: options += ["--days", "7"]
         case .yesterday, nil: break
@@ -69,7 +74,9 @@ public struct WeatherQuestionReader: QuestionReader {
                 number = value
                 unitIndex = index
             }
-            guard let count = number, (1...16).contains(count), unitIndex < words.count || unitIndex == index else { continue }
+            guard let count = number, (1...16).contains(count), unitIndex < words.count || unitIndex == index else {
+                continue
+            }
             let unit = unitIndex == index ? "day" : words[unitIndex]
             if ["day", "days", "dayforecast"].contains(unit) { return count }
             if ["week", "weeks"].contains(unit) { return min(16, count * 7) }
@@ -118,10 +125,14 @@ public struct WeatherQuestionReader: QuestionReader {
                 if !place.isEmpty { places.append(place) }
             }
             var seen = Set<[String]>()
-            let found = places.map { QuestionClause.typed($0) }.filter { seen.insert($0.map { $0.lowercased() }).inserted }
+            let found = places.map { QuestionClause.typed($0) }.filter {
+                seen.insert($0.map { $0.lowercased() }).inserted
+            }
             if !found.isEmpty { return found }
         }
-        guard let keyword = words.firstIndex(where: { WeatherQuestionWords.weatherWords.contains($0) }) else { return [] }
+        guard let keyword = words.firstIndex(where: { WeatherQuestionWords.weatherWords.contains($0) }) else {
+            return []
+        }
         var places: [[String]] = []
         var end = keyword
         while end > 0 {
@@ -162,7 +173,9 @@ enum WeatherQuestionWords {
     ]
 
     /// Words only the weather answers.
-    static let strongWords: Set<String> = ["weather", "forecast", "weahter", "wether", "forcast", "temperature", "pollen", "uv"]
+    static let strongWords: Set<String> = [
+        "weather", "forecast", "weahter", "wether", "forcast", "temperature", "pollen", "uv",
+    ]
 
     /// Phrases that ask about the weather without a weather word.
     static let weatherPhrases = ["air quality", "heat index", "feels like", "wind chill"]
@@ -175,14 +188,24 @@ enum WeatherQuestionWords {
     }
 
     static let views: [View] = [
-        View(flag: "alerts", phrases: ["warnings", "warning", "alerts", "alert", "storm", "storms", "advisory", "advisories"], strong: false),
-        View(flag: "air", phrases: ["air quality", "aqi", "pollen", "uv", "uv index", "smog", "air pollution"], strong: true),
-        View(flag: "next-hour", phrases: ["in the next hour", "next hour", "right now", "next 30 minutes", "minute by minute"], strong: false),
+        View(
+            flag: "alerts",
+            phrases: ["warnings", "warning", "alerts", "alert", "storm", "storms", "advisory", "advisories"],
+            strong: false),
+        View(
+            flag: "air", phrases: ["air quality", "aqi", "pollen", "uv", "uv index", "smog", "air pollution"],
+            strong: true),
+        View(
+            flag: "next-hour",
+            phrases: ["in the next hour", "next hour", "right now", "next 30 minutes", "minute by minute"],
+            strong: false),
     ]
 
     /// Parts of a day that want the hours.
-    static let partsOfDay = ["this morning", "this afternoon", "this evening", "next few hours", "later today",
-        "next hours", "morning", "afternoon", "evening", "overnight", "tonight", "night", "later"]
+    static let partsOfDay = [
+        "this morning", "this afternoon", "this evening", "next few hours", "later today",
+        "next hours", "morning", "afternoon", "evening", "overnight", "tonight", "night", "later",
+    ]
 
     static let placeIntros = ["in", "at", "near", "around", "for", "to"]
 

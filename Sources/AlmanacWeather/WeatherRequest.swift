@@ -96,7 +96,8 @@ public struct WeatherRequest: Sendable, Equatable {
         if let dayWord, extra != .air {
             throw AlmanacError.usage(
                 "weather: --\(extra.rawValue) is about now, not '\(dayWord)'",
-                suggestion: extra == .alerts ? "drop the day: warnings in force and announced are listed with their times" : "drop the day")
+                suggestion: extra == .alerts
+                    ? "drop the day: warnings in force and announced are listed with their times" : "drop the day")
         }
         return extra
     }

@@ -53,11 +53,13 @@ public struct WeatherTool: Tool {
             ToolParameter(
                 "wind", .choice(WindUnit.allCases.map(\.rawValue)),
                 help: "wind speed unit, overriding --units; default: config [weather] wind"),
-                        ToolParameter(
-                "alerts", .boolean,
-                help: "official warnings in force at the place (MET Norway, US NWS, MeteoAlarm), instead of the forecast"),
             ToolParameter(
-                "air", .boolean, help: "air quality (European and US AQI, PM2.5, PM10, ozone, NO2), UV and pollen, now and for the day"),
+                "alerts", .boolean,
+                help:
+                    "official warnings in force at the place (MET Norway, US NWS, MeteoAlarm), instead of the forecast"),
+            ToolParameter(
+                "air", .boolean,
+                help: "air quality (European and US AQI, PM2.5, PM10, ozone, NO2), UV and pollen, now and for the day"),
             ToolParameter("next-hour", .boolean, help: "rain in the next hour: when it starts, peaks and stops"),
         ])
     }
@@ -128,7 +130,8 @@ public struct WeatherTool: Tool {
             do {
                 let geocoded = try await context.fetch(
                     tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.lookupName),
-                    providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> }, ttl: .seconds(86_400))
+                    providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> },
+                    ttl: .seconds(86_400))
                 let choice = try PlaceMatcher.choose(
                     text, from: geocoded.value.places, answeredBy: Self.geocoderName(geocoded.metadata.provider),
                     // Each failure's detail already starts with its service's name.
@@ -222,7 +225,8 @@ public struct WeatherTool: Tool {
             providerTTL: Self.alertTTL)
         return ToolResult(
             metadata: fetched.metadata,
-            payload: AlertsPayload(report: fetched.value, place: place, timezone: query.place?.timezone, now: context.now))
+            payload: AlertsPayload(
+                report: fetched.value, place: place, timezone: query.place?.timezone, now: context.now))
     }
 
     /// Why bare coordinates found no service where a place name might: MeteoAlarm needs the
@@ -250,10 +254,12 @@ public struct WeatherTool: Tool {
         let name = self.name
         let key = Self.alertsKey(alertsQuery)
         guard
-            let fetched = try? await Deadline.run(Self.alertsBeside, {
-                try await context.fetch(
-                    tool: name, key: key, query: alertsQuery, providers: providers, providerTTL: Self.alertTTL)
-            })
+            let fetched = try? await Deadline.run(
+                Self.alertsBeside,
+                {
+                    try await context.fetch(
+                        tool: name, key: key, query: alertsQuery, providers: providers, providerTTL: Self.alertTTL)
+                })
         else { return [] }
         return fetched.value.alerts.filter { $0.inForce(at: context.now) }
     }
@@ -273,7 +279,8 @@ public struct WeatherTool: Tool {
                 "weather: '\(query.placeText)' could not be located, so air quality cannot be asked",
                 suggestion: "try again later, or give --lat/--lon")
         }
-        let airQuery = AirQualityQuery(latitude: latitude, longitude: longitude, days: min(query.days, AirQualityQuery.maxDays))
+        let airQuery = AirQualityQuery(
+            latitude: latitude, longitude: longitude, days: min(query.days, AirQualityQuery.maxDays))
         let fetched = try await context.fetch(
             tool: name, key: "air:\(Coordinate.text(latitude)),\(Coordinate.text(longitude)):d\(airQuery.days)",
             query: airQuery, providers: Self.airChain.map { $0 as any Provider<AirQualityQuery, AirQualityReport> })

@@ -21,13 +21,15 @@ enum CalendarJSONBench {
 
     static func run(_ arguments: [String]) async throws {
         guard arguments.count == 6, let iterations = Int(arguments[5]), iterations > 0 else {
-            FileHandle.standardError.write(Data("usage: almanac-bench calendar-json FILE.ics FROM TO ITERATIONS\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: almanac-bench calendar-json FILE.ics FROM TO ITERATIONS\n".utf8))
             exit(64)
         }
         let now = Date(timeIntervalSince1970: 1_735_689_600)  // 2025-01-01T00:00:00Z
         let environment = ProviderEnvironment(
             // The process environment, so ALMANAC_CALENDAR_MAX_OCCURRENCES can lift the per-answer cap.
-            transport: NoNetwork(), settings: Settings(environment: ProcessInfo.processInfo.environment), now: now, timeZone: TimeZone(secondsFromGMT: 0) ?? .current,
+            transport: NoNetwork(), settings: Settings(environment: ProcessInfo.processInfo.environment), now: now,
+            timeZone: TimeZone(secondsFromGMT: 0) ?? .current,
             timeout: .seconds(60))
         let context = ToolContext(
             coordinator: Coordinator(cache: MemoryCacheStore(), now: { now }), environment: environment,

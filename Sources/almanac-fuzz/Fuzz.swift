@@ -33,8 +33,10 @@ enum FuzzTargets {
 }
 
 #if FUZZING
-    let selected = FuzzTargets.named(ProcessInfo.processInfo.environment["ALMANAC_FUZZ_TARGET"] ?? "") ?? FuzzTargets.all[0]
+    let selected =
+        FuzzTargets.named(ProcessInfo.processInfo.environment["ALMANAC_FUZZ_TARGET"] ?? "") ?? FuzzTargets.all[0]
 
+    /// libFuzzer's entry point: one input to the selected target.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOne(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         guard let start else { return 0 }
@@ -42,6 +44,7 @@ enum FuzzTargets {
         return 0
     }
 
+    /// The `argv` libFuzzer's driver takes.
     public typealias FuzzArguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 
     @_silgen_name("LLVMFuzzerRunDriver")

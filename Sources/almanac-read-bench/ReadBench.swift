@@ -31,7 +31,8 @@ struct ReadBench {
                 best = min(best, cpuSeconds() - start)
             }
             let line: [String: Any] = [
-                "name": name, "ms": best * 1000, "bytes": data.count, "title": page?.metadata.title ?? "", "text": page?.text ?? "",
+                "name": name, "ms": best * 1000, "bytes": data.count, "title": page?.metadata.title ?? "",
+                "text": page?.text ?? "",
             ]
             let json = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
             print(String(decoding: json, as: UTF8.self))

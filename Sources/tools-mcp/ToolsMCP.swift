@@ -13,7 +13,8 @@ import Foundation
 @main
 struct ToolsMCP: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "tools mcp", abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).",
+        commandName: "tools mcp",
+        abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).",
         version: AlmanacVersion.current)
 
     @Option(help: "Viewer time zone (IANA name). Default: TZ or the system zone.")

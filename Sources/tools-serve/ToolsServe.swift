@@ -29,7 +29,8 @@ struct ToolsServe: AsyncParsableCommand {
         do {
             let environment = ProcessInfo.processInfo.environment
             let settings = try ConfigLoader.load(environment: environment)
-            let configuration = try ServeConfiguration.resolve(host: host, port: port, budget: budget, settings: settings)
+            let configuration = try ServeConfiguration.resolve(
+                host: host, port: port, budget: budget, settings: settings)
             var options = RuntimeOptions(timeZone: tz)
             var shared: PostgresCacheStore?
             if let url = settings.env("ALMANAC_CACHE_URL") {
@@ -40,7 +41,9 @@ struct ToolsServe: AsyncParsableCommand {
             let runtime = try Runtime.make(environment: environment, options: options)
             for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             let cache = shared.map { "postgres \($0.location)" } ?? "sqlite"
-            try await AlmanacServer.serve(runtime: runtime, configuration: configuration, version: AlmanacVersion.current) {
+            try await AlmanacServer.serve(
+                runtime: runtime, configuration: configuration, version: AlmanacVersion.current
+            ) {
                 port in
                 // One line for people and scripts (tests read the port from it).
                 FileHandle.standardOutput.write(

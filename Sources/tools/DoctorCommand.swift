@@ -64,7 +64,9 @@ struct DoctorChecks: Sendable {
             // Terms the upstream cannot be asked without (a contact in the User-Agent: a generic
             // agent is refused): say what to set rather than probe with an agent it turns away.
             if let reason = descriptor.terms.unconfiguredReason(runtime.settings, service: descriptor.summary) {
-                checks.append(DoctorCheck(status: .warn, name: descriptor.name, detail: reason + "; not probed", essential: false))
+                checks.append(
+                    DoctorCheck(status: .warn, name: descriptor.name, detail: reason + "; not probed", essential: false)
+                )
                 continue
             }
             if descriptor.unconfiguredReason(runtime.settings) != nil { continue }
@@ -72,10 +74,13 @@ struct DoctorChecks: Sendable {
             do {
                 checks.append(
                     await reach(
-                        descriptor.name, env: endpoint.env, fallback: base, path: probe.path, essential: probe.essential,
+                        descriptor.name, env: endpoint.env, fallback: base, path: probe.path,
+                        essential: probe.essential,
                         transport: try probeTransport(descriptor)))
             } catch {
-                checks.append(DoctorCheck(status: .fail, name: descriptor.name, detail: firstLine(error), essential: probe.essential))
+                checks.append(
+                    DoctorCheck(
+                        status: .fail, name: descriptor.name, detail: firstLine(error), essential: probe.essential))
             }
         }
         checks.append(await llm())
@@ -86,7 +91,8 @@ struct DoctorChecks: Sendable {
         if let path = runtime.settings.configPath {
             return DoctorCheck(status: .ok, name: "config", detail: "read \(path)", essential: true)
         }
-        return DoctorCheck(status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
+        return DoctorCheck(
+            status: .ok, name: "config", detail: "no config file, using defaults and environment", essential: true)
     }
 
     /// The C libraries are opened on first use, so a missing one would only show at the first
@@ -164,7 +170,8 @@ struct DoctorChecks: Sendable {
             let status: DoctorCheck.Status = health.integrity == "ok" ? .ok : .fail
             return DoctorCheck(
                 status: status, name: "cache",
-                detail: "\(disk.path), \(health.entries) entr\(health.entries == 1 ? "y" : "ies"), integrity \(health.integrity)",
+                detail:
+                    "\(disk.path), \(health.entries) entr\(health.entries == 1 ? "y" : "ies"), integrity \(health.integrity)",
                 essential: true)
         } catch {
             return DoctorCheck(status: .fail, name: "cache", detail: "unreadable: \(error)", essential: true)
@@ -194,7 +201,7 @@ struct DoctorChecks: Sendable {
         guard let url = URL(string: base.absoluteString + path) else {
             return DoctorCheck(status: .fail, name: name, detail: "bad URL from \(env)", essential: essential)
         }
-        let where_ = "\(base.scheme ?? "http")://\(base.host ?? "")\(base.port.map { ":\($0)" } ?? "")"
+        let origin = "\(base.scheme ?? "http")://\(base.host ?? "")\(base.port.map { ":\($0)" } ?? "")"
         let started = Date()
         do {
             // Any HTTP answer proves the host is up; replay mode answers from Fixtures.
@@ -203,7 +210,8 @@ struct DoctorChecks: Sendable {
             }
             let ms = Int(Date().timeIntervalSince(started) * 1000)
             return DoctorCheck(
-                status: .ok, name: name, detail: "reachable at \(where_) (HTTP \(response.status), \(ms) ms)", essential: essential)
+                status: .ok, name: name, detail: "reachable at \(origin) (HTTP \(response.status), \(ms) ms)",
+                essential: essential)
         } catch {
             let reason: String
             switch error {
@@ -211,7 +219,8 @@ struct DoctorChecks: Sendable {
             case let failure as ProviderFailure: reason = failure.message
             default: reason = "could not connect"
             }
-            return DoctorCheck(status: .fail, name: name, detail: "unreachable at \(where_): \(reason)", essential: essential)
+            return DoctorCheck(
+                status: .fail, name: name, detail: "unreachable at \(origin): \(reason)", essential: essential)
         }
     }
 
@@ -219,7 +228,9 @@ struct DoctorChecks: Sendable {
         let check = await reach(
             "llm", env: "ALMANAC_LLM_URL", fallback: "http://127.0.0.1:8080", path: "/health", essential: false,
             transport: runtime.transport)
-        if check.status == .fail { return DoctorCheck(status: .warn, name: check.name, detail: check.detail, essential: false) }
+        if check.status == .fail {
+            return DoctorCheck(status: .warn, name: check.name, detail: check.detail, essential: false)
+        }
         // llama.cpp answers 503 while the model loads.
         if !check.detail.contains("HTTP 200") {
             return DoctorCheck(status: .warn, name: "llm", detail: check.detail + ", not ready", essential: false)

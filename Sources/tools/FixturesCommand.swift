@@ -14,7 +14,8 @@ extension Tools {
 
         struct Record: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Run a tool live and write its exchanges (secrets redacted) into Fixtures/<tool>/<provider>/.",
+                abstract:
+                    "Run a tool live and write its exchanges (secrets redacted) into Fixtures/<tool>/<provider>/.",
                 discussion: "Example: tools fixtures record sports nba-tonight -- nba --tz America/New_York. "
                     + "Goldens are re-made offline afterwards: ALMANAC_RECORD=1 swift test.")
 
@@ -27,11 +28,13 @@ extension Tools {
                 do {
                     guard scenario.range(of: "^[a-z0-9][a-z0-9._-]*$", options: .regularExpression) != nil else {
                         throw AlmanacError.usage(
-                            "scenario '\(scenario)' is not a file stem", suggestion: "use lower case, digits, '-', e.g. nba-tonight")
+                            "scenario '\(scenario)' is not a file stem",
+                            suggestion: "use lower case, digits, '-', e.g. nba-tonight")
                     }
                     let recorder = Recorder()
                     let runtime = try Runtime.make(
-                        options: RuntimeOptions(noCache: true, wrapTransport: { RecordingTransport(inner: $0, recorder: recorder) }))
+                        options: RuntimeOptions(
+                            noCache: true, wrapTransport: { RecordingTransport(inner: $0, recorder: recorder) }))
                     _ = try await runtime.run(tool: tool, words: words)
                     let written = try recorder.write(
                         into: URL(fileURLWithPath: dir).appendingPathComponent(tool), scenario: scenario,
@@ -60,7 +63,8 @@ extension Tools {
                     let root = URL(fileURLWithPath: dir)
                     let scenarios = try FixtureScenario.all(in: root, tool: tool, matching: scenario)
                     guard !scenarios.isEmpty else {
-                        throw AlmanacError.usage("no recorded exchanges match", suggestion: "see the *.exchange.json files under \(dir)")
+                        throw AlmanacError.usage(
+                            "no recorded exchanges match", suggestion: "see the *.exchange.json files under \(dir)")
                     }
                     var bad = 0
                     for item in scenarios {
@@ -70,7 +74,9 @@ extension Tools {
                         if !line.hasPrefix("ok"), !line.hasPrefix("skip") { bad += 1 }
                         printLine(line)
                     }
-                    printLine("\(scenarios.count - bad) of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") ok or skipped")
+                    printLine(
+                        "\(scenarios.count - bad) of \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s") ok or skipped"
+                    )
                     if bad > 0 { throw ExitCode(69) }
                 } catch let exit as ExitCode {
                     throw exit

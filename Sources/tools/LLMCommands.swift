@@ -60,7 +60,9 @@ extension Tools {
 
         @OptionGroup var options: QuestionOptions
 
-        @Option(help: "Token budget for the whole context, split across the tools (default \(PromptContext.defaultBudget)).")
+        @Option(
+            help: "Token budget for the whole context, split across the tools (default \(PromptContext.defaultBudget))."
+        )
         var budget: Int = PromptContext.defaultBudget
 
         @Flag(help: "Print the full prompt (system instructions around the context).")
@@ -99,10 +101,13 @@ extension Tools {
         @Option(help: "Token budget for the context (default \(PromptContext.defaultBudget), for a 2k-context model).")
         var budget: Int = PromptContext.defaultBudget
 
-        @Option(name: .customLong("tool-calling"), help: "router: Almanac picks the tools; native: the model does (OpenAI tools).")
+        @Option(
+            name: .customLong("tool-calling"),
+            help: "router: Almanac picks the tools; native: the model does (OpenAI tools).")
         var toolCalling: ToolCalling = .router
 
-        @Option(name: .customLong("tool-choice"), help: "With --tool-calling native: auto, none, required or a tool name.")
+        @Option(
+            name: .customLong("tool-choice"), help: "With --tool-calling native: auto, none, required or a tool name.")
         var toolChoice: String?
 
         @Option(name: .customLong("max-tokens"), help: "Upper bound on answer tokens (default: the server's).")
@@ -159,7 +164,8 @@ extension Tools {
     /// Sources/tools-mcp for why it is a binary of its own).
     struct MCPCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "mcp", abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).")
+            commandName: "mcp",
+            abstract: "Serve the tools over MCP on stdin/stdout (for Claude Desktop, editors, agents).")
 
         @Option(help: "Viewer time zone (IANA name). Default: TZ or the system zone.")
         var tz: String?
@@ -171,7 +177,8 @@ extension Tools {
             var arguments: [String] = []
             if let tz { arguments += ["--tz", tz] }
             if let budget { arguments += ["--budget", String(budget)] }
-            throw fail(SiblingBinary.exec("tools-mcp", arguments: arguments, command: "tools mcp", what: "the MCP server"))
+            throw fail(
+                SiblingBinary.exec("tools-mcp", arguments: arguments, command: "tools mcp", what: "the MCP server"))
         }
     }
 }
@@ -196,7 +203,7 @@ enum Interruptible {
         do {
             try await task.value
             return 0
-        } catch where error is CancellationError || task.isCancelled {
+        } catch  where error is CancellationError || task.isCancelled {
             FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
             return 130
         } catch let error as LLMError {

@@ -7,7 +7,9 @@ extension Tools {
     /// `tools list [--providers]`, `tools list sports [SPORT]`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List the tools (and their providers in fallback order), or a tool's choices: `tools list sports [SPORT]`.")
+            abstract:
+                "List the tools (and their providers in fallback order), or a tool's choices: `tools list sports [SPORT]`."
+        )
 
         @Argument(help: "`sports` lists every league ESPN serves.")
         var tool: String?
@@ -29,7 +31,8 @@ extension Tools {
                         let listed = tools.tools.filter { (try? $0.choices(filter: nil)) != nil }.map(\.name)
                         throw AlmanacError.usage(
                             "nothing to list for '\(tool)'",
-                            suggestion: "tools list, or " + listed.map { "tools list \($0) [FILTER]" }.joined(separator: ", "))
+                            suggestion: "tools list, or "
+                                + listed.map { "tools list \($0) [FILTER]" }.joined(separator: ", "))
                     }
                     printLine(choices)
                     return
@@ -66,9 +69,12 @@ extension Tools {
                 let members = described.filter { $0.role == role }
                 if grouped { lines.append("  \(role == .main ? tool.name : role.rawValue):") }
                 for (index, descriptor) in members.enumerated() {
-                    var line = "\(indent)\(index + 1). \(descriptor.name) [priority \(descriptor.priority)] \(descriptor.summary)"
+                    var line =
+                        "\(indent)\(index + 1). \(descriptor.name) [priority \(descriptor.priority)] \(descriptor.summary)"
                     if let endpoint = descriptor.endpoints.first { line += " (\(endpoint.env))" }
-                    if let reason = descriptor.unconfiguredReason(runtime.settings) { line += " [unconfigured: \(reason)]" }
+                    if let reason = descriptor.unconfiguredReason(runtime.settings) {
+                        line += " [unconfigured: \(reason)]"
+                    }
                     lines.append(line)
                 }
                 // Web search stands in for the tool's main answer, after its own providers.
@@ -77,7 +83,8 @@ extension Tools {
                     for (index, searcher) in chain.searchers.enumerated() {
                         let priority = WebSearchFallbacks.firstPriority + index
                         lines.append(
-                            "\(indent)\(members.count + index + 1). web search via \(searcher.providerName) [priority \(priority)]")
+                            "\(indent)\(members.count + index + 1). web search via \(searcher.providerName) [priority \(priority)]"
+                        )
                     }
                 } else {
                     lines.append("\(indent)-. web search [unconfigured: no search provider: \(Runtime.webSearchHelp)]")
@@ -88,7 +95,7 @@ extension Tools {
     }
 
     /// `tools cache clear|info`.
-    
+
     struct Cache: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Inspect or empty the shared cache.", subcommands: [Clear.self, Info.self])

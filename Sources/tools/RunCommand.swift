@@ -19,7 +19,8 @@ extension Tools {
         var words: [String] = []
 
         func run() async throws {
-            let settings = OutputSettings(format: output.format, tz: output.tz, noCache: output.noCache, budget: output.budget)
+            let settings = OutputSettings(
+                format: output.format, tz: output.tz, noCache: output.noCache, budget: output.budget)
             let status = await RunInvocation.execute(tool: tool, words: words, settings: settings)
             if status != 0 { throw ExitCode(status) }
         }
@@ -111,7 +112,8 @@ enum GlobalWords {
             case "--budget":
                 let raw = try value(name, inline)
                 guard let tokens = Int(raw), tokens > 0 else {
-                    throw AlmanacError.usage("--budget must be a positive number of tokens, got '\(raw)'", suggestion: "e.g. --budget 400")
+                    throw AlmanacError.usage(
+                        "--budget must be a positive number of tokens, got '\(raw)'", suggestion: "e.g. --budget 400")
                 }
                 output.budget = tokens
             default:
@@ -125,7 +127,9 @@ enum GlobalWords {
 /// Help text generated from a tool's schema.
 enum ToolHelp {
     static func text(for tool: any Tool) -> String {
-        var lines = ["\(tool.name): \(tool.summary)", "", "usage: \(ToolArguments.usage(tool.schema, tool: tool.name))", ""]
+        var lines = [
+            "\(tool.name): \(tool.summary)", "", "usage: \(ToolArguments.usage(tool.schema, tool: tool.name))", "",
+        ]
         for parameter in tool.schema.parameters {
             let name: String
             switch parameter.placement {

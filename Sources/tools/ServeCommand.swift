@@ -28,7 +28,9 @@ extension Tools {
             if let port { arguments += ["--port", String(port)] }
             if let tz { arguments += ["--tz", tz] }
             if let budget { arguments += ["--budget", String(budget)] }
-            throw fail(SiblingBinary.exec("tools-serve", arguments: arguments, command: "tools serve", what: "the HTTP server"))
+            throw fail(
+                SiblingBinary.exec("tools-serve", arguments: arguments, command: "tools serve", what: "the HTTP server")
+            )
         }
     }
 }
@@ -38,7 +40,8 @@ extension Tools {
 /// `tools run` start.
 enum SiblingBinary {
     /// The one step that puts every binary in place, named wherever one is missing.
-    static let installStep = "run scripts/install in the Almanac checkout (builds tools, tools-mcp and tools-serve into ~/.local/bin)"
+    static let installStep =
+        "run scripts/install in the Almanac checkout (builds tools, tools-mcp and tools-serve into ~/.local/bin)"
 
     /// Where `name` must be: beside the running `tools` (symbolic links resolved).
     static func path(_ name: String) -> String {

@@ -19,12 +19,16 @@ struct CalendarRangeTests {
         let harness = Handwritten.harness()
         let result = try await harness.run(["today", "--ics", Handwritten.path("week.ics")])
         let payload = try #require(result.payload as? CalendarPayload)
-        #expect(payload.starts == [
-            "2024-06-10T07:00:00Z Dentist", "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call",
-        ])
-        #expect((payload.request.rangeName, payload.request.firstDay.description, payload.request.lastDay.description)
-            == ("today", "2024-06-10", "2024-06-10"))
-        #expect(Golden.check(try harness.context(result) + "\n", against: "calendar/handwritten/week-today.context.txt") == nil)
+        #expect(
+            payload.starts == [
+                "2024-06-10T07:00:00Z Dentist", "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call",
+            ])
+        #expect(
+            (payload.request.rangeName, payload.request.firstDay.description, payload.request.lastDay.description)
+                == ("today", "2024-06-10", "2024-06-10"))
+        #expect(
+            Golden.check(try harness.context(result) + "\n", against: "calendar/handwritten/week-today.context.txt")
+                == nil)
         // No range word is today too.
         #expect(try await starts([]) == payload.starts)
     }
@@ -45,36 +49,42 @@ struct CalendarRangeTests {
         let harness = Handwritten.harness()
         let result = try await harness.run(["week", "--ics", Handwritten.path("week.ics")])
         let payload = try #require(result.payload as? CalendarPayload)
-        #expect(payload.starts == [
-            "2024-06-10T07:00:00Z Dentist", "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call",
-            "2024-06-11T16:00:00Z Gym", "2024-06-13T16:00:00Z Gym", "2024-06-14 Holiday", "2024-06-16 Conference",
-        ])
+        #expect(
+            payload.starts == [
+                "2024-06-10T07:00:00Z Dentist", "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call",
+                "2024-06-11T16:00:00Z Gym", "2024-06-13T16:00:00Z Gym", "2024-06-14 Holiday", "2024-06-16 Conference",
+            ])
         #expect(payload.request.lastDay.description == "2024-06-16")
         let conference = try #require(payload.events.last)
         #expect((conference.allDay, conference.end.json, conference.location) == (true, "2024-06-19", "Lisbon"))
-        #expect(Golden.check(try harness.context(result) + "\n", against: "calendar/handwritten/week-week.context.txt") == nil)
+        #expect(
+            Golden.check(try harness.context(result) + "\n", against: "calendar/handwritten/week-week.context.txt")
+                == nil)
     }
 
     @Test("next N: the next N events from now; one already over is not among them")
     func next() async throws {
-        #expect(try await starts(["next", "3"]) == [
-            "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call", "2024-06-11T16:00:00Z Gym",
-        ])
+        #expect(
+            try await starts(["next", "3"]) == [
+                "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call", "2024-06-11T16:00:00Z Gym",
+            ])
         // Default 5, reaching into the following weeks.
-        #expect(try await starts(["next"]) == [
-            "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call", "2024-06-11T16:00:00Z Gym",
-            "2024-06-13T16:00:00Z Gym", "2024-06-14 Holiday",
-        ])
+        #expect(
+            try await starts(["next"]) == [
+                "2024-06-10T10:00:00Z Team lunch", "2024-06-10T21:30:00Z Late call", "2024-06-11T16:00:00Z Gym",
+                "2024-06-13T16:00:00Z Gym", "2024-06-14 Holiday",
+            ])
     }
 
     @Test("--from/--to: whole local days, --to included up to its last minute")
     func fromTo() async throws {
-        #expect(try await starts(["--from", "2024-06-17", "--to", "2024-06-20"]) == [
-            "2024-06-16 Conference",  // began the day before, still on
-            "2024-06-18T16:00:00Z Gym",
-            "2024-06-20T07:00:00Z Quarterly review",
-            "2024-06-20T16:00:00Z Gym",  // 18:00 on the --to day
-        ])
+        #expect(
+            try await starts(["--from", "2024-06-17", "--to", "2024-06-20"]) == [
+                "2024-06-16 Conference",  // began the day before, still on
+                "2024-06-18T16:00:00Z Gym",
+                "2024-06-20T07:00:00Z Quarterly review",
+                "2024-06-20T16:00:00Z Gym",  // 18:00 on the --to day
+            ])
         // --from alone is that one day.
         #expect(try await starts(["--from", "2024-06-14"]) == ["2024-06-14 Holiday"])
     }
@@ -84,8 +94,10 @@ struct CalendarRangeTests {
         let june = ["--from", "2024-06-01", "--to", "2024-06-30"]
         #expect(try await starts(june + ["--search", "BUDGET"]) == ["2024-06-20T07:00:00Z Quarterly review"])  // notes
         #expect(try await starts(june + ["--search", "cantína"]) == ["2024-06-10T10:00:00Z Team lunch"])  // place
-        #expect(try await starts(["week", "--search", "gym"]) == ["2024-06-11T16:00:00Z Gym", "2024-06-13T16:00:00Z Gym"])
-        let payload = try await Handwritten.harness().payload(june + ["--search", "nothing like this", "--ics", Handwritten.path("week.ics")])
+        #expect(
+            try await starts(["week", "--search", "gym"]) == ["2024-06-11T16:00:00Z Gym", "2024-06-13T16:00:00Z Gym"])
+        let payload = try await Handwritten.harness().payload(
+            june + ["--search", "nothing like this", "--ics", Handwritten.path("week.ics")])
         #expect(payload.events.isEmpty && payload.request.search == "nothing like this")
     }
 }

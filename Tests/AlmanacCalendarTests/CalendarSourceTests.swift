@@ -40,7 +40,9 @@ struct CalendarSourceTests {
         let log = RequestLog()
         var harness = CalendarHarness(now: "2024-06-10T08:00:00Z", zone: "UTC")
         harness.transport = RecordingTransport(
-            inner: StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/calendar"], body: Self.feed) },
+            inner: StubTransport { _ in
+                HTTPResponse(status: 200, headers: ["Content-Type": "text/calendar"], body: Self.feed)
+            },
             log: log)
         let payload = try await harness.payload(["--ics", link])
         #expect(await log.requests.map(\.url.absoluteString) == [fetched])

@@ -14,19 +14,25 @@ struct CalendarTaskTests {
         let result = try await harness.run(["tasks", "--ics", Handwritten.path("tasks.ics")])
         let payload = try #require(result.payload as? CalendarPayload)
         #expect(payload.events.isEmpty)
-        #expect(payload.tasks.map { "\($0.state.rawValue) \($0.due?.json ?? "-") \($0.uid) p\($0.priority ?? 0)" } == [
-            "overdue 2024-06-05 task-rent p1",  // a DATE is due by the end of that day
-            "overdue 2024-06-10T07:00:00Z task-plumber p0",  // an hour ago
-            "due 2024-06-10T16:00:00Z task-taxes p0",  // 18:00 Berlin today, within a day
-            "open 2024-06-11 task-plants p0",  // end of tomorrow is more than a day away
-            "open 2024-06-20 task-flights p5",
-            "open - task-book p0",  // no due date: last
-        ])
+        #expect(
+            payload.tasks.map { "\($0.state.rawValue) \($0.due?.json ?? "-") \($0.uid) p\($0.priority ?? 0)" } == [
+                "overdue 2024-06-05 task-rent p1",  // a DATE is due by the end of that day
+                "overdue 2024-06-10T07:00:00Z task-plumber p0",  // an hour ago
+                "due 2024-06-10T16:00:00Z task-taxes p0",  // 18:00 Berlin today, within a day
+                "open 2024-06-11 task-plants p0",  // end of tomorrow is more than a day away
+                "open 2024-06-20 task-flights p5",
+                "open - task-book p0",  // no due date: last
+            ])
         #expect(Set(payload.tasks.map(\.calendar)) == ["tasks"])
 
         let json = try payload.compactDataJSON()
-        #expect(json.contains(#"{"calendar":"tasks","due":"2024-06-10T16:00:00Z","priority":null,"state":"due","summary":"File taxes","uid":"task-taxes"}"#))
-        for hidden in ["Buy milk", "Old chore", "Dropped idea", "An event, not a task"] { #expect(!json.contains(hidden)) }
+        #expect(
+            json.contains(
+                #"{"calendar":"tasks","due":"2024-06-10T16:00:00Z","priority":null,"state":"due","summary":"File taxes","uid":"task-taxes"}"#
+            ))
+        for hidden in ["Buy milk", "Old chore", "Dropped idea", "An event, not a task"] {
+            #expect(!json.contains(hidden))
+        }
 
         let context = try harness.context(result)
         #expect(Golden.check(context + "\n", against: "calendar/handwritten/tasks.context.txt") == nil)
@@ -38,7 +44,9 @@ struct CalendarTaskTests {
 
     @Test("tasks --search keeps matching titles only")
     func tasksSearch() async throws {
-        let payload = try await Handwritten.harness().payload(["tasks", "--search", "PLANTS", "--ics", Handwritten.path("tasks.ics")])
+        let payload = try await Handwritten.harness().payload([
+            "tasks", "--search", "PLANTS", "--ics", Handwritten.path("tasks.ics"),
+        ])
         #expect(payload.tasks.map(\.uid) == ["task-plants"])
     }
 }

@@ -21,7 +21,8 @@ struct CalendarHarness {
         self.zone = zone
         // 30 s per attempt, as the sports and weather harnesses allow: a real Radicale answers in
         // milliseconds, but a loaded 2-core CI machine starved the test process past 8 s once.
-        coordinator = Coordinator(cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(30)), now: { instant })
+        coordinator = Coordinator(
+            cache: cache, configuration: .init(ttl: .seconds(60), timeout: .seconds(30)), now: { instant })
     }
 
     var context: ToolContext {
@@ -41,7 +42,9 @@ struct CalendarHarness {
     /// The payload, typed.
     func payload(_ words: [String]) async throws -> CalendarPayload {
         let result = try await run(words)
-        guard let payload = result.payload as? CalendarPayload else { throw AlmanacError.internal("not a calendar payload") }
+        guard let payload = result.payload as? CalendarPayload else {
+            throw AlmanacError.internal("not a calendar payload")
+        }
         return payload
     }
 

@@ -14,12 +14,15 @@ struct CalendarContractTests {
     // 18-25 March 2019 in Berlin: the recorded DAVx5 series has instances in it.
     static let now = Date(timeIntervalSince1970: 1_552_867_200)
     static let window = ExpansionWindow(
-        start: now, end: now.addingTimeInterval(7 * 86_400), zone: TimeZone(identifier: "Europe/Berlin") ?? TimeText.utc)
+        start: now, end: now.addingTimeInterval(7 * 86_400), zone: TimeZone(identifier: "Europe/Berlin") ?? TimeText.utc
+    )
 
     @Test("ics-url keeps the provider contract on a real producer's feed (a feed cut short is no answer)")
     func feed() async throws {
         let body = try Data(contentsOf: Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics"))
-        let recorded = StubTransport { _ in HTTPResponse(status: 200, headers: ["Content-Type": "text/calendar"], body: body) }
+        let recorded = StubTransport { _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/calendar"], body: body)
+        }
         let source = CalendarSource(
             name: "feed", location: .feed(try #require(URL(string: "https://calendar.example.org/team.ics"))),
             credentials: nil, configured: false)

@@ -46,7 +46,8 @@ struct DAVXMLTests {
     func multistatus() throws {
         let parsed = try #require(try DAV.multistatus(Data(Self.body.utf8)))
         #expect(parsed.syncToken == "http://radicale.org/ns/sync/abc")
-        #expect(parsed.responses.map(\.href) == ["/alice/office/", "/alice/office/event.ics", "/alice/office/gone.ics"])
+        #expect(
+            parsed.responses.map(\.href) == ["/alice/office/", "/alice/office/event.ics", "/alice/office/gone.ics"])
 
         let collection = parsed.responses[0]
         #expect(collection.status == nil)

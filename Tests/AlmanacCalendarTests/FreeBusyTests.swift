@@ -20,14 +20,20 @@ struct FreeBusyTests {
 
     @Test("an afternoon: busy blocks clipped to the window, overlaps flagged, the gaps between them")
     func afternoon() async throws {
-        let (payload, context) = try await payload(["free", "--from", "2024-06-14", "--to", "2024-06-14", "--hours", "12-18"])
+        let (payload, context) = try await payload([
+            "free", "--from", "2024-06-14", "--to", "2024-06-14", "--hours", "12-18",
+        ])
         let day = try #require(payload.days.first)
         #expect(payload.days.count == 1)
-        #expect(day.busy.map { "\(clock($0.start))–\(clock($0.end)) \($0.summary ?? "")" } == [
-            "14:00–15:00 Dentist", "14:30–15:30 Call with Ana", "17:30–18:00 Review",
-        ])
+        #expect(
+            day.busy.map { "\(clock($0.start))–\(clock($0.end)) \($0.summary ?? "")" } == [
+                "14:00–15:00 Dentist", "14:30–15:30 Call with Ana", "17:30–18:00 Review",
+            ])
         #expect(day.busy.map(\.overlaps) == [["Call with Ana"], ["Dentist"], []])
-        #expect(day.free.map { "\(clock($0.start))–\(clock($0.end)) \($0.minutes)" } == ["12:00–14:00 120", "15:30–17:30 120"])
+        #expect(
+            day.free.map { "\(clock($0.start))–\(clock($0.end)) \($0.minutes)" } == [
+                "12:00–14:00 120", "15:30–17:30 120",
+            ])
         #expect(day.allDay == ["Mom's birthday"])
         #expect(context.contains("- busy 14:00–15:00 Dentist · OVERLAPS Call with Ana"))
         #expect(context.contains("- free 12:00–14:00 (2 h), 15:30–17:30 (2 h)"))
@@ -40,7 +46,8 @@ struct FreeBusyTests {
         let (payload, _) = try await payload(["free", "--hours", "08-14"], file: "week.ics")
         let day = try #require(payload.days.first)
         // The 09:00 dentist is over at 10:00; the 12:00 lunch is ahead.
-        #expect(day.busy.map { "\(clock($0.start))–\(clock($0.end)) \($0.summary ?? "")" } == ["12:00–13:00 Team lunch"])
+        #expect(
+            day.busy.map { "\(clock($0.start))–\(clock($0.end)) \($0.summary ?? "")" } == ["12:00–13:00 Team lunch"])
         #expect(day.free.map { "\(clock($0.start))–\(clock($0.end))" } == ["10:00–12:00", "13:00–14:00"])
     }
 
@@ -53,12 +60,16 @@ struct FreeBusyTests {
         #expect(payload.days[0].free.map(\.minutes) == [12 * 60])
     }
 
-    @Test("bad hours are one usage line naming what is wrong", arguments: [
-        ["free", "--hours", "18-12"], ["free", "--hours", "noon"], ["today", "--hours", "12-18"],
-    ])
+    @Test(
+        "bad hours are one usage line naming what is wrong",
+        arguments: [
+            ["free", "--hours", "18-12"], ["free", "--hours", "noon"], ["today", "--hours", "12-18"],
+        ])
     func badHours(words: [String]) async throws {
         let harness = Handwritten.harness()
-        await #expect(throws: AlmanacError.self) { try await harness.run(words + ["--ics", Handwritten.path("freebusy.ics")]) }
+        await #expect(throws: AlmanacError.self) {
+            try await harness.run(words + ["--ics", Handwritten.path("freebusy.ics")])
+        }
         do {
             _ = try await harness.run(words + ["--ics", Handwritten.path("freebusy.ics")])
         } catch let error as AlmanacError {

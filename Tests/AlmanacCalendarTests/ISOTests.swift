@@ -18,7 +18,9 @@ struct ISOTests {
     func agreesWithFoundation() {
         var generator = SystemRandomNumberGenerator()
         var samples: [TimeInterval] = [0, -1, 951_782_400, 951_868_799, 4_107_542_399, -2_208_988_800, 1_709_164_800]
-        for _ in 0..<5000 { samples.append(TimeInterval(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator))) }
+        for _ in 0..<5000 {
+            samples.append(TimeInterval(Int64.random(in: -2_208_988_800...7_258_118_400, using: &generator)))
+        }
         for seconds in samples {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(TimeText.isoUTC(date) == Self.reference(date), "at \(seconds)")
@@ -28,7 +30,8 @@ struct ISOTests {
 
 @Suite("Calendar JSON written by hand")
 struct CompactJSONTests {
-    @Test("the envelope's data parses to the same value as JSONEncoder's, for every corpus file", arguments: corpusCases)
+    @Test(
+        "the envelope's data parses to the same value as JSONEncoder's, for every corpus file", arguments: corpusCases)
     func sameValue(_ item: CorpusCase) async throws {
         let harness = CalendarHarness(now: item.now, zone: item.zone)
         let result = try await harness.run([
@@ -43,7 +46,9 @@ struct CompactJSONTests {
 
     @Test("strings with quotes, backslashes, control characters and non-ASCII round-trip")
     func escaping() throws {
-        for text in ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{07} nul \u{00}", "Zürich 東京 🎉", ""] {
+        for text in [
+            "plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "bell \u{07} nul \u{00}", "Zürich 東京 🎉", "",
+        ] {
             var writer = JSONWriter()
             writer.string(text)
             let literal = writer.text

@@ -12,7 +12,8 @@ import Testing
 struct LargeCalendarTests {
     /// `count` generated events (see ``ParallelExpansionTests``) in a temporary `.ics` file.
     static func withLargeFile<T>(count: Int = 250, _ body: (String) async throws -> T) async throws -> T {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-large-\(UUID().uuidString).ics")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "almanac-large-\(UUID().uuidString).ics")
         try Data(ParallelExpansionTests.document(0..<count).utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         return try await body(url.path)
@@ -97,9 +98,10 @@ struct LargeCalendarTests {
         let expansion = await document.expand(in: window, calendar: "c")
         #expect(expansion.events.count == 200)
         #expect(
-            expansion.warnings == ["Mars/Olympus", "Venus/Maxwell", "Io/Loki"].map {
-                "zones.ics: unknown time zone '\($0)', read as \(zone.identifier)"
-            })
+            expansion.warnings
+                == ["Mars/Olympus", "Venus/Maxwell", "Io/Loki"].map {
+                    "zones.ics: unknown time zone '\($0)', read as \(zone.identifier)"
+                })
     }
 
     @Test("a local file is read again each time and never stored in the cache")

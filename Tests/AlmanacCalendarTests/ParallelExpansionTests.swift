@@ -22,7 +22,11 @@ struct ParallelExpansionTests {
         } else {
             lines += ["DTSTART;TZID=\(zone):\(start)", "DURATION:PT45M"]
             switch index % 4 {
-            case 0: lines += ["RRULE:FREQ=WEEKLY;COUNT=60", "EXDATE;TZID=\(zone):\(start.replacingOccurrences(of: "2024", with: "2025"))"]
+            case 0:
+                lines += [
+                    "RRULE:FREQ=WEEKLY;COUNT=60",
+                    "EXDATE;TZID=\(zone):\(start.replacingOccurrences(of: "2024", with: "2025"))",
+                ]
             case 1: lines += ["RRULE:FREQ=DAILY;INTERVAL=3;COUNT=150"]
             case 2: lines += ["RRULE:FREQ=MONTHLY;UNTIL=20251231T235959Z"]
             default: break
@@ -33,7 +37,8 @@ struct ParallelExpansionTests {
             // Moves the tenth instance by two hours.
             lines += [
                 "BEGIN:VEVENT", "UID:p-\(index)", "DTSTAMP:20240101T000000Z", "SUMMARY:Event \(index) (moved)",
-                "RECURRENCE-ID;TZID=\(zone):\(start)", "DTSTART;TZID=\(zone):\(start.dropLast(6))\(String(format: "%02d", 10 + index % 10))0000",
+                "RECURRENCE-ID;TZID=\(zone):\(start)",
+                "DTSTART;TZID=\(zone):\(start.dropLast(6))\(String(format: "%02d", 10 + index % 10))0000",
                 "DURATION:PT30M", "END:VEVENT",
             ]
         }
@@ -41,12 +46,16 @@ struct ParallelExpansionTests {
     }
 
     static func document(_ indices: some Sequence<Int>) -> String {
-        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//almanac//tests//EN"] + indices.flatMap(events) + ["END:VCALENDAR"])
-            .joined(separator: "\r\n")
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//almanac//tests//EN"] + indices.flatMap(events) + [
+            "END:VCALENDAR"
+        ])
+        .joined(separator: "\r\n")
     }
 
     static func rows(_ events: [CalendarEvent]) -> [String] {
-        events.map { "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary ?? "(no title)")" }.sorted()
+        events.map {
+            "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary ?? "(no title)")"
+        }.sorted()
     }
 
     @Test("500 events expanded across cores equal the same events expanded one document each")
@@ -54,7 +63,8 @@ struct ParallelExpansionTests {
         let count = 500
         #expect(count > ICalendarDocument.parallelThreshold)
         guard let zone = TimeZone(identifier: "UTC"),
-            let from = TimeText.parseInstant("2024-06-01T00:00:00Z"), let to = TimeText.parseInstant("2025-06-01T00:00:00Z")
+            let from = TimeText.parseInstant("2024-06-01T00:00:00Z"),
+            let to = TimeText.parseInstant("2025-06-01T00:00:00Z")
         else { throw CalendarTestFailure("bad test dates") }
         let window = ExpansionWindow(start: from, end: to, zone: zone)
 

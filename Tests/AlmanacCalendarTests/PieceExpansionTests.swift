@@ -14,7 +14,9 @@ struct PieceExpansionTests {
         "TZOFFSETFROM:+0530", "TZOFFSETTO:+0530", "END:STANDARD", "END:VTIMEZONE",
     ]
 
-    static func oneOff(_ index: Int, uid: String? = nil, sequence: Int? = nil, month: Int = 1, summary: String? = nil) -> [String] {
+    static func oneOff(
+        _ index: Int, uid: String? = nil, sequence: Int? = nil, month: Int = 1, summary: String? = nil
+    ) -> [String] {
         let day = 1 + index % 28
         var lines = [
             "BEGIN:VEVENT", "UID:\(uid ?? "one-\(index)")", "DTSTAMP:20240101T000000Z",
@@ -38,7 +40,8 @@ struct PieceExpansionTests {
         lines += (0..<200).flatMap(ParallelExpansionTests.events)
         lines += [
             "BEGIN:VEVENT", "UID:far-series", "DTSTAMP:20240101T000000Z", "SUMMARY:Weekly in office time",
-            "DTSTART;TZID=Custom Office Time:20240105T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=20", "END:VEVENT",
+            "DTSTART;TZID=Custom Office Time:20240105T090000", "DURATION:PT1H", "RRULE:FREQ=WEEKLY;COUNT=20",
+            "END:VEVENT",
             "BEGIN:VEVENT", "UID:floating", "DTSTAMP:20240101T000000Z", "SUMMARY:Floating lunch",
             "DTSTART:20240312T120000", "DURATION:PT1H", "END:VEVENT",
             "BEGIN:VEVENT", "UID:no-start", "SUMMARY:Never placed", "END:VEVENT",
@@ -58,15 +61,18 @@ struct PieceExpansionTests {
     }
 
     static func rows(_ events: [CalendarEvent]) -> [String] {
-        events.map { "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary ?? "(no title)") \($0.description ?? "-")" }
-            .sorted()
+        events.map {
+            "\($0.uid) \($0.start.json) \($0.end.json) \($0.recurrenceId?.json ?? "-") \($0.summary ?? "(no title)") \($0.description ?? "-")"
+        }
+        .sorted()
     }
 
     @Test("pieces expand exactly as the whole file, across pieces")
     func sameAsWhole() async throws {
         let text = Self.document()
         guard let zone = TimeZone(identifier: "Europe/Berlin"),
-            let from = TimeText.parseInstant("2024-03-01T00:00:00Z"), let to = TimeText.parseInstant("2024-04-01T00:00:00Z")
+            let from = TimeText.parseInstant("2024-03-01T00:00:00Z"),
+            let to = TimeText.parseInstant("2024-04-01T00:00:00Z")
         else { throw CalendarTestFailure("bad test dates") }
         let window = ExpansionWindow(start: from, end: to, zone: zone)
         let whole = try await ICalendarDocument(text: text, name: "big.ics").expand(in: window, calendar: "c")
@@ -89,9 +95,12 @@ struct PieceExpansionTests {
     @Test("only one plain VCALENDAR is cut; VTIMEZONEs and calendar properties go with every piece")
     func plainShapeOnly() throws {
         let head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
-        let event = "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T100000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        let event =
+            "BEGIN:VEVENT\r\nUID:a\r\nDTSTART:20240101T100000Z\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nEND:VALARM\r\nEND:VEVENT\r\n"
         let zone = Self.customZone.joined(separator: "\r\n") + "\r\n"
-        let parts = try #require(ICalendarParts("\r\n" + head + event + zone + "x-wr-timezone:Asia/Tokyo\r\n" + event + "END:VCALENDAR\r\n\r\n"))
+        let parts = try #require(
+            ICalendarParts(
+                "\r\n" + head + event + zone + "x-wr-timezone:Asia/Tokyo\r\n" + event + "END:VCALENDAR\r\n\r\n"))
         #expect(parts.events.count == 2)
         #expect(parts.zoneText == head + "x-wr-timezone:Asia/Tokyo\r\n" + zone + "END:VCALENDAR\r\n")
         #expect(parts.piece(1..<2) == "BEGIN:VCALENDAR\r\n" + event + "END:VCALENDAR\r\n")

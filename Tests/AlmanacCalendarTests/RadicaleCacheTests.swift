@@ -41,14 +41,16 @@ struct RadicaleCacheTests {
             "ALMANAC_CALDAV_USER": RadicaleServer.user, "ALMANAC_CALDAV_PASSWORD": RadicaleServer.password,
         ])
         harness.state = try SQLiteCacheStore(directory: cache.url)
-        return try await harness.payload(["--caldav", server.base.appendingPathComponent("alice/").absoluteString] + Self.window)
+        return try await harness.payload(
+            ["--caldav", server.base.appendingPathComponent("alice/").absoluteString] + Self.window)
     }
 
     /// The state the provider keeps for the Work collection, read through a new connection.
     func storedState(_ server: RadicaleServer, cache: Folder) async throws -> CalDAVState {
         let collection = server.base.appendingPathComponent("alice/office/").absoluteString
         return await CalDAVState.load(
-            "caldav:" + StableHash.hex(collection + "|" + RadicaleServer.user), from: try SQLiteCacheStore(directory: cache.url))
+            "caldav:" + StableHash.hex(collection + "|" + RadicaleServer.user),
+            from: try SQLiteCacheStore(directory: cache.url))
     }
 
     @Test("after a DELETE the next run sends the stored sync token, fetches nothing, and the event is gone")
@@ -69,7 +71,9 @@ struct RadicaleCacheTests {
         try await server.delete("/alice/office/test7.ics")
         await log.reset()
         let second = try await run(server, cache: cache, log: log)
-        let reports = await log.requests.filter { $0.method == "REPORT" }.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
+        let reports = await log.requests.filter { $0.method == "REPORT" }.compactMap {
+            $0.body.map { String(decoding: $0, as: UTF8.self) }
+        }
         // One sync-collection REPORT carrying the token the first run stored, and no multiget.
         #expect(reports.count == 1)
         #expect(reports.first?.contains("<d:sync-collection") == true)
@@ -88,7 +92,8 @@ struct RadicaleCacheTests {
     /// `tools run calendar --caldav <collection>` with the cache in `cache`, credentials from the
     /// environment, the clock fixed and every run asking the server (TTL 0).
     func tools(
-        _ server: RadicaleServer, cache: Folder, password: String, window: (from: String, to: String) = ("2019-03-18", "2019-03-20"),
+        _ server: RadicaleServer, cache: Folder, password: String,
+        window: (from: String, to: String) = ("2019-03-18", "2019-03-20"),
         extra: [String] = [], environment: [String: String] = [:]
     ) throws -> CommandOutput {
         var variables = ToolsBinary.environment(
@@ -99,8 +104,11 @@ struct RadicaleCacheTests {
             ])
         variables.merge(environment) { _, new in new }
         return try ToolsBinary.run(
-            ["run", "calendar", "--caldav", server.base.appendingPathComponent("alice/office/").absoluteString, "--tz", "Europe/Berlin",
-             "--from", window.from, "--to", window.to] + extra,
+            [
+                "run", "calendar", "--caldav", server.base.appendingPathComponent("alice/office/").absoluteString,
+                "--tz", "Europe/Berlin",
+                "--from", window.from, "--to", window.to,
+            ] + extra,
             environment: variables)
     }
 
@@ -124,7 +132,9 @@ struct RadicaleCacheTests {
         let server = try await RadicaleTests.seeded()
         defer { server.stop() }
         let cache = try Folder()
-        let expected = ["2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7"]
+        let expected = [
+            "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
+        ]
 
         let fresh = try tools(server, cache: cache, password: RadicaleServer.password, extra: ["--format", "json"])
         #expect(fresh.status == 0, "stderr: \(fresh.stderr)")
@@ -134,30 +144,39 @@ struct RadicaleCacheTests {
 
         /// `details`: what the attempt may say (a timeout is the coordinator's deadline or
         /// libcurl's, whichever fires first).
-        func expectStale(password: String, timeout: String = "8", details: Set<String>, outcome: String = "failed") throws {
+        func expectStale(
+            password: String, timeout: String = "8", details: Set<String>, outcome: String = "failed"
+        ) throws {
             let environment = ["ALMANAC_TIMEOUT": timeout]
-            let json = try tools(server, cache: cache, password: password, extra: ["--format", "json"], environment: environment)
+            let json = try tools(
+                server, cache: cache, password: password, extra: ["--format", "json"], environment: environment)
             #expect(json.status == 0, "stderr: \(json.stderr)")
             let envelope = try Self.envelope(json)
             #expect(envelope["stale"] as? Bool == true)
             #expect(Self.events(envelope) == expected)
             let attempts = Self.attempts(envelope)
-            #expect(attempts.count == 1 && details.contains { attempts.first == "caldav \(outcome): \($0)" }, "\(attempts)")
+            #expect(
+                attempts.count == 1 && details.contains { attempts.first == "caldav \(outcome): \($0)" }, "\(attempts)")
 
             let context = try tools(server, cache: cache, password: password, environment: environment)
             #expect(context.status == 0, "stderr: \(context.stderr)")
             let header = context.stdout.split(separator: "\n").first.map(String.init) ?? ""
-            #expect(header.hasPrefix("[calendar] Events Mon 18 Mar 2019 (today) to Wed 20 Mar 2019 · source: caldav · STALE: fetched"))
+            #expect(
+                header.hasPrefix(
+                    "[calendar] Events Mon 18 Mar 2019 (today) to Wed 20 Mar 2019 · source: caldav · STALE: fetched"))
             #expect(details.contains { header.hasSuffix("caldav failed: \($0)") }, "\(header)")
             #expect(context.stdout.contains("- 04:00–05:00: test7 - edited · at location"))
         }
 
         // 401: the login is refused.
-        try expectStale(password: "not-the-password", details: ["CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"])
+        try expectStale(
+            password: "not-the-password", details: ["CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"]
+        )
 
         // 404: the collection is gone.
         try await server.delete("/alice/office/")
-        try expectStale(password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
+        try expectStale(
+            password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
 
         // A timeout: the server is frozen (SIGSTOP), so connections open but nothing answers. Last,
         // because Radicale works through the abandoned requests after SIGCONT: one racing the DELETE
@@ -170,7 +189,8 @@ struct RadicaleCacheTests {
             details: ["no answer within 1 s", "CalDAV: 127.0.0.1 did not answer in time"], outcome: "timeout")
     }
 
-    @Test("a window never asked before is answered from the mirror when the server fails (401, timeout), labelled stale")
+    @Test(
+        "a window never asked before is answered from the mirror when the server fails (401, timeout), labelled stale")
     func staleMirrorAnyWindow() async throws {
         let server = try await RadicaleTests.seeded()
         defer { server.stop() }
@@ -181,12 +201,16 @@ struct RadicaleCacheTests {
 
         // 401: October's one remaining Tuesday of the weekly DAVx5 event (the 15th and 22nd are EXDATEs).
         let october = try tools(
-            server, cache: cache, password: "not-the-password", window: ("2019-10-01", "2019-10-31"), extra: ["--format", "json"])
+            server, cache: cache, password: "not-the-password", window: ("2019-10-01", "2019-10-31"),
+            extra: ["--format", "json"])
         #expect(october.status == 0, "stderr: \(october.stderr)")
         let envelope = try Self.envelope(october)
         #expect(envelope["stale"] as? Bool == true)
         #expect(Self.events(envelope) == ["2019-10-29T15:15:00Z Test"])
-        #expect(Self.attempts(envelope) == ["caldav failed: CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"])
+        #expect(
+            Self.attempts(envelope) == [
+                "caldav failed: CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"
+            ])
 
         // A frozen server (timeout), in context form: November, where only the 12th is left.
         let pid = server.process.processIdentifier
@@ -216,7 +240,8 @@ struct RadicaleCacheTests {
         #expect(refused.stderr.contains("CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"))
         outputs.append(refused)
         for format in ["context", "json", "text"] {
-            let output = try tools(server, cache: cache, password: RadicaleServer.password, extra: ["--format", format])
+            let output = try tools(
+                server, cache: cache, password: RadicaleServer.password, extra: ["--format", format])
             #expect(output.status == 0, "stderr: \(output.stderr)")
             outputs.append(output)
         }
@@ -234,7 +259,8 @@ struct RadicaleCacheTests {
         for secret in secrets {
             #expect(disk.range(of: Data(secret.utf8)) == nil, "the cache holds '\(secret)'")
             for output in outputs {
-                #expect(!output.stdout.contains(secret) && !output.stderr.contains(secret), "an output holds '\(secret)'")
+                #expect(
+                    !output.stdout.contains(secret) && !output.stderr.contains(secret), "an output holds '\(secret)'")
             }
         }
         // What the cache does hold: the calendar, the collection's sync token and the objects'
@@ -246,7 +272,8 @@ struct RadicaleCacheTests {
         #expect(disk.range(of: Data(token.split(separator: "/").last.map(String.init)?.utf8 ?? "-".utf8)) != nil)
         #expect(state.objects.count == 2)
         for object in state.objects.values {
-            #expect(disk.range(of: Data(object.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).utf8)) != nil)
+            #expect(
+                disk.range(of: Data(object.etag.trimmingCharacters(in: CharacterSet(charactersIn: "\"")).utf8)) != nil)
         }
     }
 }

@@ -64,9 +64,13 @@ final class RadicaleServer: Sendable {
     func waitUntilReady() async throws {
         let transport = CurlTransport()
         for _ in 0..<100 {
-            if !process.isRunning { throw AlmanacError.internal("radicale exited with status \(process.terminationStatus)") }
+            if !process.isRunning {
+                throw AlmanacError.internal("radicale exited with status \(process.terminationStatus)")
+            }
             // OPTIONS: GET / redirects to the web UI (and on to itself), which proves nothing.
-            if (try? await transport.send(HTTPRequest(method: "OPTIONS", url: base), timeout: .seconds(2))) != nil { return }
+            if (try? await transport.send(HTTPRequest(method: "OPTIONS", url: base), timeout: .seconds(2))) != nil {
+                return
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         throw AlmanacError.internal("radicale did not answer on \(base)")
@@ -85,7 +89,9 @@ final class RadicaleServer: Sendable {
     var authorization: String { "Basic " + Data("\(Self.user):\(password)".utf8).base64EncodedString() }
 
     @discardableResult
-    func send(_ method: String, _ path: String, body: String? = nil, contentType: String = "text/calendar; charset=utf-8")
+    func send(
+        _ method: String, _ path: String, body: String? = nil, contentType: String = "text/calendar; charset=utf-8"
+    )
         async throws -> HTTPResponse
     {
         let request = HTTPRequest(

@@ -23,7 +23,10 @@ struct RadicaleTests {
         return server
     }
 
-    func harness(_ server: RadicaleServer, log: RequestLog, password: String = RadicaleServer.password, state: any ProviderStateStore)
+    func harness(
+        _ server: RadicaleServer, log: RequestLog, password: String = RadicaleServer.password,
+        state: any ProviderStateStore
+    )
         -> CalendarHarness
     {
         var harness = CalendarHarness(now: "2019-03-18T00:00:00Z", zone: "Europe/Berlin")
@@ -42,9 +45,10 @@ struct RadicaleTests {
         let log = RequestLog()
         let payload = try await harness(server, log: log, state: MemoryStateStore())
             .payload(["--caldav", server.base.absoluteString, "--from", "2019-03-18", "--to", "2019-03-20"])
-        #expect(payload.starts == [
-            "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
-        ])
+        #expect(
+            payload.starts == [
+                "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
+            ])
         #expect(payload.events.map(\.calendar) == ["Work", "Work", "Work"])
         #expect(payload.events[1].recurrenceId?.json == "2019-03-19T03:00:00Z")
         let requests = await log.requests.map { "\($0.method) \($0.url.path(percentEncoded: true))" }
@@ -59,15 +63,22 @@ struct RadicaleTests {
         defer { server.stop() }
         let state = MemoryStateStore()
         let log = RequestLog()
-        let words = ["--caldav", server.base.appendingPathComponent("alice/").absoluteString, "--from", "2019-01-01", "--to", "2024-12-31"]
+        let words = [
+            "--caldav", server.base.appendingPathComponent("alice/").absoluteString, "--from", "2019-01-01", "--to",
+            "2024-12-31",
+        ]
 
         let first = try await harness(server, log: log, state: state).payload(words)
-        #expect(Set(first.events.map(\.uid)) == ["5d4c6843-9300-4f91-8d88-6094d4b0b840", "f0f31ddb-6918-46af-a5a1-0a7254fbce71"])
+        #expect(
+            Set(first.events.map(\.uid)) == [
+                "5d4c6843-9300-4f91-8d88-6094d4b0b840", "f0f31ddb-6918-46af-a5a1-0a7254fbce71",
+            ])
         #expect(await multigetHrefs(log) == ["/alice/office/davx5.ics", "/alice/office/test7.ics"])
 
         // Add one object, change one, delete one.
         try await server.put("/alice/office/eastern.ics", try Self.corpus("exchange2010-eastern-standard-time.ics"))
-        let changed = try Self.corpus("davx5-ical4j-exdate-berlin.ics").replacingOccurrences(of: "SUMMARY:Test", with: "SUMMARY:Test (room 2)")
+        let changed = try Self.corpus("davx5-ical4j-exdate-berlin.ics").replacingOccurrences(
+            of: "SUMMARY:Test", with: "SUMMARY:Test (room 2)")
         try await server.put("/alice/office/davx5.ics", changed)
         try await server.delete("/alice/office/test7.ics")
 
@@ -79,7 +90,10 @@ struct RadicaleTests {
         #expect(syncBodies.count == 1)
         #expect(syncBodies.first?.contains("<d:sync-token></d:sync-token>") == false)
         #expect(!second.events.contains { $0.uid == "5d4c6843-9300-4f91-8d88-6094d4b0b840" })
-        #expect(second.events.filter { $0.uid == "f0f31ddb-6918-46af-a5a1-0a7254fbce71" }.allSatisfy { $0.summary == "Test (room 2)" })
+        #expect(
+            second.events.filter { $0.uid == "f0f31ddb-6918-46af-a5a1-0a7254fbce71" }.allSatisfy {
+                $0.summary == "Test (room 2)"
+            })
         #expect(second.starts.contains("2024-10-28T21:00:00Z Anonymous Test Event for TZID"))
 
         // Nothing changed: the collection's sync-token matches, so no REPORT at all.
@@ -98,13 +112,15 @@ struct RadicaleTests {
         tool.useCalDAVSync = false
         let harness = harness(server, log: log, state: MemoryStateStore())
         let arguments = try ToolArguments.parse(
-            cli: ["--caldav", server.base.absoluteString, "--from", "2019-03-18", "--to", "2019-03-20"], schema: tool.schema,
+            cli: ["--caldav", server.base.absoluteString, "--from", "2019-03-18", "--to", "2019-03-20"],
+            schema: tool.schema,
             tool: "calendar")
         let result = try await tool.run(arguments, context: harness.context)
         let payload = try #require(result.payload as? CalendarPayload)
-        #expect(payload.starts == [
-            "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
-        ])
+        #expect(
+            payload.starts == [
+                "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
+            ])
         let bodies = await log.requests.compactMap { $0.body.map { String(decoding: $0, as: UTF8.self) } }
         #expect(bodies.contains { $0.contains(#"<c:time-range start="20190316T230000Z" end="20190321T230000Z"/>"#) })
         // Only the object in the window was fetched.
@@ -142,10 +158,14 @@ struct RadicaleTests {
 
     func multigetHrefs(_ log: RequestLog) async -> [String] {
         await log.requests.compactMap { request -> [String]? in
-            guard let body = request.body.map({ String(decoding: $0, as: UTF8.self) }), body.contains("calendar-multiget") else {
+            guard let body = request.body.map({ String(decoding: $0, as: UTF8.self) }),
+                body.contains("calendar-multiget")
+            else {
                 return nil
             }
-            return body.components(separatedBy: "<d:href>").dropFirst().compactMap { $0.components(separatedBy: "</d:href>").first }
+            return body.components(separatedBy: "<d:href>").dropFirst().compactMap {
+                $0.components(separatedBy: "</d:href>").first
+            }
         }.flatMap { $0 }.sorted()
     }
 }

@@ -57,11 +57,14 @@ struct ArgumentTests {
 
     @Test("a missing required argument prints the usage")
     func missing() {
-        let error = #expect(throws: AlmanacError.self) { try ToolArguments.parse(cli: [], schema: schema, tool: "sports") }
+        let error = #expect(throws: AlmanacError.self) {
+            try ToolArguments.parse(cli: [], schema: schema, tool: "sports")
+        }
         #expect(error?.message == "missing league for sports")
         #expect(
             error?.suggestion
-                == "usage: tools run sports <league> [scores|standings|news] [--team <team>] [--count <count>] [--next]")
+                == "usage: tools run sports <league> [scores|standings|news] [--team <team>] [--count <count>] [--next]"
+        )
     }
 
     @Test("JSON arguments are checked against the same schema")
@@ -96,15 +99,21 @@ struct ArgumentTests {
 
     @Test("the shared reader: blank text, counts out of range and bad days are one line naming the argument")
     func sharedReader() throws {
-        let given = ToolArguments(["team": .string("  lakers "), "blank": .string(" "), "count": .integer(0), "date": .string("")])
+        let given = ToolArguments([
+            "team": .string("  lakers "), "blank": .string(" "), "count": .integer(0), "date": .string(""),
+        ])
         #expect(try given.text("team", needs: "a name", example: "--team lakers") == "lakers")
         #expect(try given.text("absent", needs: "a name", example: "--absent x") == nil)
-        let blank = #expect(throws: AlmanacError.self) { try given.text("blank", needs: "a name", example: "--blank x") }
+        let blank = #expect(throws: AlmanacError.self) {
+            try given.text("blank", needs: "a name", example: "--blank x")
+        }
         #expect(blank?.message == "--blank needs a name")
         #expect(blank?.suggestion == "e.g. --blank x")
         let low = #expect(throws: AlmanacError.self) { try given.integer("count", in: 1...20, example: "--count 5") }
         #expect(low?.message == "count must be between 1 and 20, got '0'")
-        let open = #expect(throws: AlmanacError.self) { try given.integer("count", in: 1...Int.max, example: "--count 5") }
+        let open = #expect(throws: AlmanacError.self) {
+            try given.integer("count", in: 1...Int.max, example: "--count 5")
+        }
         #expect(open?.message == "count must be 1 or more, got '0'")
         #expect(try given.integer("absent", in: 1...20, example: "") == nil)
         let zone = try #require(TimeZone(identifier: "America/New_York"))

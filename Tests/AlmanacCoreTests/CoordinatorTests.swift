@@ -44,7 +44,8 @@ struct CoordinatorTests {
         ttl: Duration = .seconds(60), timeout: Duration = .seconds(5), cache: any CacheStore = MemoryCacheStore(),
         attemptClock: AttemptClock = AttemptClock(ContinuousClock())
     ) -> Coordinator {
-        Coordinator(cache: cache, configuration: .init(ttl: ttl, timeout: timeout), now: clock.closure, clock: attemptClock)
+        Coordinator(
+            cache: cache, configuration: .init(ttl: ttl, timeout: timeout), now: clock.closure, clock: attemptClock)
     }
 
     func request(_ providers: [ScriptedProvider], key: String = "nba") -> CoordinatedRequest<String> {
@@ -83,7 +84,8 @@ struct CoordinatorTests {
         }
         let context = ToolContext(
             coordinator: coordinator(),
-            environment: testEnvironment(transport: StubTransport { _ in throw ProviderFailure(.network, "no") }, now: clock.date))
+            environment: testEnvironment(
+                transport: StubTransport { _ in throw ProviderFailure(.network, "no") }, now: clock.date))
         let providers: [any Provider<String, String>] = [
             Fixed(name: "late", priority: 50), Fixed(name: "tieA", priority: 10), Fixed(name: "tieB", priority: 10),
         ]
@@ -117,7 +119,10 @@ struct CoordinatorTests {
     func allFail() async throws {
         let error = await #expect(throws: AlmanacError.self) {
             try await coordinator().fetch(
-                request([.failing("espn", "HTTP 503 from site.api.espn.com"), .failing("brave", "HTTP 401, credentials refused")]))
+                request([
+                    .failing("espn", "HTTP 503 from site.api.espn.com"),
+                    .failing("brave", "HTTP 401, credentials refused"),
+                ]))
         }
         #expect(error?.exitStatus == 69)
         #expect(
@@ -202,7 +207,9 @@ struct CoordinatorTests {
         await #expect(throws: AlmanacError.self) { try await coordinator.fetch(request([flaky])) }
     }
 
-    @Test("a provider's own copy is served stale when nothing is cached; the newer of copy and cache wins; neither is cached")
+    @Test(
+        "a provider's own copy is served stale when nothing is cached; the newer of copy and cache wins; neither is cached"
+    )
     func providerStaleCopy() async throws {
         let cache = MemoryCacheStore()
         let coordinator = coordinator(cache: cache)
@@ -233,8 +240,11 @@ struct CoordinatorTests {
         // Past the stale limit the copy is not served.
         let other = CoordinatedRequest<String>(
             tool: "calendar", key: "elsewhere",
-            providers: [ProviderCall(name: "caldav", run: { throw ProviderFailure(.network, "down") },
-                staleCopy: { StaleCopy(value: "ancient", fetchedAt: Date(timeIntervalSince1970: 0)) })])
+            providers: [
+                ProviderCall(
+                    name: "caldav", run: { throw ProviderFailure(.network, "down") },
+                    staleCopy: { StaleCopy(value: "ancient", fetchedAt: Date(timeIntervalSince1970: 0)) })
+            ])
         await #expect(throws: AlmanacError.self) { try await coordinator.fetch(other) }
     }
 

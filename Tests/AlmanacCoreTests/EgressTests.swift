@@ -14,7 +14,11 @@ struct EgressTests {
         let sent = Mutex<[HTTPRequest]>([])
         let answer: @Sendable (HTTPRequest) -> HTTPResponse
 
-        init(_ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in HTTPResponse(status: 200, body: Data("ok".utf8)) }) {
+        init(
+            _ answer: @escaping @Sendable (HTTPRequest) -> HTTPResponse = { _ in
+                HTTPResponse(status: 200, body: Data("ok".utf8))
+            }
+        ) {
             self.answer = answer
         }
 
@@ -60,7 +64,9 @@ struct EgressTests {
         #expect(!address.isPublic, "\(text) passed for public")
     }
 
-    @Test("public addresses are public", arguments: ["93.184.216.34", "1.1.1.1", "8.8.8.8", "2606:4700::1111", "172.32.0.1"])
+    @Test(
+        "public addresses are public",
+        arguments: ["93.184.216.34", "1.1.1.1", "8.8.8.8", "2606:4700::1111", "172.32.0.1"])
     func publicAddresses(_ text: String) throws {
         #expect(try #require(IPAddress(text)).isPublic)
     }
@@ -94,17 +100,23 @@ struct EgressTests {
 
     // MARK: Untrusted callers
 
-    @Test("untrusted callers reach no loopback, private, metadata or unresolvable host, with one error text and no request")
+    @Test(
+        "untrusted callers reach no loopback, private, metadata or unresolvable host, with one error text and no request"
+    )
     func refused() async throws {
         let recorder = Recorder()
         var messages = Set<String>()
-        for host in ["loopback.test", "private.test", "metadata.test", "mixed.test", "nowhere.invalid", "127.0.0.1", "[::1]"] {
+        for host in [
+            "loopback.test", "private.test", "metadata.test", "mixed.test", "nowhere.invalid", "127.0.0.1", "[::1]",
+        ] {
             let request = HTTPRequest(url: Self.url("http://\(host):9/x"))
             let error = await #expect(throws: ProviderFailure.self) {
                 _ = try await Self.policy().fetch(request, via: recorder, timeout: .seconds(2), service: "read")
             }
             let message = try #require(error?.message)
-            messages.insert(message.replacingOccurrences(of: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), with: "HOST"))
+            messages.insert(
+                message.replacingOccurrences(
+                    of: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), with: "HOST"))
         }
         #expect(recorder.requests.isEmpty)
         #expect(messages == ["read: HOST could not be reached"])
@@ -114,12 +126,14 @@ struct EgressTests {
     func pinned() async throws {
         let recorder = Recorder()
         _ = try await Self.policy().fetch(
-            HTTPRequest(url: Self.url("https://public.test/page")), via: recorder, timeout: .seconds(2), service: "read")
+            HTTPRequest(url: Self.url("https://public.test/page")), via: recorder, timeout: .seconds(2), service: "read"
+        )
         let sent = try #require(recorder.requests.first)
         #expect(sent.pinnedAddress == "93.184.216.34")
         #expect(sent.followRedirects == false)
         _ = try await Self.policy().fetch(
-            HTTPRequest(url: Self.url("https://public6.test/page")), via: recorder, timeout: .seconds(2), service: "read")
+            HTTPRequest(url: Self.url("https://public6.test/page")), via: recorder, timeout: .seconds(2),
+            service: "read")
         #expect(recorder.requests.last?.pinnedAddress == "2606:2800:220:1:248:1893:25c8:1946")
     }
 
@@ -132,7 +146,8 @@ struct EgressTests {
         }
         let error = await #expect(throws: ProviderFailure.self) {
             _ = try await Self.policy().fetch(
-                HTTPRequest(url: Self.url("http://public.test/")), via: recorder, timeout: .seconds(2), service: "ics-url")
+                HTTPRequest(url: Self.url("http://public.test/")), via: recorder, timeout: .seconds(2),
+                service: "ics-url")
         }
         #expect(error?.message == "ics-url: loopback.test could not be reached")
         #expect(recorder.requests.map { $0.url.host ?? "" } == ["public.test"])
@@ -145,19 +160,24 @@ struct EgressTests {
         _ = try await Self.policy().fetch(
             HTTPRequest(url: dav), via: recorder, timeout: .seconds(2), service: "caldav", configured: [Origin(dav)!])
         _ = try await Self.policy(allow: ["http://private.test/feeds/"]).fetch(
-            HTTPRequest(url: Self.url("http://private.test/feeds/a.ics")), via: recorder, timeout: .seconds(2), service: "ics-url")
+            HTTPRequest(url: Self.url("http://private.test/feeds/a.ics")), via: recorder, timeout: .seconds(2),
+            service: "ics-url")
         _ = try await Self.policy(.commandLine).fetch(
-            HTTPRequest(url: Self.url("http://loopback.test:9/x")), via: recorder, timeout: .seconds(2), service: "ics-url")
+            HTTPRequest(url: Self.url("http://loopback.test:9/x")), via: recorder, timeout: .seconds(2),
+            service: "ics-url")
         #expect(recorder.requests.count == 3)
         #expect(recorder.requests.allSatisfy { $0.pinnedAddress == nil })
     }
 
     @Test("https is never downgraded on a redirect, and redirects are bounded")
     func redirects() async throws {
-        let downgrade = Recorder { _ in HTTPResponse(status: 301, headers: ["Location": "http://public.test/"], body: Data()) }
+        let downgrade = Recorder { _ in
+            HTTPResponse(status: 301, headers: ["Location": "http://public.test/"], body: Data())
+        }
         await #expect(throws: ProviderFailure.self) {
             _ = try await Self.policy(.commandLine).fetch(
-                HTTPRequest(url: Self.url("https://public.test/")), via: downgrade, timeout: .seconds(2), service: "read")
+                HTTPRequest(url: Self.url("https://public.test/")), via: downgrade, timeout: .seconds(2),
+                service: "read")
         }
         #expect(downgrade.requests.count == 1)
         let loop = Recorder { _ in HTTPResponse(status: 302, headers: ["Location": "/again"], body: Data()) }
@@ -192,7 +212,9 @@ struct EgressTests {
             HTTPRequest(method: "REPORT", url: url), via: recorder, timeout: .seconds(2), service: "caldav",
             credential: credential)
         #expect(recorder.requests.count == 3)
-        #expect(recorder.requests.last?.headers["Authorization"] == "Basic " + Data("alice:s3cret".utf8).base64EncodedString())
+        #expect(
+            recorder.requests.last?.headers["Authorization"] == "Basic "
+                + Data("alice:s3cret".utf8).base64EncodedString())
         #expect(!String(describing: credential).contains("s3cret"))
     }
 
@@ -244,7 +266,8 @@ struct EgressTests {
     @Test("an API key bound to its origin goes on every request there and nowhere else")
     func apiKey() async throws {
         let base = Self.url("http://127.0.0.1:7000/res/v1/web/search")
-        let key = try #require(BoundCredential(header: "X-Subscription-Token", value: "k3y", for: base, timing: .always))
+        let key = try #require(
+            BoundCredential(header: "X-Subscription-Token", value: "k3y", for: base, timing: .always))
         let recorder = Recorder { request in
             request.url.port == 7000
                 ? HTTPResponse(status: 302, headers: ["Location": "http://127.0.0.1:7001/collect"], body: Data())

@@ -155,7 +155,9 @@ struct LiveTransportTests {
         // Buffered, the body would come as a few large pieces at the end.
         #expect(chunks.count >= 32)
         #expect(chunks[0].count <= 2048)
-        #expect(chunks.reduce(Data(), +) == (try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json")))
+        #expect(
+            chunks.reduce(Data(), +) == (try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json"))
+        )
     }
 
     @Test("streaming: nothing listening is unreachable, a cut body is broken, silence is idle")

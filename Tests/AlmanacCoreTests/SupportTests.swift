@@ -47,9 +47,12 @@ struct TOMLTests {
 
     @Test("the environment wins over the config file")
     func precedence() {
-        let settings = Settings(environment: ["BRAVE_API_KEY": "env"], config: ["brave": .table(["api_key": .string("file")])])
+        let settings = Settings(
+            environment: ["BRAVE_API_KEY": "env"], config: ["brave": .table(["api_key": .string("file")])])
         #expect(settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key") == "env")
-        #expect(Settings(config: ["brave": .table(["api_key": .string("file")])]).value(env: "BRAVE_API_KEY", config: "brave", "api_key") == "file")
+        #expect(
+            Settings(config: ["brave": .table(["api_key": .string("file")])]).value(
+                env: "BRAVE_API_KEY", config: "brave", "api_key") == "file")
     }
 }
 
@@ -60,7 +63,8 @@ struct TimeTextTests {
 
     @Test("today/tomorrow/yesterday follow the viewer's local day, not UTC")
     func relativeDays() throws {
-        let now = try #require(TimeText.parseInstant("2024-12-16T02:00:00Z"))  // 21:00 Sun in New York, 11:00 Mon in Tokyo
+        // 21:00 Sun in New York, 11:00 Mon in Tokyo.
+        let now = try #require(TimeText.parseInstant("2024-12-16T02:00:00Z"))
         let game = try #require(TimeText.parseInstant("2024-12-16T00:30:00Z"))
         #expect(TimeText.relativeDay(game, now: now, in: newYork) == "today")
         #expect(TimeText.labelledDay(game, now: now, in: newYork) == "Sun 15 Dec 2024 (today)")
@@ -85,8 +89,10 @@ struct TimeTextTests {
             #expect(TimeText.zoneAbbreviation(berlin, at: summer) == "UTC+02:00")
             #expect(TimeText.zoneAbbreviation(kolkata, at: summer) == "UTC+05:30")
             for (identifier, january, july) in [
-                ("America/Anchorage", "AKST", "AKDT"), ("America/Halifax", "AST", "ADT"), ("America/Phoenix", "MST", "MST"),
-                ("Pacific/Honolulu", "HST", "HST"), ("Europe/London", "GMT", "UTC+01:00"), ("Asia/Tokyo", "UTC+09:00", "UTC+09:00"),
+                ("America/Anchorage", "AKST", "AKDT"), ("America/Halifax", "AST", "ADT"),
+                ("America/Phoenix", "MST", "MST"),
+                ("Pacific/Honolulu", "HST", "HST"), ("Europe/London", "GMT", "UTC+01:00"),
+                ("Asia/Tokyo", "UTC+09:00", "UTC+09:00"),
             ] {
                 let zone = try #require(TimeZone(identifier: identifier))
                 #expect(TimeText.zoneAbbreviation(zone, at: winter) == january, "\(identifier)")
@@ -126,14 +132,20 @@ struct TimeTextTests {
         let fetched = try #require(TimeText.parseInstant("2024-12-15T23:10:04Z"))
         var metadata = TestMetadata.fresh(tool: "sports", provider: "espn", fetchedAt: fetched, age: 12)
         let rendering = Rendering(metadata: metadata, now: fetched, timeZone: newYork)
-        #expect(rendering.header("NBA · Sun 15 Dec 2024 (today)") == "[sports] NBA · Sun 15 Dec 2024 (today) · source: espn · fetched 18:10 EST (12 s ago)")
+        #expect(
+            rendering.header("NBA · Sun 15 Dec 2024 (today)")
+                == "[sports] NBA · Sun 15 Dec 2024 (today) · source: espn · fetched 18:10 EST (12 s ago)")
         metadata.stale = true
         metadata.ageSeconds = 7_500
-        metadata.attempts = [ProviderAttempt(provider: "espn", outcome: .failed, milliseconds: 3, detail: "HTTP 500 from site.api.espn.com")]
+        metadata.attempts = [
+            ProviderAttempt(
+                provider: "espn", outcome: .failed, milliseconds: 3, detail: "HTTP 500 from site.api.espn.com")
+        ]
         let stale = Rendering(metadata: metadata, now: fetched, timeZone: newYork)
         #expect(
             stale.header("NBA")
-                == "[sports] NBA · source: espn · STALE: fetched 18:10 EST (2 h 5 min ago); espn failed: HTTP 500 from site.api.espn.com")
+                == "[sports] NBA · source: espn · STALE: fetched 18:10 EST (2 h 5 min ago); espn failed: HTTP 500 from site.api.espn.com"
+        )
     }
 }
 
@@ -194,7 +206,9 @@ struct ReplayTests {
     @Test("status codes map to provider failures with safe messages")
     func statusMapping() async throws {
         let url = try #require(URL(string: "https://api.example.com/v1/x?key=secret"))
-        for (status, kind) in [(401, ProviderFailure.Kind.unauthorized), (404, .notFound), (429, .rateLimited), (500, .http)] {
+        for (status, kind) in [
+            (401, ProviderFailure.Kind.unauthorized), (404, .notFound), (429, .rateLimited), (500, .http),
+        ] {
             let stub = StubTransport { _ in HTTPResponse(status: status, headers: ["Retry-After": "7"], body: Data()) }
             let error = await #expect(throws: ProviderFailure.self) {
                 try await stub.fetch(HTTPRequest(url: url), timeout: .seconds(1), service: "Example")

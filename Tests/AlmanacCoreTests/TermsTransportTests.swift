@@ -75,8 +75,10 @@ struct TermsTransportTests {
         let transport = try TermsTransport(
             base: base, descriptor: Self.descriptor(Self.contactTerms), settings: config, state: MemoryStateStore())
         _ = try await transport.send(Self.request, timeout: .seconds(1))
-        #expect(base.requests.first?.headers["User-Agent"] == "almanac/\(AlmanacVersion.current) (+tools; ops@example.org)")
-        let fromEnvironment = Self.contactTerms.userAgentValue(Settings(environment: ["ALMANAC_CONTACT": "env@example.org"]))
+        #expect(
+            base.requests.first?.headers["User-Agent"] == "almanac/\(AlmanacVersion.current) (+tools; ops@example.org)")
+        let fromEnvironment = Self.contactTerms.userAgentValue(
+            Settings(environment: ["ALMANAC_CONTACT": "env@example.org"]))
         #expect(fromEnvironment.hasSuffix("; env@example.org)"))
     }
 

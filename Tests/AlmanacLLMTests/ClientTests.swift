@@ -50,7 +50,8 @@ func chunk(_ text: String) -> String {
     "data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \(String(reflecting: text))}, \"finish_reason\": null}]}\n\n"
 }
 
-let roleChunk = "data: {\"choices\": [{\"index\": 0, \"delta\": {\"role\": \"assistant\"}, \"finish_reason\": null}]}\n\n"
+let roleChunk =
+    "data: {\"choices\": [{\"index\": 0, \"delta\": {\"role\": \"assistant\"}, \"finish_reason\": null}]}\n\n"
 let stopChunk = "data: {\"choices\": [{\"index\": 0, \"delta\": {}, \"finish_reason\": \"stop\"}]}\n\n"
 
 @Suite("SSE parser")
@@ -58,7 +59,8 @@ struct SSEParserTests {
     @Test("events split anywhere, CRLF, comments, multi-line data, [DONE]")
     func parse() {
         var parser = SSEParser()
-        let stream = ": ping - 2024-12-15\r\n\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\nevent: x\ndata: h\u{e9}llo\n\ndata: [DONE]\n\n"
+        let stream =
+            ": ping - 2024-12-15\r\n\r\ndata: {\"a\":\r\ndata: 1}\r\n\r\nevent: x\ndata: h\u{e9}llo\n\ndata: [DONE]\n\n"
         let bytes = Array(stream.utf8)
         var events: [SSEEvent] = []
         // One byte at a time: lines and UTF-8 sequences are split across chunks.
@@ -96,7 +98,12 @@ struct ClientTests {
     @Test("tokens arrive in order, ping comments are skipped, [DONE] ends the stream")
     func stream() async {
         let http = ScriptedHTTP([
-            .respond(status: 200, chunks: [roleChunk, ": ping - 2024-12-15 23:30:00\n\n", chunk("Hel"), chunk("lo"), stopChunk, "data: [DONE]\n\n"])
+            .respond(
+                status: 200,
+                chunks: [
+                    roleChunk, ": ping - 2024-12-15 23:30:00\n\n", chunk("Hel"), chunk("lo"), stopChunk,
+                    "data: [DONE]\n\n",
+                ])
         ])
         let (text, error) = await collect(http)
         #expect(text == "Hello")
@@ -106,7 +113,8 @@ struct ClientTests {
 
     @Test("a stream that stops without [DONE] after tokens is cut")
     func cut() async {
-        let (text, error) = await collect(ScriptedHTTP([.respond(status: 200, chunks: [roleChunk, chunk("Hel"), chunk("lo")])]))
+        let (text, error) = await collect(
+            ScriptedHTTP([.respond(status: 200, chunks: [roleChunk, chunk("Hel"), chunk("lo")])]))
         #expect(text == "Hello")
         #expect(error as? LLMError == .streamCut(tokens: 2))
     }
@@ -124,12 +132,14 @@ struct ClientTests {
         #expect(error as? LLMError == .emptyStream)
     }
 
-    @Test("both servers' over-context 400s are recognised", arguments: [
-        // llama-cpp-python (shape from notes/llama-cpp.md)
-        "{\"error\":{\"message\":\"This model's maximum context length is 256 tokens. However, you requested 630 tokens (622 in the messages, 8 in the completion).\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}",
-        // llama-server
-        "{\"error\":{\"code\":400,\"message\":\"request (623 tokens) exceeds the available context size (256 tokens), try increasing it\",\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":623,\"n_ctx\":256}}",
-    ])
+    @Test(
+        "both servers' over-context 400s are recognised",
+        arguments: [
+            // llama-cpp-python (shape from notes/llama-cpp.md)
+            "{\"error\":{\"message\":\"This model's maximum context length is 256 tokens. However, you requested 630 tokens (622 in the messages, 8 in the completion).\",\"type\":\"invalid_request_error\",\"param\":\"messages\",\"code\":\"context_length_exceeded\"}}",
+            // llama-server
+            "{\"error\":{\"code\":400,\"message\":\"request (623 tokens) exceeds the available context size (256 tokens), try increasing it\",\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":623,\"n_ctx\":256}}",
+        ])
     func overContext(body: String) async {
         let (_, error) = await collect(ScriptedHTTP([.respond(status: 400, chunks: [body])]))
         guard let failure = error as? LLMError, failure.kind == .contextExceeded, let message = failure.detail else {
@@ -147,7 +157,8 @@ struct ClientTests {
         #expect(down as? LLMError == .serverDown(url: "http://127.0.0.1:9"))
         #expect(
             (down as? LLMError)?.description
-                == "no LLM server at http://127.0.0.1:9; start one, e.g. `llama-server -m model.gguf --port 8080` or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL")
+                == "no LLM server at http://127.0.0.1:9; start one, e.g. `llama-server -m model.gguf --port 8080` or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL"
+        )
     }
 
     @Test("ALMANAC_LLM_URL: default, trailing slash, and a bad value")
@@ -171,10 +182,13 @@ struct AskScriptedTests {
         let asker = Asker(runner: runtime, client: LLMClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: http))
         let sink = TextSink()
         let notes = TextSink()
-        let report = try await asker.ask("swift 6", options: AskOptions(budget: 800), output: sink.append, note: notes.append)
+        let report = try await asker.ask(
+            "swift 6", options: AskOptions(budget: 800), output: sink.append, note: notes.append)
         #expect(sink.text == "ok\n")
         #expect(report == AskReport(pieces: 1, budget: 400, retried: true, toolCalls: []))
-        #expect(notes.pieces == ["the prompt did not fit the model's context; retrying with a context budget of 400 tokens"])
+        #expect(
+            notes.pieces == ["the prompt did not fit the model's context; retrying with a context budget of 400 tokens"]
+        )
         let systems = http.bodies.compactMap { body -> String? in
             guard case .array(let messages)? = body["messages"], case .object(let system)? = messages.first,
                 case .string(let text)? = system["content"]
@@ -190,10 +204,13 @@ struct AskScriptedTests {
     func retryOnce() async throws {
         let directory = try TempDirectory()
         let runtime = try makeRuntime([LinesTool(name: "search")], in: directory)
-        let body = "{\"error\":{\"code\":400,\"message\":\"request (623 tokens) exceeds the available context size (256 tokens)\",\"type\":\"exceed_context_size_error\"}}"
+        let body =
+            "{\"error\":{\"code\":400,\"message\":\"request (623 tokens) exceeds the available context size (256 tokens)\",\"type\":\"exceed_context_size_error\"}}"
         let http = ScriptedHTTP([.respond(status: 400, chunks: [body]), .respond(status: 400, chunks: [body])])
         let asker = Asker(runner: runtime, client: LLMClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: http))
-        await #expect(throws: LLMError.contextExceeded("request (623 tokens) exceeds the available context size (256 tokens)")) {
+        await #expect(
+            throws: LLMError.contextExceeded("request (623 tokens) exceeds the available context size (256 tokens)")
+        ) {
             _ = try await asker.ask("swift 6", options: AskOptions(), output: { _ in })
         }
         #expect(http.bodies.count == 2)
@@ -240,7 +257,8 @@ struct AskScriptedTests {
         #expect(toolMessage["tool_call_id"] == "call_1")
         #expect(
             toolMessage["content"]
-                == .string("""
+                == .string(
+                    """
                     [search] search: swift 6 · source: stub · fetched 18:29 EST (12 s ago)
                     line 1 the and of to in is it you that was for on are with as
                     line 2 the and of to in is it you that was for on are with as

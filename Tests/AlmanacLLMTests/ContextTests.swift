@@ -13,7 +13,10 @@ struct ContextTests {
         let directory = try TempDirectory()
         let barrier = Barrier(count: 2)
         let runtime = try makeRuntime(
-            [FailingTool(name: "weather", barrier: barrier), LinesTool(name: "calendar", lineCount: 2, barrier: barrier)],
+            [
+                FailingTool(name: "weather", barrier: barrier),
+                LinesTool(name: "calendar", lineCount: 2, barrier: barrier),
+            ],
             in: directory)
         let question = "weather in Lisbon and my calendar today"
         let router = Router(tools: ["weather", "calendar"], now: runtime.now, timeZone: runtime.timeZone)
@@ -42,9 +45,11 @@ struct ContextTests {
                 == "[search] unavailable: lines must be a whole number, got 'many'")
     }
 
-    @Test("the budget is split across blocks and each degrades by whole lines", arguments: [
-        (1200, 12, 12), (400, 12, 7), (200, 12, 2),
-    ])
+    @Test(
+        "the budget is split across blocks and each degrades by whole lines",
+        arguments: [
+            (1200, 12, 12), (400, 12, 7), (200, 12, 2),
+        ])
     func budgetSplit(budget: Int, lines: Int, keptEach: Int) async throws {
         let directory = try TempDirectory()
         let runtime = try makeRuntime([LinesTool(name: "search"), LinesTool(name: "calendar")], in: directory)
@@ -81,7 +86,8 @@ struct ContextTests {
     @Test("a cut never leaves fenced untrusted text open")
     func fenceStaysClosed() {
         let nonce = UntrustedText.nonce(for: ["a"])
-        let text = (["[search] header"] + (1...5).map { "line \($0) of trusted text" }
+        let text =
+            (["[search] header"] + (1...5).map { "line \($0) of trusted text" }
             + [UntrustedText.open(nonce)] + (1...20).map { "snippet \($0) which is long enough to matter here" }
             + [UntrustedText.close(nonce)]).joined(separator: "\n")
         let trimmed = PromptContext.trim(text, to: 120)

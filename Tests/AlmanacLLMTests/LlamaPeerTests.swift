@@ -56,7 +56,8 @@ struct LlamaPeerTests {
         #expect(output.stdout == "")
         #expect(
             output.stderr
-                == "error: no LLM server at http://127.0.0.1:\(port); start one, e.g. `llama-server -m model.gguf --port 8080` or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL\n")
+                == "error: no LLM server at http://127.0.0.1:\(port); start one, e.g. `llama-server -m model.gguf --port 8080` or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL\n"
+        )
     }
 
     @Test("a prompt over the context: llama-cpp-python's stream closes at once; retried once, then exit 69")
@@ -91,7 +92,9 @@ struct LlamaPeerTests {
         #expect(sink.text == cannedAnswer + "\n")
         #expect(report.retried)
         #expect(report.budget == 900)
-        #expect(notes.pieces == ["the prompt did not fit the model's context; retrying with a context budget of 900 tokens"])
+        #expect(
+            notes.pieces == ["the prompt did not fit the model's context; retrying with a context budget of 900 tokens"]
+        )
     }
 
     @Test("generation reaching n_ctx ends with finish_reason length: the text, a newline, a note")

@@ -25,7 +25,9 @@ struct MCPPeerTests {
 
     @Test("the Python client lists the tools with the CLI's schemas and calls them")
     func listAndCall() throws {
-        guard Peers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)") }
+        guard Peers.mcpReady else {
+            throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)")
+        }
         let directory = try TempDirectory()
         let environment = environment(directory)
         let script = Peers.root.appendingPathComponent("scripts/peers/mcp_client.py")
@@ -87,12 +89,13 @@ struct MCPStdioTests {
         let call = { (id: Int, arguments: String) in
             #"{"jsonrpc":"2.0","id":\#(id),"method":"tools/call","params":{"name":"sports","arguments":\#(arguments)}}"#
         }
-        let input = [
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#,
-            call(2, #"{"league":"nba","date":"2024-12-15"}"#),
-            call(3, #"{"league":"nba","team":"lakers","date":"2024-12-15"}"#),
-            call(4, #"{"league":"nbaa"}"#),
-        ].joined(separator: "\n") + "\n"
+        let input =
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#,
+                call(2, #"{"league":"nba","date":"2024-12-15"}"#),
+                call(3, #"{"league":"nba","team":"lakers","date":"2024-12-15"}"#),
+                call(4, #"{"league":"nbaa"}"#),
+            ].joined(separator: "\n") + "\n"
         let output = try Command.run(
             ToolsBinary.url, ["mcp"], environment: environment, stdin: Data(input.utf8), timeout: 60)
         #expect(output.status == 0)

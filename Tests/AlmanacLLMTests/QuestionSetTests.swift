@@ -21,7 +21,8 @@ struct SetQuestion: Decodable, Sendable, CustomTestStringConvertible {
 
     static let all: [SetQuestion] = {
         let url = Fixtures.packageRoot().appendingPathComponent("Fixtures/questions/questions.json")
-        guard let data = try? Data(contentsOf: url), let list = try? JSONDecoder().decode([SetQuestion].self, from: data)
+        guard let data = try? Data(contentsOf: url),
+            let list = try? JSONDecoder().decode([SetQuestion].self, from: data)
         else { return [] }
         return list
     }()
@@ -89,7 +90,8 @@ struct QuestionSetTests {
         }
     }
 
-    @Test("every question that routed as a fan expects still does", arguments: SetQuestion.all.filter { $0.known == nil })
+    @Test(
+        "every question that routed as a fan expects still does", arguments: SetQuestion.all.filter { $0.known == nil })
     func routes(question: SetQuestion) throws {
         let (now, zone) = try #require(question.clock)
         // A question whose route needs a tool this build lacks (the page reader) is checked where it exists.
@@ -103,7 +105,9 @@ struct QuestionSetTests {
         var right = 0
         var counted = 0
         for question in SetQuestion.all {
-            guard let (now, zone) = question.clock, let expected = expectedRoutes(question, tools: Self.tools) else { continue }
+            guard let (now, zone) = question.clock, let expected = expectedRoutes(question, tools: Self.tools) else {
+                continue
+            }
             counted += 1
             let router = Router(registry: ToolRegistry(Self.tools), now: now, timeZone: zone)
             if router.route(question.question).map(\.description) == expected { right += 1 }

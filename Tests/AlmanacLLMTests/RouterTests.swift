@@ -88,20 +88,32 @@ struct RouterTests {
         ("my schedule this weekend", ["calendar --from 2024-12-15 --to 2024-12-15"]),
         // Several tools at once
         ("weather in Lisbon and my calendar today", ["weather Lisbon today", "calendar today"]),
-        ("did the lakers win and what's the weather in LA", [
-            "sports nba --team lakers --date yesterday", "weather LA",
-        ]),
+        (
+            "did the lakers win and what's the weather in LA",
+            [
+                "sports nba --team lakers --date yesterday", "weather LA",
+            ]
+        ),
         ("my meetings tomorrow and will it rain in Boston", ["calendar tomorrow", "weather Boston tomorrow"]),
-        ("did the lakers and the celtics win", [
-            "sports nba --team lakers --date yesterday", "sports nba --team celtics --date yesterday",
-        ]),
-        ("weather in Lisbon tomorrow and did the celtics win?", [
-            "weather Lisbon tomorrow", "sports nba --team celtics --date yesterday",
-        ]),
+        (
+            "did the lakers and the celtics win",
+            [
+                "sports nba --team lakers --date yesterday", "sports nba --team celtics --date yesterday",
+            ]
+        ),
+        (
+            "weather in Lisbon tomorrow and did the celtics win?",
+            [
+                "weather Lisbon tomorrow", "sports nba --team celtics --date yesterday",
+            ]
+        ),
         ("weather in Lisbon and Porto", ["weather Lisbon", "weather Porto"]),
-        ("weather in Lisbon and who is the president of France", [
-            "weather Lisbon", "search who is the president of France",
-        ]),
+        (
+            "weather in Lisbon and who is the president of France",
+            [
+                "weather Lisbon", "search who is the president of France",
+            ]
+        ),
         // Search: the rest
         ("who wrote war and peace", ["search who wrote war and peace"]),
         ("swift 6 release notes", ["search swift 6 release notes"]),
@@ -127,10 +139,12 @@ struct RouterTests {
         #expect(tools == ["sports", "weather", "calendar", "search"])
     }
 
-    @Test("a golf word in a weather question, or a capitalised place, is no player", arguments: [
-        "weather for golf on saturday in Augusta", "is it windy for golf today",
-        "is it going to rain at the masters tomorrow",
-    ])
+    @Test(
+        "a golf word in a weather question, or a capitalised place, is no player",
+        arguments: [
+            "weather for golf on saturday in Augusta", "is it windy for golf today",
+            "is it going to rain at the masters tomorrow",
+        ])
     func individualSportWeather(question: String) {
         let routes = router.route(question)
         #expect(routes.contains { $0.tool == "weather" })
@@ -150,10 +164,12 @@ struct RouterTests {
         #expect(late.route("did the lakers win?").map(\.description) == ["sports nba --team lakers --date today"])
     }
 
-    @Test("a shared nickname picks the league in season", arguments: [
-        (1_719_000_000.0, "sports mlb --team giants"),  // June: baseball
-        (1_734_305_400.0, "sports nfl --team giants"),  // December: football
-    ])
+    @Test(
+        "a shared nickname picks the league in season",
+        arguments: [
+            (1_719_000_000.0, "sports mlb --team giants"),  // June: baseball
+            (1_734_305_400.0, "sports nfl --team giants"),  // December: football
+        ])
     func season(time: Double, expected: String) {
         let router = Router(now: Date(timeIntervalSince1970: time), timeZone: newYork)
         #expect(router.route("giants score").map(\.description) == [expected])

@@ -11,27 +11,31 @@ import Testing
 struct RouterVocabularyTests {
     let router = Router(now: routerNow, timeZone: newYork)
 
-    @Test("teams the old hand-typed router list did not know are routed from the sports vocabulary", arguments: [
-        ("did fulham win yesterday", "sports epl --team fulham --date yesterday"),
-        ("crystal palace score", "sports epl --team 'crystal palace'"),
-        ("georgia football score", "sports ncaaf --team georgia"),
-        ("notre dame basketball score", "sports ncaab --team 'notre dame'"),
-        ("kentucky basketball score", "sports ncaab --team kentucky"),  // recorded in college football only
-        ("new york liberty score", "sports wnba --team liberty"),
-        ("did the coyotes win", "sports nhl --team coyotes --date yesterday"),
-        ("atlanta united fc next match", "sports mls --team 'atlanta united fc' --next"),
-        ("did cf montréal win", "sports mls --team 'cf montreal' --date yesterday"),
-    ])
+    @Test(
+        "teams the old hand-typed router list did not know are routed from the sports vocabulary",
+        arguments: [
+            ("did fulham win yesterday", "sports epl --team fulham --date yesterday"),
+            ("crystal palace score", "sports epl --team 'crystal palace'"),
+            ("georgia football score", "sports ncaaf --team georgia"),
+            ("notre dame basketball score", "sports ncaab --team 'notre dame'"),
+            ("kentucky basketball score", "sports ncaab --team kentucky"),  // recorded in college football only
+            ("new york liberty score", "sports wnba --team liberty"),
+            ("did the coyotes win", "sports nhl --team coyotes --date yesterday"),
+            ("atlanta united fc next match", "sports mls --team 'atlanta united fc' --next"),
+            ("did cf montréal win", "sports mls --team 'cf montreal' --date yesterday"),
+        ])
     func vocabularyTeams(question: String, expected: String) {
         #expect(router.route(question).map(\.description) == [expected])
     }
 
-    @Test("places and common words that are also teams need a question about sports", arguments: [
-        ("will it rain in georgia tomorrow", "weather georgia tomorrow"),
-        ("weather in Pittsburgh", "weather Pittsburgh"),
-        ("is fulham nice", "search is fulham nice"),
-        ("who won the championship", "search who won the championship"),
-    ])
+    @Test(
+        "places and common words that are also teams need a question about sports",
+        arguments: [
+            ("will it rain in georgia tomorrow", "weather georgia tomorrow"),
+            ("weather in Pittsburgh", "weather Pittsburgh"),
+            ("is fulham nice", "search is fulham nice"),
+            ("who won the championship", "search who won the championship"),
+        ])
     func weakWords(question: String, expected: String) {
         #expect(router.route(question).map(\.description) == [expected])
     }
@@ -39,50 +43,61 @@ struct RouterVocabularyTests {
     @Test(
         "a club ESPN names by its bare town is that club in a question about sports, the place otherwise",
         arguments: [
-        ("did bournemouth win yesterday", "sports epl --team 'afc bournemouth' --date yesterday"),
-        ("where are leicester in the table", "sports epl standings --team 'leicester city'"),
-        ("weather in bournemouth", "weather bournemouth"),
-        ("is it cold in leicester tomorrow", "weather leicester tomorrow"),
-        // Another team's name holds Chicago (the Bulls, Bears, Cubs…): the bare town names no club.
-        ("did chicago win yesterday", "search did chicago win yesterday"),
-        ("florida st basketball score", "sports ncaab --team 'florida state'"),
-        ("did nycfc beat the red bulls", "sports mls --team 'new york city fc' --date yesterday"),
-        ("red bulls score", "sports mls --team 'new york red bulls'"),
-    ])
+            ("did bournemouth win yesterday", "sports epl --team 'afc bournemouth' --date yesterday"),
+            ("where are leicester in the table", "sports epl standings --team 'leicester city'"),
+            ("weather in bournemouth", "weather bournemouth"),
+            ("is it cold in leicester tomorrow", "weather leicester tomorrow"),
+            // Another team's name holds Chicago (the Bulls, Bears, Cubs…): the bare town names no club.
+            ("did chicago win yesterday", "search did chicago win yesterday"),
+            ("florida st basketball score", "sports ncaab --team 'florida state'"),
+            ("did nycfc beat the red bulls", "sports mls --team 'new york city fc' --date yesterday"),
+            ("red bulls score", "sports mls --team 'new york red bulls'"),
+        ])
     func townsAndShortNames(question: String, expected: String) {
         #expect(router.route(question).map(\.description) == [expected])
     }
 
-    @Test("a team name one slip off is that team in a question about sports, never another real word", arguments: [
-        ("lakres score", "sports nba --team lakers"),
-        ("did the celitcs win", "sports nba --team celtics --date yesterday"),
-        ("warrios score tonight", "sports nba --team warriors --date today"),
-        ("lakes near me", "search lakes near me"),
-        ("lakres", "search lakres"),
-        ("how many lakes are in minnesota", "search how many lakes are in minnesota"),
-        // Four letters or fewer, or one letter off a short name: too many real words are that close.
-        ("did the bolts win", "search did the bolts win"),
-        ("nba scores today", "sports nba --date today"),
-    ])
+    @Test(
+        "a team name one slip off is that team in a question about sports, never another real word",
+        arguments: [
+            ("lakres score", "sports nba --team lakers"),
+            ("did the celitcs win", "sports nba --team celtics --date yesterday"),
+            ("warrios score tonight", "sports nba --team warriors --date today"),
+            ("lakes near me", "search lakes near me"),
+            ("lakres", "search lakres"),
+            ("how many lakes are in minnesota", "search how many lakes are in minnesota"),
+            // Four letters or fewer, or one letter off a short name: too many real words are that close.
+            ("did the bolts win", "search did the bolts win"),
+            ("nba scores today", "sports nba --date today"),
+        ])
     func typos(question: String, expected: String) {
         #expect(router.route(question).map(\.description) == [expected])
     }
 
-    @Test("a tournament the table does not list goes to golf or tennis with the words of its name", arguments: [
-        ("who won the myrtle beach classic", ["sports pga --event 'myrtle beach classic' --date 2024-12-15"]),
-        ("how is scheffler doing at the myrtle beach", ["sports pga --player scheffler --event 'myrtle beach'"]),
-        ("did sinner win the qatar open", ["sports atp --player sinner --event 'qatar open' --date 2024-12-15"]),
-        ("who won the qatar open", [
-            "sports pga --event 'qatar open' --date 2024-12-15", "sports atp --event 'qatar open' --date 2024-12-15",
-        ]),
-        ("who is winning the qatar womens open", [
-            "sports lpga --event 'qatar womens open'", "sports wta --event 'qatar womens open'",
-        ]),
-        ("who won the national championship", ["search who won the national championship"]),
-        ("who won the big ten championship", ["search who won the big ten championship"]),
-        ("is walmart open today", ["search is walmart open today"]),
-        ("how is mom doing at the hospital", ["search how is mom doing at the hospital"]),
-    ])
+    @Test(
+        "a tournament the table does not list goes to golf or tennis with the words of its name",
+        arguments: [
+            ("who won the myrtle beach classic", ["sports pga --event 'myrtle beach classic' --date 2024-12-15"]),
+            ("how is scheffler doing at the myrtle beach", ["sports pga --player scheffler --event 'myrtle beach'"]),
+            ("did sinner win the qatar open", ["sports atp --player sinner --event 'qatar open' --date 2024-12-15"]),
+            (
+                "who won the qatar open",
+                [
+                    "sports pga --event 'qatar open' --date 2024-12-15",
+                    "sports atp --event 'qatar open' --date 2024-12-15",
+                ]
+            ),
+            (
+                "who is winning the qatar womens open",
+                [
+                    "sports lpga --event 'qatar womens open'", "sports wta --event 'qatar womens open'",
+                ]
+            ),
+            ("who won the national championship", ["search who won the national championship"]),
+            ("who won the big ten championship", ["search who won the big ten championship"]),
+            ("is walmart open today", ["search is walmart open today"]),
+            ("how is mom doing at the hospital", ["search how is mom doing at the hospital"]),
+        ])
     func unlistedEvents(question: String, expected: [String]) {
         #expect(router.route(question).map(\.description) == expected)
     }
@@ -136,7 +151,9 @@ struct RouterVocabularyTests {
             // Code only: comments may quote examples ("sports nba --team lakers").
             let code = source.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }
                 .joined(separator: "\n")
-            let literals = code.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let literals = code.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
             for literal in literals where words.contains(literal) {
                 Issue.record("\(file) spells '\(literal)'")
             }

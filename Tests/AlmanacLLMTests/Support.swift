@@ -54,7 +54,8 @@ struct LinesPayload: ToolPayload {
         var body = rendering.budget.fit(lines, reserved: header) { "… \($0) more lines omitted" }
         if !fenced.isEmpty {
             let nonce = UntrustedText.nonce(for: fenced)
-            body += [UntrustedText.notice(nonce), UntrustedText.open(nonce)] + fenced.map { UntrustedText.clean($0) }
+            body +=
+                [UntrustedText.notice(nonce), UntrustedText.open(nonce)] + fenced.map { UntrustedText.clean($0) }
                 + [UntrustedText.close(nonce)]
         }
         return ([header] + body).joined(separator: "\n")
@@ -170,7 +171,8 @@ enum Peers {
     /// Run the peer tests when the venv exists, and always in CI (where a missing venv must fail).
     static var runLlama: Bool { llamaReady || isCI }
     static var runMCP: Bool { mcpReady || isCI }
-    static let llamaNote: Comment = "skipped: .venv-llama missing; run scripts/setup-peers (or bash scripts/peers/llama.sh)"
+    static let llamaNote: Comment =
+        "skipped: .venv-llama missing; run scripts/setup-peers (or bash scripts/peers/llama.sh)"
     static let mcpNote: Comment = "skipped: .venv-mcp missing; run scripts/setup-peers (or bash scripts/peers/mcp.sh)"
 }
 

@@ -138,7 +138,8 @@ struct MCPServerTests {
         #expect(bad.contains("-32602") && bad.contains("params must be an object") && bad.contains("\"id\":7"))
         let noName = try #require(reply(#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"arguments":{}}}"#))
         #expect(noName.contains("tools/call needs a string name"))
-        #expect(reply(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"sports","arguments":{}}}"#) == nil)
+        #expect(
+            reply(#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"sports","arguments":{}}}"#) == nil)
         // A notification (no id) gets no reply at all.
         #expect(reply(#"{"jsonrpc":"2.0","method":"tools/call","params":"x"}"#) == nil)
     }

@@ -26,8 +26,11 @@ struct ReadContractTests {
     @Test("an archive answer without a snapshot is a not-found failure in one line")
     func noSnapshot() throws {
         let body = try Fixtures.data("read/archive/none-available.response.json")
-        #expect(throws: ProviderFailure.self) { _ = try ArchiveProvider.snapshot(from: HTTPResponse(status: 200, body: body)) }
-        let found = try ArchiveProvider.snapshot(from: HTTPResponse(status: 200, body: try Fixtures.data("read/archive/aclu-available.response.json")))
+        #expect(throws: ProviderFailure.self) {
+            _ = try ArchiveProvider.snapshot(from: HTTPResponse(status: 200, body: body))
+        }
+        let found = try ArchiveProvider.snapshot(
+            from: HTTPResponse(status: 200, body: try Fixtures.data("read/archive/aclu-available.response.json")))
         #expect(found.timestamp == "20180406093205")
         #expect(ArchiveProvider.isoTimestamp(found.timestamp) == "2018-04-06T09:32:05Z")
     }

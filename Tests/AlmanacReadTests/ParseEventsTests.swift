@@ -20,7 +20,8 @@ struct ParseEventsTests {
                 lines.append(indent + "#text " + node.text.debugDescription)
                 return
             }
-            lines.append(indent + node.tag + node.attributes.map { " \($0.name)=\($0.value.debugDescription)" }.joined())
+            lines.append(
+                indent + node.tag + node.attributes.map { " \($0.name)=\($0.value.debugDescription)" }.joined())
             for child in node.children {
                 #expect(child.parent === node)
                 walk(child, depth + 1)
@@ -57,7 +58,9 @@ struct ParseEventsTests {
             let data = try Self.page(name)
             try Self.expectSameTree(data, encoding: Charset.detect(data, contentType: nil), name)
             if index % 10 == 0 {
-                for encoding in ["windows-1252", "SHIFT_JIS"] { try Self.expectSameTree(data, encoding: encoding, name) }
+                for encoding in ["windows-1252", "SHIFT_JIS"] {
+                    try Self.expectSameTree(data, encoding: encoding, name)
+                }
             }
         }
     }

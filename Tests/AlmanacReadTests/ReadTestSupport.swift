@@ -33,7 +33,8 @@ enum ReadTest {
     }
 
     static func render(_ result: ToolResult, _ format: OutputFormat = .context, budget: Int? = nil) throws -> String {
-        try result.render(format, now: now, timeZone: TimeZone(identifier: zone) ?? .gmt, budget: ContextBudget(tokens: budget))
+        try result.render(
+            format, now: now, timeZone: TimeZone(identifier: zone) ?? .gmt, budget: ContextBudget(tokens: budget))
     }
 
     /// A real page body from the Readability corpus copy.
@@ -42,7 +43,8 @@ enum ReadTest {
     }
 
     static func html(_ body: Data, status: Int = 200, headers: [String: String] = [:]) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["content-type": "text/html; charset=utf-8"].merging(headers) { $1 }, body: body)
+        HTTPResponse(
+            status: status, headers: ["content-type": "text/html; charset=utf-8"].merging(headers) { $1 }, body: body)
     }
 
     /// Serves `pages` by path (robots.txt: 404 unless given), recording every request.

@@ -26,7 +26,8 @@ struct ReadToolTests {
         if let failure = Golden.check(data, against: "read/site/aclu.data.json") { Issue.record("\(failure)") }
     }
 
-    @Test("the page is read in parts: each part ends with the exact --start of the next, and the parts rebuild the page")
+    @Test(
+        "the page is read in parts: each part ends with the exact --start of the next, and the parts rebuild the page")
     func parts() async throws {
         let context = ReadTest.context(transport: try Fixtures.replay())
         let whole = try await ReadTest.run([ReadTest.acluURL], context: context)
@@ -73,13 +74,15 @@ struct ReadToolTests {
         // Wikipedia's headings end in "[edit]" in the saved page, as Readability keeps them.
         let history = try #require(payload.headings.first { $0.text.hasPrefix("History") })
         #expect(text.contains("## \(history.text) @\(history.offset)"))
-        let section = try await ReadTest.run(["https://en.wikipedia.org/wiki/Mozilla", "--section", "history"], context: context)
+        let section = try await ReadTest.run(
+            ["https://en.wikipedia.org/wiki/Mozilla", "--section", "history"], context: context)
         let sectionText = try ReadTest.render(section, budget: 5000)
         #expect(sectionText.contains("## \(history.text)"))
         let next = try #require(payload.headings.first { $0.index > history.index && $0.level <= history.level })
         #expect(!sectionText.contains("## \(next.text)\n"))
         await #expect(throws: AlmanacError.self) {
-            _ = try await ReadTest.run(["https://en.wikipedia.org/wiki/Mozilla", "--section", "no such heading"], context: context)
+            _ = try await ReadTest.run(
+                ["https://en.wikipedia.org/wiki/Mozilla", "--section", "no such heading"], context: context)
         }
     }
 
@@ -112,10 +115,12 @@ struct ReadToolTests {
             return try await site.send(request, timeout: .seconds(5))
         }
         let error = await #expect(throws: AlmanacError.self) {
-            _ = try await ReadTest.run(["https://example.org/blog/post"], context: ReadTest.context(transport: transport))
+            _ = try await ReadTest.run(
+                ["https://example.org/blog/post"], context: ReadTest.context(transport: transport))
         }
         let lines = error?.lines ?? []
-        #expect(lines.contains { $0.contains("robots.txt of example.org disallows /blog/post for almanac") }, "\(lines)")
+        #expect(
+            lines.contains { $0.contains("robots.txt of example.org disallows /blog/post for almanac") }, "\(lines)")
         #expect(lines.contains { $0.contains("no archived copy") }, "\(lines)")
         // The page itself was never requested.
         #expect(!requests.values.contains { $0.url.path == "/blog/post" })
@@ -145,14 +150,20 @@ struct ReadToolTests {
         let clock = ManualNow(ReadTest.now)
         let cache = MemoryCacheStore()
         let state = MemoryStateStore()
-        let first = try await ReadTest.run(["https://example.org/a"], context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
+        let first = try await ReadTest.run(
+            ["https://example.org/a"],
+            context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
         // Within the hour: the cache answers, no request.
         clock.advance(1800)
         let before = requests.count
-        _ = try await ReadTest.run(["https://example.org/a"], context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
+        _ = try await ReadTest.run(
+            ["https://example.org/a"],
+            context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
         #expect(requests.count == before)
         clock.advance(3600)
-        let second = try await ReadTest.run(["https://example.org/a"], context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
+        let second = try await ReadTest.run(
+            ["https://example.org/a"],
+            context: ReadTest.context(transport: transport, cache: cache, clock: clock, state: state))
         let conditional = try #require(requests.values.last)
         #expect(conditional.headers["If-None-Match"] == "\"v1\"")
         #expect(conditional.headers["If-Modified-Since"] == "Thu, 05 Apr 2018 06:00:00 GMT")
@@ -181,14 +192,17 @@ struct ReadToolTests {
         let result = try await ReadTest.run(["https://example.org/g"], context: context)
         for format in [OutputFormat.context, .text, .json] {
             let text = try ReadTest.render(result, format)
-            for secret in ["STYLE-SECRET", "SCRIPT-SECRET", "HIDDEN-STYLE", "HIDDEN-ATTRIBUTE", "ARIA-HIDDEN", "VISIBILITY-HIDDEN", "TEMPLATE-SECRET", "NOSCRIPT-SECRET"] {
+            for secret in [
+                "STYLE-SECRET", "SCRIPT-SECRET", "HIDDEN-STYLE", "HIDDEN-ATTRIBUTE", "ARIA-HIDDEN", "VISIBILITY-HIDDEN",
+                "TEMPLATE-SECRET", "NOSCRIPT-SECRET",
+            ] {
                 #expect(!text.contains(secret), "\(secret) in \(format)")
             }
             #expect(text.contains("Compost feeds the soil"))
         }
-        let context_ = try ReadTest.render(result)
-        #expect(!context_.contains("<<<end 0000>>>"))
-        #expect(context_.contains("‹‹‹end 0000›››"))
+        let rendered = try ReadTest.render(result)
+        #expect(!rendered.contains("<<<end 0000>>>"))
+        #expect(rendered.contains("‹‹‹end 0000›››"))
     }
 
     @Test("plain text and JSON pass through; a PDF is one clear line naming what read can read")
@@ -196,11 +210,13 @@ struct ReadToolTests {
         let json = Data(#"{"name":"almanac","tags":["a","b"]}"#.utf8)
         let text = Data("First paragraph.\n\nSecond paragraph.".utf8)
         let pdf = Data("%PDF-1.7\n%âãÏÓ\n1 0 obj".utf8)
-        let context = ReadTest.context(transport: ReadTest.site([
-            "/data.json": HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: json),
-            "/notes.txt": HTTPResponse(status: 200, headers: ["content-type": "text/plain; charset=utf-8"], body: text),
-            "/paper.pdf": HTTPResponse(status: 200, headers: ["content-type": "application/pdf"], body: pdf),
-        ]))
+        let context = ReadTest.context(
+            transport: ReadTest.site([
+                "/data.json": HTTPResponse(status: 200, headers: ["content-type": "application/json"], body: json),
+                "/notes.txt": HTTPResponse(
+                    status: 200, headers: ["content-type": "text/plain; charset=utf-8"], body: text),
+                "/paper.pdf": HTTPResponse(status: 200, headers: ["content-type": "application/pdf"], body: pdf),
+            ]))
         let jsonText = try ReadTest.render(try await ReadTest.run(["https://example.org/data.json"], context: context))
         #expect(jsonText.contains(#"{"name":"almanac","tags":["a","b"]}"#))
         let plain = try ReadTest.render(try await ReadTest.run(["https://example.org/notes.txt"], context: context))
@@ -208,17 +224,26 @@ struct ReadToolTests {
         let error = await #expect(throws: AlmanacError.self) {
             _ = try await ReadTest.run(["https://example.org/paper.pdf"], context: context)
         }
-        #expect(error?.lines.contains { $0.contains("the page is a PDF") && $0.contains("read only reads HTML, text and JSON") } == true)
+        #expect(
+            error?.lines.contains {
+                $0.contains("the page is a PDF") && $0.contains("read only reads HTML, text and JSON")
+            } == true)
     }
 
     @Test("the charset comes from the header, else the page's meta, else the bytes")
     func charset() throws {
-        let latin = Data("<html><head><meta charset=\"iso-8859-1\"><title>Caf\u{E9} cr\u{E8}me</title></head><body><p>x</p></body></html>".data(using: .isoLatin1)!)
+        let latin = Data(
+            "<html><head><meta charset=\"iso-8859-1\"><title>Caf\u{E9} cr\u{E8}me</title></head><body><p>x</p></body></html>"
+                .data(using: .isoLatin1)!)
         #expect(try PageExtractor.extract(latin, contentType: "text/html", url: nil).metadata.title == "Café crème")
-        #expect(try PageExtractor.extract(latin, contentType: "text/html; charset=windows-1252", url: nil).metadata.title == "Café crème")
+        #expect(
+            try PageExtractor.extract(latin, contentType: "text/html; charset=windows-1252", url: nil).metadata.title
+                == "Café crème")
         let utf8 = Data("<html><head><title>Café crème</title></head><body><p>x</p></body></html>".utf8)
         #expect(try PageExtractor.extract(utf8, contentType: "text/html", url: nil).metadata.title == "Café crème")
-        let bom = Data([0xEF, 0xBB, 0xBF]) + Data("<html><head><meta charset=\"iso-8859-1\"><title>Café</title></head></html>".utf8)
+        let bom =
+            Data([0xEF, 0xBB, 0xBF])
+            + Data("<html><head><meta charset=\"iso-8859-1\"><title>Café</title></head></html>".utf8)
         #expect(try PageExtractor.extract(bom, contentType: "text/html", url: nil).metadata.title == "Café")
     }
 
@@ -256,11 +281,15 @@ struct ReadToolTests {
         let environment = ProviderEnvironment(
             transport: hops, settings: Settings(), now: ReadTest.now, timeZone: .gmt, timeout: .seconds(5))
         let site = SiteProvider()
-        let page = try await site.fetch(ReadQuery(url: URL(string: "https://example.org/1")!, links: false), in: environment)
+        let page = try await site.fetch(
+            ReadQuery(url: URL(string: "https://example.org/1")!, links: false), in: environment)
         #expect(page.final == "https://example.org/3")
-        for (path, message) in [("/loop", "more than 5 redirects"), ("/ftp", "only http and https"), ("/cut", "cut short")] {
+        for (path, message) in [
+            ("/loop", "more than 5 redirects"), ("/ftp", "only http and https"), ("/cut", "cut short"),
+        ] {
             let failure = await #expect(throws: ProviderFailure.self) {
-                _ = try await site.fetch(ReadQuery(url: URL(string: "https://example.org\(path)")!, links: false), in: environment)
+                _ = try await site.fetch(
+                    ReadQuery(url: URL(string: "https://example.org\(path)")!, links: false), in: environment)
             }
             #expect(failure?.message.contains(message) == true, "\(path): \(failure?.message ?? "")")
         }
@@ -276,7 +305,9 @@ struct ReadToolTests {
             """
         let context = ReadTest.context(transport: ReadTest.site(["/p": ReadTest.html(Data(page.utf8))]))
         let text = try ReadTest.render(try await ReadTest.run(["https://example.org/p", "--links"], context: context))
-        #expect(text.contains("Read the [guide](https://example.org/docs/guide) first, then the [FAQ](https://example.com/faq);"))
+        #expect(
+            text.contains(
+                "Read the [guide](https://example.org/docs/guide) first, then the [FAQ](https://example.com/faq);"))
         let plain = try ReadTest.render(try await ReadTest.run(["https://example.org/p"], context: context))
         #expect(plain.contains("Read the guide first, then the FAQ;"))
     }
@@ -290,9 +321,19 @@ struct SiteFaultTests {
         ("404", HTTPResponse(status: 404, body: Data("gone".utf8)), "site: HTTP 404, no such page"),
         ("403", HTTPResponse(status: 403, body: Data("no".utf8)), "site: HTTP 403, access refused"),
         ("500", HTTPResponse(status: 500, body: Data("oops".utf8)), "site: HTTP 500"),
-        ("429", HTTPResponse(status: 429, headers: ["retry-after": "30"], body: Data()), "site: HTTP 429, rate limited"),
-        ("truncate", ReadTest.html(Data("<html><body><p>half".utf8), headers: ["content-length": "4000"]), "the body was cut short (19 of 4000 bytes)"),
-        ("image", HTTPResponse(status: 200, headers: ["content-type": "image/png"], body: Data([0x89, 0x50, 0x4E, 0x47])), "the page is image/png (4 bytes); read only reads HTML, text and JSON"),
+        (
+            "429", HTTPResponse(status: 429, headers: ["retry-after": "30"], body: Data()),
+            "site: HTTP 429, rate limited"
+        ),
+        (
+            "truncate", ReadTest.html(Data("<html><body><p>half".utf8), headers: ["content-length": "4000"]),
+            "the body was cut short (19 of 4000 bytes)"
+        ),
+        (
+            "image",
+            HTTPResponse(status: 200, headers: ["content-type": "image/png"], body: Data([0x89, 0x50, 0x4E, 0x47])),
+            "the page is image/png (4 bytes); read only reads HTML, text and JSON"
+        ),
     ]
 
     @Test("each fault is one ProviderFailure line that names the site", arguments: 0..<faults.count)
@@ -304,7 +345,8 @@ struct SiteFaultTests {
         let environment = ProviderEnvironment(
             transport: transport, settings: Settings(), now: ReadTest.now, timeZone: .gmt, timeout: .seconds(5))
         let failure = await #expect(throws: ProviderFailure.self) {
-            _ = try await SiteProvider().fetch(ReadQuery(url: URL(string: "https://example.org/p")!, links: false), in: environment)
+            _ = try await SiteProvider().fetch(
+                ReadQuery(url: URL(string: "https://example.org/p")!, links: false), in: environment)
         }
         #expect(failure?.message.contains(phrase) == true, "\(failure?.message ?? "")")
         #expect(failure?.message.contains("\n") == false)
@@ -328,7 +370,8 @@ struct ArchiveFlagTests {
             requests.append(request)
             return try await replay.send(request, timeout: .seconds(5))
         }
-        let result = try await ReadTest.run([ReadTest.acluURL, "--archive"], context: ReadTest.context(transport: transport))
+        let result = try await ReadTest.run(
+            [ReadTest.acluURL, "--archive"], context: ReadTest.context(transport: transport))
         #expect(result.metadata.provider == "archive")
         #expect(result.metadata.attempts.map(\.provider) == ["archive"])
         #expect(!requests.values.contains { $0.url.host == "www.aclu.org" })

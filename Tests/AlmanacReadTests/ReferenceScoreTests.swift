@@ -52,8 +52,9 @@ struct ReferenceScoreTests {
             let folder = root.appendingPathComponent(name)
             let source = try Data(contentsOf: folder.appendingPathComponent("source.html"))
             let expected = try Data(contentsOf: folder.appendingPathComponent("expected.html"))
-            let metadata = try JSONSerialization.jsonObject(
-                with: Data(contentsOf: folder.appendingPathComponent("expected-metadata.json"))) as? [String: Any]
+            let metadata =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: folder.appendingPathComponent("expected-metadata.json"))) as? [String: Any]
             let page = try PageExtractor.html(source, url: URL(string: "http://fakehost/test/page.html"))
             let reference = try HTMLParser.parse(expected, encoding: "UTF-8").root.textContent
             let title = Readability.normalize(metadata?["title"] as? String ?? "")

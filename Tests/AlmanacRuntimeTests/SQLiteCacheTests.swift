@@ -39,7 +39,9 @@ struct SQLiteCacheTests {
         let folder = directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Two stores on one file stand for two processes (each has its own connection).
-        let stores: [any ProviderStateStore] = [try SQLiteCacheStore(directory: folder), try SQLiteCacheStore(directory: folder)]
+        let stores: [any ProviderStateStore] = [
+            try SQLiteCacheStore(directory: folder), try SQLiteCacheStore(directory: folder),
+        ]
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let slots = await RequestSlots.reserveAtOnce(
             stores, count: 12, key: "terms:nominatim:last-request", interval: 1, now: now)
@@ -84,7 +86,8 @@ struct SQLiteCacheTests {
         }
         let reopen: @Sendable (any CacheStore) -> any CacheStore = { cache in
             guard let store = cache as? SQLiteCacheStore,
-                let again = try? SQLiteCacheStore(directory: URL(fileURLWithPath: store.path).deletingLastPathComponent())
+                let again = try? SQLiteCacheStore(
+                    directory: URL(fileURLWithPath: store.path).deletingLastPathComponent())
             else { return MemoryCacheStore() }  // a fresh memory store fails the 429 check: never silently passes
             return again
         }
@@ -136,11 +139,14 @@ struct SQLiteCacheTests {
         let now = ManualNow()
         let request = CoordinatedRequest<String>(
             tool: "sports", key: "nba", providers: [ProviderCall(name: "espn") { "fresh" }])
-        let first = Coordinator(cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
+        let first = Coordinator(
+            cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
         _ = try await first.fetch(request)
         let failing = CoordinatedRequest<String>(
-            tool: "sports", key: "nba", providers: [ProviderCall(name: "espn") { throw ProviderFailure(.http, "HTTP 500") }])
-        let second = Coordinator(cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
+            tool: "sports", key: "nba",
+            providers: [ProviderCall(name: "espn") { throw ProviderFailure(.http, "HTTP 500") }])
+        let second = Coordinator(
+            cache: LayeredCacheStore(backing: try SQLiteCacheStore(directory: folder)), now: now.closure)
         let cached = try await second.fetch(failing)
         #expect(cached.value == "fresh")
         #expect(cached.metadata.attempts.map(\.outcome) == [.cached])

@@ -11,7 +11,8 @@ struct BraveConfigurationTests {
     func missingKey() async throws {
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
-            transport: sequenceStub([SearchTest.response(500)], requests: requests), settings: SearchTest.settings(key: nil))
+            transport: sequenceStub([SearchTest.response(500)], requests: requests),
+            settings: SearchTest.settings(key: nil))
         do {
             _ = try await SearchTest.run(["hello"], context: context)
             Issue.record("expected a configuration error")
@@ -29,7 +30,8 @@ struct BraveConfigurationTests {
 
     @Test("blank keys count as missing", arguments: ["", "   ", "\n"])
     func blankKey(_ key: String) {
-        let settings = Settings(environment: ["BRAVE_API_KEY": key], config: ["brave": .table(["api_key": .string(key)])])
+        let settings = Settings(
+            environment: ["BRAVE_API_KEY": key], config: ["brave": .table(["api_key": .string(key)])])
         #expect(!SearchTest.braveConfigured(settings))
     }
 

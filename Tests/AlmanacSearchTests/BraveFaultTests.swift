@@ -29,7 +29,8 @@ struct BraveFaultTests {
             name: "422", response: SearchTest.response(422), kind: .http,
             message: "Brave: HTTP 422, a search parameter was rejected (check --country and --language)"),
         Fault(
-            name: "429 long wait", response: SearchTest.response(429, headers: ["Retry-After": "30"]), kind: .rateLimited,
+            name: "429 long wait", response: SearchTest.response(429, headers: ["Retry-After": "30"]),
+            kind: .rateLimited,
             message: "Brave: HTTP 429, rate limited for 30 s"),
         Fault(
             name: "429 without headers", response: SearchTest.response(429), kind: .rateLimited,
@@ -41,7 +42,8 @@ struct BraveFaultTests {
             name: "malformed", response: SearchTest.response(200, Data("{\"type\": \"search\", \"web\": ".utf8)),
             kind: .decoding, message: "Brave: unreadable response (malformed JSON)"),
         Fault(
-            name: "wrong field type", response: SearchTest.response(200, Data(#"{"type":"search","web":{"results":{}}}"#.utf8)),
+            name: "wrong field type",
+            response: SearchTest.response(200, Data(#"{"type":"search","web":{"results":{}}}"#.utf8)),
             kind: .decoding, message: "Brave: unreadable response (wrong type at web.results)"),
         Fault(
             name: "not JSON", response: SearchTest.response(200, Data("Service Unavailable".utf8)),
@@ -109,7 +111,8 @@ struct BraveFaultTests {
     @Test("a web answer without a `web` block is zero results, not an error (synthetic body)")
     func noWebBlock() async throws {
         let body = Data(#"{"type":"search","query":{"original":"qwzx"}}"#.utf8)
-        let context = SearchTest.context(transport: sequenceStub([SearchTest.response(200, body)], requests: Recorder()))
+        let context = SearchTest.context(
+            transport: sequenceStub([SearchTest.response(200, body)], requests: Recorder()))
         let result = try await SearchTest.run(["qwzx"], context: context)
         #expect((result.payload as? SearchPayload)?.results == [])
         let rendered = try SearchTest.render(result, .context)
@@ -120,8 +123,10 @@ struct BraveFaultTests {
     @Test("transport errors become safe network failures; transport ProviderFailures pass through")
     func transportErrors() async throws {
         for (error, kind, message) in [
-            (URLError(.cannotConnectToHost) as any Error, ProviderFailure.Kind.network,
-             "Brave: could not connect to api.search.brave.com"),
+            (
+                URLError(.cannotConnectToHost) as any Error, ProviderFailure.Kind.network,
+                "Brave: could not connect to api.search.brave.com"
+            ),
             (ProviderFailure(.timeout, "Brave: no answer in time") as any Error, .timeout, "Brave: no answer in time"),
         ] {
             let environment = testEnvironment(

@@ -119,15 +119,18 @@ struct BraveRateLimitTests {
         #expect(requests.count == 2)
     }
 
-    @Test("Brave's comma lists pick the exhausted window", arguments: [
-        ("0, 1500", "1, 1419704", 1.0),
-        ("1, 0", "1, 1419704", 1_419_704.0),
-        ("0, 0", "1, 1419704", 1_419_704.0),
-        ("1, 1500", "1, 1419704", 1.0),  // nothing exhausted: first window, as Core reads it
-    ])
+    @Test(
+        "Brave's comma lists pick the exhausted window",
+        arguments: [
+            ("0, 1500", "1, 1419704", 1.0),
+            ("1, 0", "1, 1419704", 1_419_704.0),
+            ("0, 0", "1, 1419704", 1_419_704.0),
+            ("1, 1500", "1, 1419704", 1.0),  // nothing exhausted: first window, as Core reads it
+        ])
     func windows(remaining: String, reset: String, seconds: Double) {
         let response = HTTPResponse(
             status: 429, headers: ["X-RateLimit-Remaining": remaining, "X-RateLimit-Reset": reset], body: Data())
-        #expect(BraveRateLimit.resume(from: response, now: SearchTest.now) == SearchTest.now.addingTimeInterval(seconds))
+        #expect(
+            BraveRateLimit.resume(from: response, now: SearchTest.now) == SearchTest.now.addingTimeInterval(seconds))
     }
 }

@@ -26,18 +26,22 @@ struct BraveWebSearchTests {
                     age: "4 days ago"))
     }
 
-    @Test("asks Brave for the requested count (clamped to 1-20) and returns at most that many", arguments: [
-        (3, "3", 3), (0, "1", 1), (50, "20", 20),
-    ])
+    @Test(
+        "asks Brave for the requested count (clamped to 1-20) and returns at most that many",
+        arguments: [
+            (3, "3", 3), (0, "1", 1), (50, "20", 20),
+        ])
     func count(requested: Int, sent: String, returned: Int) async throws {
         let requests = Recorder<HTTPRequest>()
         // Synthetic pairing: the recorded 20-result body answers whatever count was asked.
         let environment = testEnvironment(
-            transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
+            transport: sequenceStub(
+                [SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
             now: SearchTest.now, settings: SearchTest.settings())
         let hits = try await SearchTest.braveWebSearch.search("lakers  score", count: requested, in: environment)
         #expect(hits.count == returned)
-        let items = URLComponents(url: try #require(requests.values.first?.url), resolvingAgainstBaseURL: false)?.queryItems
+        let items = URLComponents(url: try #require(requests.values.first?.url), resolvingAgainstBaseURL: false)?
+            .queryItems
         #expect(items == [URLQueryItem(name: "q", value: "lakers score"), URLQueryItem(name: "count", value: sent)])
     }
 

@@ -19,7 +19,8 @@ struct SearXNGTests {
 
     @Test("decodes the recorded answer: results in rank order with engines, the infobox as one fact line")
     func recorded() async throws {
-        let environment = testEnvironment(transport: try Fixtures.replay(), now: SearchTest.now, settings: Self.settings)
+        let environment = testEnvironment(
+            transport: try Fixtures.replay(), now: SearchTest.now, settings: Self.settings)
         let results = try await SearXNGProvider().fetch(Self.query(), in: environment)
         // The body holds 30 results and says number_of_results 116000000; 20 are asked for.
         #expect(results.results.count == 20)
@@ -50,10 +51,13 @@ struct SearXNGTests {
         let result = try await SearchTest.run(["python"], context: context)
         #expect(result.metadata.provider == "searxng")
         #expect(result.metadata.attempts.map(\.provider) == ["searxng"])
-        #expect(Golden.check(try SearchTest.render(result, .context), against: "search/searxng/web-python.context.txt") == nil)
+        #expect(
+            Golden.check(try SearchTest.render(result, .context), against: "search/searxng/web-python.context.txt")
+                == nil)
         let data = try Envelope.dataJSON(result.payload) + "\n"
         #expect(Golden.check(data, against: "search/searxng/web-python.data.json") == nil)
-        #expect(Golden.check(try SearchTest.render(result, .text), against: "search/searxng/web-python.text.txt") == nil)
+        #expect(
+            Golden.check(try SearchTest.render(result, .text), against: "search/searxng/web-python.text.txt") == nil)
     }
 
     @Test("the request: /search with q, format=json, category, pageno, language and time_range")
@@ -91,9 +95,11 @@ struct SearXNGTests {
         }
     }
 
-    @Test("429 is remembered with Retry-After, else for a minute; 5xx is an HTTP failure", arguments: [
-        (["Retry-After": "30"], 30.0), ([:], 60.0),
-    ] as [([String: String], Double)])
+    @Test(
+        "429 is remembered with Retry-After, else for a minute; 5xx is an HTTP failure",
+        arguments: [
+            (["Retry-After": "30"], 30.0), ([:], 60.0),
+        ] as [([String: String], Double)])
     func rateLimited(_ headers: [String: String], _ seconds: Double) async throws {
         // Synthetic: SearXNG's limiter answers 429.
         let environment = testEnvironment(
@@ -115,7 +121,8 @@ struct SearXNGTests {
         let body = Data(
             #"{"query":"1+1","number_of_results":0,"results":[{"url":"https://a.example","title":"A","content":"x","engines":["e"]}],"answers":["2",{"answer":"two","url":"https://b.example"}],"infoboxes":[],"suggestions":["one plus one"],"unresponsive_engines":[["google","timeout"],["bing","HTTP error",""]]}"#
                 .utf8)
-        let results = try SearXNGProvider.decode(SearchTest.response(200, body), for: Self.query("1+1"), now: SearchTest.now)
+        let results = try SearXNGProvider.decode(
+            SearchTest.response(200, body), for: Self.query("1+1"), now: SearchTest.now)
         #expect(results.results.map(\.url) == ["https://a.example"])
         #expect(results.answers == ["2", "two"])
         #expect(results.notes == "unresponsive engines: bing (HTTP error), google (timeout)")
@@ -130,7 +137,8 @@ struct SearXNGTests {
             _ = try SearXNGProvider.decode(SearchTest.response(200, body), for: Self.query("q"), now: SearchTest.now)
         }
         let empty = Data(#"{"query":"q","results":[],"suggestions":["q2"],"unresponsive_engines":[]}"#.utf8)
-        let results = try SearXNGProvider.decode(SearchTest.response(200, empty), for: Self.query("q"), now: SearchTest.now)
+        let results = try SearXNGProvider.decode(
+            SearchTest.response(200, empty), for: Self.query("q"), now: SearchTest.now)
         #expect(results.results.isEmpty)
         #expect(results.suggestions == ["q2"])
     }
@@ -139,7 +147,8 @@ struct SearXNGTests {
     func notAnAnswer() {
         do {
             _ = try SearXNGProvider.decode(
-                SearchTest.response(200, Data(#"{"error":"secret body text"}"#.utf8)), for: Self.query(), now: SearchTest.now)
+                SearchTest.response(200, Data(#"{"error":"secret body text"}"#.utf8)), for: Self.query(),
+                now: SearchTest.now)
             Issue.record("expected a failure")
         } catch let failure as ProviderFailure {
             #expect(failure.kind == .decoding)
@@ -168,8 +177,12 @@ struct SearXNGTests {
 
     @Test("no URL: unconfigured, not in the chain; a bad URL is a usage error before any request")
     func configuration() async throws {
-        #expect(SearXNGProvider.unconfiguredReason(Settings()) == "ALMANAC_SEARXNG_URL is not set (nor url under [searxng])")
-        #expect(SearXNGProvider.unconfiguredReason(Settings(config: ["searxng": .table(["url": .string(Self.base)])])) == nil)
+        #expect(
+            SearXNGProvider.unconfiguredReason(Settings()) == "ALMANAC_SEARXNG_URL is not set (nor url under [searxng])"
+        )
+        #expect(
+            SearXNGProvider.unconfiguredReason(Settings(config: ["searxng": .table(["url": .string(Self.base)])]))
+                == nil)
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
             transport: sequenceStub([SearchTest.response(500)], requests: requests),

@@ -27,7 +27,8 @@ struct SearchArgumentTests {
     func usageErrors(words: [String], message: String) async throws {
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
-            transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests))
+            transport: sequenceStub(
+                [SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests))
         do {
             _ = try await SearchTest.run(words, context: context)
             Issue.record("expected a usage error")
@@ -44,11 +45,14 @@ struct SearchArgumentTests {
     func webRequest() async throws {
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
-            transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests))
+            transport: sequenceStub(
+                [SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests))
         _ = try await SearchTest.run(["swift", "6", "release", "--count", "2"], context: context)
         let request = try #require(requests.values.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString == "https://api.search.brave.com/res/v1/web/search?q=swift%206%20release&count=20")
+        #expect(
+            request.url.absoluteString
+                == "https://api.search.brave.com/res/v1/web/search?q=swift%206%20release&count=20")
         #expect(request.headers == ["Accept": "application/json", "X-Subscription-Token": SearchTest.key])
     }
 
@@ -58,7 +62,8 @@ struct SearchArgumentTests {
     func newsRequest(freshness: String, brave: String) async throws {
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
-            transport: sequenceStub([SearchTest.response(200, try SearchTest.body("news-hello-world"))], requests: requests))
+            transport: sequenceStub(
+                [SearchTest.response(200, try SearchTest.body("news-hello-world"))], requests: requests))
         let result = try await SearchTest.run(
             ["--news", "eu", "ai", "act", "--freshness", freshness, "--country", "de"], context: context)
         let request = try #require(requests.values.first)
@@ -78,7 +83,8 @@ struct SearchArgumentTests {
     func baseURLOverride() async throws {
         let requests = Recorder<HTTPRequest>()
         let context = SearchTest.context(
-            transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
+            transport: sequenceStub(
+                [SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
             settings: SearchTest.settings(environment: ["ALMANAC_BRAVE_URL": "http://127.0.0.1:8099/"]))
         _ = try await SearchTest.run(["hello"], context: context)
         #expect(requests.values.first?.url.absoluteString == "http://127.0.0.1:8099/res/v1/web/search?q=hello&count=20")
@@ -109,7 +115,8 @@ struct SearchArgumentTests {
         for (settings, expected) in [(fromConfig, configKey), (both, SearchTest.key)] {
             let requests = Recorder<HTTPRequest>()
             let context = SearchTest.context(
-                transport: sequenceStub([SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
+                transport: sequenceStub(
+                    [SearchTest.response(200, try SearchTest.body("web-hello-world"))], requests: requests),
                 settings: settings)
             _ = try await SearchTest.run(["hello"], context: context)
             #expect(requests.values.first?.headers["X-Subscription-Token"] == expected)
@@ -120,9 +127,14 @@ struct SearchArgumentTests {
     func schema() {
         let tool = SearchTool()
         #expect(tool.name == "search")
-        #expect(tool.schema.parameters.map(\.name) == ["query", "news", "count", "freshness", "country", "language", "page", "read"])
-        #expect(ToolArguments.usage(tool.schema, tool: "search")
-            == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>] [--language <language>] [--page <page>] [--read <read>]")
+        #expect(
+            tool.schema.parameters.map(\.name) == [
+                "query", "news", "count", "freshness", "country", "language", "page", "read",
+            ])
+        #expect(
+            ToolArguments.usage(tool.schema, tool: "search")
+                == "tools run search <query...> [--news] [--count <count>] [--freshness day|week|month] [--country <country>] [--language <language>] [--page <page>] [--read <read>]"
+        )
         let json = tool.schema.jsonSchema.objectValue
         #expect(json?["required"] == .array(["query"]))
     }
@@ -139,12 +151,14 @@ struct SearchArgumentTests {
         #expect(news != a && week == "search|web|week|DE|any|swift 6")
         let german = SearchTool.cacheKey(SearchQuery(text: "swift 6", kind: .web, language: "de"))
         #expect(german == "search|web|any|default|de|swift 6")
-        #expect(SearchTool.cacheKey(SearchQuery(text: "swift 6", page: 2)) == "search|web|any|default|any|swift 6|page 2")
+        #expect(
+            SearchTool.cacheKey(SearchQuery(text: "swift 6", page: 2)) == "search|web|any|default|any|swift 6|page 2")
     }
 
     @Test("--page N: Brave offset N-1 (none on page 1), SearXNG pageno N; outside 1-10 a usage error")
     func page() async throws {
-        let arguments = try ToolArguments.parse(cli: ["hello", "--page", "3"], schema: SearchTool.schema, tool: "search")
+        let arguments = try ToolArguments.parse(
+            cli: ["hello", "--page", "3"], schema: SearchTool.schema, tool: "search")
         let request = try SearchTool.request(from: arguments)
         #expect(request.page == 3)
         let query = SearchQuery(text: "hello", page: request.page)
@@ -158,16 +172,20 @@ struct SearchArgumentTests {
         for bad in ["0", "11", "two"] {
             #expect(throws: AlmanacError.self) {
                 _ = try SearchTool.request(
-                    from: try ToolArguments.parse(cli: ["hello", "--page", bad], schema: SearchTool.schema, tool: "search"))
+                    from: try ToolArguments.parse(
+                        cli: ["hello", "--page", bad], schema: SearchTool.schema, tool: "search"))
             }
         }
     }
 
-    @Test("--language takes a code with an optional region; Brave gets it as search_lang", arguments: [
-        ("de", "de"), ("EN", "en"), ("pt-BR", "pt-BR"), ("zh-Hans", "zh-Hans"),
-    ])
+    @Test(
+        "--language takes a code with an optional region; Brave gets it as search_lang",
+        arguments: [
+            ("de", "de"), ("EN", "en"), ("pt-BR", "pt-BR"), ("zh-Hans", "zh-Hans"),
+        ])
     func language(_ given: String, _ expected: String) async throws {
-        let arguments = try ToolArguments.parse(cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
+        let arguments = try ToolArguments.parse(
+            cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
         let request = try SearchTool.request(from: arguments)
         #expect(request.language == expected)
         let brave = try BraveClient.request(
@@ -177,7 +195,8 @@ struct SearchArgumentTests {
 
     @Test("a bad --language is a one-line usage error", arguments: ["english", "d", "de-", "de-DE-x", "1e"])
     func badLanguage(_ given: String) throws {
-        let arguments = try ToolArguments.parse(cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
+        let arguments = try ToolArguments.parse(
+            cli: ["hello", "--language", given], schema: SearchTool.schema, tool: "search")
         do {
             _ = try SearchTool.request(from: arguments)
             Issue.record("expected a usage error")

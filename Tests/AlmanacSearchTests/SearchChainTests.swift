@@ -17,7 +17,8 @@ struct SearchChainTests {
     }
 
     /// Replays the recordings, except that Brave answers `braveStatus` when it is not 200.
-    static func transport(braveStatus: Int = 200, requests: Recorder<HTTPRequest> = Recorder()) throws -> StubTransport {
+    static func transport(braveStatus: Int = 200, requests: Recorder<HTTPRequest> = Recorder()) throws -> StubTransport
+    {
         let replay = try Fixtures.replay()
         return StubTransport { request in
             requests.append(request)
@@ -32,9 +33,13 @@ struct SearchChainTests {
     func listing() throws {
         let tool = SearchTool()
         let replay = try Fixtures.replay()
-        #expect(tool.providers(in: SearchTest.context(transport: replay, settings: Self.both())).map(\.name) == ["brave", "searxng"])
+        #expect(
+            tool.providers(in: SearchTest.context(transport: replay, settings: Self.both())).map(\.name) == [
+                "brave", "searxng",
+            ])
         let searxOnly = Settings(environment: ["ALMANAC_SEARXNG_URL": Self.searxng])
-        #expect(tool.providers(in: SearchTest.context(transport: replay, settings: searxOnly)).map(\.name) == ["searxng"])
+        #expect(
+            tool.providers(in: SearchTest.context(transport: replay, settings: searxOnly)).map(\.name) == ["searxng"])
         #expect(tool.unconfiguredReason(in: SearchTest.context(transport: replay, settings: searxOnly)) == nil)
         #expect(SearchChain.configuredWebSearch(Settings()) == nil)
         #expect(SearchChain.configuredWebSearch(Self.both())?.searchers.map(\.providerName) == ["brave", "searxng"])
@@ -76,10 +81,12 @@ struct SearchChainTests {
         #expect(requests.count == 4)
 
         let brave = SearchTest.context(
-            transport: try Self.transport(requests: requests), settings: Self.both(), cache: MemoryCacheStore(), clock: clock)
+            transport: try Self.transport(requests: requests), settings: Self.both(), cache: MemoryCacheStore(),
+            clock: clock)
         _ = try await SearchTest.run(["hello", "world"], context: brave)
         clock.advance(50 * 60)
-        #expect(try await SearchTest.run(["hello", "world"], context: brave).metadata.attempts.map(\.outcome) == [.cached])
+        #expect(
+            try await SearchTest.run(["hello", "world"], context: brave).metadata.attempts.map(\.outcome) == [.cached])
     }
 
     @Test("unresponsive engines beside an answer go into the answering attempt's detail")
@@ -92,11 +99,12 @@ struct SearchChainTests {
             transport: sequenceStub([SearchTest.response(200, body)], requests: Recorder()),
             settings: Settings(environment: ["ALMANAC_SEARXNG_URL": Self.searxng]))
         let result = try await SearchTest.run(["q"], context: context)
-        #expect(result.metadata.attempts == [
-            ProviderAttempt(
-                provider: "searxng", outcome: .ok, milliseconds: result.metadata.attempts.first?.milliseconds ?? 0,
-                detail: "unresponsive engines: broken (HTTP error)")
-        ])
+        #expect(
+            result.metadata.attempts == [
+                ProviderAttempt(
+                    provider: "searxng", outcome: .ok, milliseconds: result.metadata.attempts.first?.milliseconds ?? 0,
+                    detail: "unresponsive engines: broken (HTTP error)")
+            ])
     }
 
     @Test("a slow instance is cut at the deadline and the chain goes on")
@@ -106,7 +114,8 @@ struct SearchChainTests {
             return SearchTest.response(200)
         }
         let environment = testEnvironment(
-            transport: slow, now: SearchTest.now, settings: Settings(environment: ["ALMANAC_SEARXNG_URL": Self.searxng]),
+            transport: slow, now: SearchTest.now,
+            settings: Settings(environment: ["ALMANAC_SEARXNG_URL": Self.searxng]),
             timeout: .milliseconds(100))
         let coordinator = Coordinator(cache: MemoryCacheStore(), configuration: .init(timeout: .milliseconds(100)))
         let query = SearchQuery(text: "python")
@@ -127,7 +136,8 @@ struct SearchChainTests {
     @Test("--news goes only to providers that have news (both do), with SearXNG's news category")
     func news() async throws {
         let requests = Recorder<HTTPRequest>()
-        let body = Data(#"{"query":"q","results":[],"answers":[],"infoboxes":[],"suggestions":[],"unresponsive_engines":[]}"#.utf8)
+        let body = Data(
+            #"{"query":"q","results":[],"answers":[],"infoboxes":[],"suggestions":[],"unresponsive_engines":[]}"#.utf8)
         let context = SearchTest.context(
             transport: sequenceStub([SearchTest.response(200, body)], requests: requests),
             settings: Settings(environment: ["ALMANAC_SEARXNG_URL": Self.searxng]))

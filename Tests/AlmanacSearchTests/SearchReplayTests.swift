@@ -21,11 +21,14 @@ struct SearchReplayTests {
     static let cases: [Case] = [
         Case(golden: "web-hello-world", words: ["hello", "world", "--count", "20"], budget: nil, hasDataGolden: true),
         Case(golden: "web-hello-world-default-count", words: ["hello", "world"], budget: nil, hasDataGolden: true),
-        Case(golden: "web-hello-world-budget-300", words: ["hello world", "-n", "20"], budget: 300, hasDataGolden: false),
+        Case(
+            golden: "web-hello-world-budget-300", words: ["hello world", "-n", "20"], budget: 300, hasDataGolden: false),
         Case(
             golden: "news-hello-world", words: ["hello", "world", "--news", "--count", "20"], budget: nil,
             hasDataGolden: true),
-        Case(golden: "news-hello-world-count-3", words: ["--news", "hello", "world", "--count=3"], budget: nil, hasDataGolden: true),
+        Case(
+            golden: "news-hello-world-count-3", words: ["--news", "hello", "world", "--count=3"], budget: nil,
+            hasDataGolden: true),
     ]
 
     @Test("context and data goldens", arguments: cases)
@@ -68,12 +71,16 @@ struct SearchReplayTests {
         #expect(first.pageAge == "2024-12-27T15:49:55")
         // The reddit result mixes &#x27;, &amp; and <strong>.
         let reddit = try #require(payload.results.first { $0.url.contains("reddit.com") })
-        #expect(reddit.snippet.hasPrefix("It's far less depressing than Goodbye World. ... It most definitely is a programmer meme. It dates back to the K&R C book from the '70s"))
+        #expect(
+            reddit.snippet.hasPrefix(
+                "It's far less depressing than Goodbye World. ... It most definitely is a programmer meme. It dates back to the K&R C book from the '70s"
+            ))
         // A result without age/page_age in the recording keeps both nil.
         let learnPython = try #require(payload.results.first { $0.url.contains("learnpython.org") })
         #expect(learnPython.age == nil && learnPython.pageAge == nil)
         for hit in payload.results {
-            #expect(!hit.snippet.contains("<strong>") && !hit.title.contains("&quot;") && !hit.snippet.contains("&#x27;"))
+            #expect(
+                !hit.snippet.contains("<strong>") && !hit.title.contains("&quot;") && !hit.snippet.contains("&#x27;"))
         }
     }
 

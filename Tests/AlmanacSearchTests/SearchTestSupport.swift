@@ -47,7 +47,9 @@ enum SearchTest {
     }
 
     /// Parses CLI words like `tools run search ...` would and runs the tool.
-    static func run(_ words: [String], context: ToolContext, tool: SearchTool = SearchTool()) async throws
+    static func run(
+        _ words: [String], context: ToolContext, tool: SearchTool = SearchTool()
+    ) async throws
         -> ToolResult
     {
         let arguments = try ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)

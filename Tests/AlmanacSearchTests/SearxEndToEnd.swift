@@ -11,7 +11,8 @@ struct SearxEndToEndTests {
         let url: URL
 
         init() throws {
-            url = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-searx-e2e-\(UUID().uuidString)")
+            url = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "almanac-searx-e2e-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
 
@@ -22,9 +23,10 @@ struct SearxEndToEndTests {
         }
     }
 
-
     func envelope(_ output: CommandOutput) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any], "not JSON: \(output.stdout)")
+        try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+            "not JSON: \(output.stdout)")
     }
 
     @Test("search answers from searx (exit 0, provider searxng); sports with ESPN down falls back through it")
@@ -73,7 +75,10 @@ struct SearxEndToEndTests {
             ["list", "--providers"], environment: scratch.environment(["ALMANAC_SEARXNG_URL": "http://127.0.0.1:9"]))
         #expect(output.status == 0)
         let lines = output.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("  1. brave [priority 0]") && $0.contains("[unconfigured: no Brave Search API key]") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("  1. brave [priority 0]") && $0.contains("[unconfigured: no Brave Search API key]")
+            })
         #expect(lines.contains { $0.hasPrefix("  2. searxng [priority 10]") && $0.contains("(ALMANAC_SEARXNG_URL)") })
         #expect(lines.contains { $0.contains("web search via searxng [priority 100]") })
     }

@@ -33,13 +33,6 @@ final class SearxServer: @unchecked Sendable {
         var name: String
         /// Its snippet (`text`).
         var text: String
-
-        /// Creates an item.
-        init(link: String, name: String, text: String) {
-            self.link = link
-            self.name = name
-            self.text = text
-        }
     }
 
     /// The first `count` results of the recorded SearXNG answer
@@ -90,11 +83,14 @@ final class SearxServer: @unchecked Sendable {
             components?.queryItems = [URLQueryItem(name: "q", value: query)]
             let exchange: [String: Any] = [
                 "request": ["method": "GET", "url": components?.url?.absoluteString ?? ""],
-                "response": ["status": 200, "headers": ["content-type": "application/json"], "body": "items-\(index).json"],
+                "response": [
+                    "status": 200, "headers": ["content-type": "application/json"], "body": "items-\(index).json",
+                ],
             ]
             try JSONSerialization.data(withJSONObject: exchange)
                 .write(to: feedFolder.appendingPathComponent("items-\(index).exchange.json"))
-            try JSONEncoder().encode(["items": items]).write(to: feedFolder.appendingPathComponent("items-\(index).json"))
+            try JSONEncoder().encode(["items": items]).write(
+                to: feedFolder.appendingPathComponent("items-\(index).json"))
         }
         feed = try FixtureServer(root: feedFolder, lifetime: 600)
         let port = try LoopbackPort.free()
@@ -126,7 +122,9 @@ final class SearxServer: @unchecked Sendable {
             if !process.isRunning {
                 throw SearxServer.StartError(message: "searx exited with status \(process.terminationStatus)")
             }
-            if let response = try? await transport.send(HTTPRequest(url: url), timeout: .seconds(2)), response.status == 200 {
+            if let response = try? await transport.send(HTTPRequest(url: url), timeout: .seconds(2)),
+                response.status == 200
+            {
                 return
             }
             try await Task.sleep(for: .milliseconds(100))

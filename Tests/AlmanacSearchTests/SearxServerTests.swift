@@ -24,7 +24,9 @@ struct SearxServerTests {
             transport: CurlTransport(), settings: Settings(environment: ["ALMANAC_SEARXNG_URL": server.baseURL]))
     }
 
-    @Test("search answers from the real server: the fed results in order, engines, the broken engine in the attempt's detail")
+    @Test(
+        "search answers from the real server: the fed results in order, engines, the broken engine in the attempt's detail"
+    )
     func answers() async throws {
         try await Self.withServer { server in
             let result = try await SearchTest.run(["python"], context: Self.context(server))

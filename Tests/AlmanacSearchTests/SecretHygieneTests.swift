@@ -32,7 +32,8 @@ struct SecretHygieneTests {
         }
         // The key was really sent (so the scan below is meaningful) ...
         #expect(requests.values.allSatisfy { $0.headers["X-Subscription-Token"] == Self.key })
-        #expect(requests.values.allSatisfy { !$0.url.absoluteString.contains(Self.key) && !$0.summary.contains(Self.key) })
+        #expect(
+            requests.values.allSatisfy { !$0.url.absoluteString.contains(Self.key) && !$0.summary.contains(Self.key) })
         // ... and logged lines exist but hold no key.
         #expect(!lines.values.isEmpty)
         #expect(lines.values.allSatisfy { !$0.contains(Self.key) })

@@ -23,7 +23,10 @@ struct CalendarLimitsEndToEndTests {
 
     func run(_ source: String, _ directory: TempDirectory, extra: [String: String] = [:]) throws -> CommandOutput {
         try ToolsBinary.run(
-            ["run", "calendar", "--ics", source, "--from", "2024-02-03", "--to", "2024-02-03", "--tz", "UTC", "--format", "json"],
+            [
+                "run", "calendar", "--ics", source, "--from", "2024-02-03", "--to", "2024-02-03", "--tz", "UTC",
+                "--format", "json",
+            ],
             environment: ToolsBinary.environment(cacheDirectory: directory.url, extra: extra), timeout: 60)
     }
 
@@ -41,7 +44,8 @@ struct CalendarLimitsEndToEndTests {
         let text = try ToolsBinary.run(
             ["run", "calendar", "--ics", file.path, "--from", "2024-02-03", "--to", "2024-02-03", "--tz", "UTC"],
             environment: ToolsBinary.environment(cacheDirectory: directory.url), timeout: 60)
-        #expect(text.stdout.contains("1000 events; times in GMT (UTC). 500 more events left out (over 1000 per answer)"))
+        #expect(
+            text.stdout.contains("1000 events; times in GMT (UTC). 500 more events left out (over 1000 per answer)"))
         // Configurable.
         let raised = try run(file.path, directory, extra: ["ALMANAC_CALENDAR_MAX_OCCURRENCES": "2000"])
         #expect(!raised.stdout.contains(#""omitted""#))

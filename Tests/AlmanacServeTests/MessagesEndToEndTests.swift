@@ -28,7 +28,9 @@ struct MessagesEndToEndTests {
         #expect(line.contains(#"\u{1B}[2J"#), "\(line)")
     }
 
-    @Test("--date '' and --date -2024-01-01 are usage errors, not today and 2024-01-01", arguments: ["", "-2024-01-01", "+2024-01-01"])
+    @Test(
+        "--date '' and --date -2024-01-01 are usage errors, not today and 2024-01-01",
+        arguments: ["", "-2024-01-01", "+2024-01-01"])
     func badDates(word: String) throws {
         let directory = try TempDirectory()
         let output = try run(["run", "sports", "nba", "--date", word], directory)
@@ -37,7 +39,9 @@ struct MessagesEndToEndTests {
         #expect(output.stdout.isEmpty)
     }
 
-    @Test("a path-like league slug is refused before any request is made", arguments: ["soccer/..", "soccer/.", "soccer/%2e%2e", "soccer/eng.1?x=1", "basketball/nba/../../x"])
+    @Test(
+        "a path-like league slug is refused before any request is made",
+        arguments: ["soccer/..", "soccer/.", "soccer/%2e%2e", "soccer/eng.1?x=1", "basketball/nba/../../x"])
     func pathLikeLeague(league: String) async throws {
         let upstream = try FixtureServer()
         defer { upstream.stop() }
@@ -64,7 +68,8 @@ struct MessagesEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(output.stderr)")
-        #expect(lines.first?.hasPrefix("warning: cache unavailable at \(blocker.path)/cache (") == true, "\(output.stderr)")
+        #expect(
+            lines.first?.hasPrefix("warning: cache unavailable at \(blocker.path)/cache (") == true, "\(output.stderr)")
         #expect(!output.stderr.contains("Domain="))
         #expect(!output.stderr.contains("UserInfo"))
     }
@@ -80,7 +85,9 @@ struct MessagesEndToEndTests {
         #expect(output.status == 0, "\(output.stderr)")
         let lines = output.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(output.stderr)")
-        #expect(lines.first?.hasPrefix("warning: the cache was damaged: moved it to \(cache.path)/cache.sqlite.corrupt-") == true)
+        #expect(
+            lines.first?.hasPrefix("warning: the cache was damaged: moved it to \(cache.path)/cache.sqlite.corrupt-")
+                == true)
         // Said once: the next run finds a good cache.
         let again = try run(
             ["run", "sports", "nba", "--date", "2024-12-15"], directory, extra: ["ALMANAC_CACHE_DIR": cache.path])

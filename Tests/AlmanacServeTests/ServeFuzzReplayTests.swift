@@ -6,7 +6,9 @@ import Testing
 /// arguments-json, arguments-cli) through the built `almanac-fuzz`, the code the libFuzzer build runs.
 @Suite("serve fuzz regressions")
 struct ServeFuzzReplayTests {
-    @Test("every input survives the server's request handling and the argument parser", arguments: ["serve-request", "arguments-json", "arguments-cli"])
+    @Test(
+        "every input survives the server's request handling and the argument parser",
+        arguments: ["serve-request", "arguments-json", "arguments-cli"])
     func replay(target: String) throws {
         let folder = Fixtures.packageRoot().appendingPathComponent("Tests/FuzzRegressions/\(target)")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

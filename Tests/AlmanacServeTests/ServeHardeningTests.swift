@@ -23,7 +23,8 @@ struct ServeHardeningTests {
         return (reply.headers["mcp-session-id"], reply.status)
     }
 
-    @Test("a request head sent a byte every 2 s is cut after the header deadline (10 s by default), not kept for minutes")
+    @Test(
+        "a request head sent a byte every 2 s is cut after the header deadline (10 s by default), not kept for minutes")
     func slowHeaders() throws {
         let directory = try TempDirectory()
         let server = try server(directory)
@@ -45,7 +46,9 @@ struct ServeHardeningTests {
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="header_timeout"}"#))
     }
 
-    @Test("Host: exactly one (two refused, none refused on HTTP/1.0), names compared without case; HTTP/1.0 closed after its answer")
+    @Test(
+        "Host: exactly one (two refused, none refused on HTTP/1.0), names compared without case; HTTP/1.0 closed after its answer"
+    )
     func hostAndHTTP10() throws {
         let directory = try TempDirectory()
         let server = try server(directory)
@@ -89,7 +92,9 @@ struct ServeHardeningTests {
         }
     }
 
-    @Test("metrics: 413 counted; MCP bad arguments counted usage; /tools/SPORTS under sports; a 504 never later counted ok")
+    @Test(
+        "metrics: 413 counted; MCP bad arguments counted usage; /tools/SPORTS under sports; a 504 never later counted ok"
+    )
     func metrics() async throws {
         let upstream = try FixtureServer()
         defer { upstream.stop() }
@@ -102,7 +107,8 @@ struct ServeHardeningTests {
                     "ALMANAC_SERVE_TIMEOUT": "2", "ALMANAC_SERVE_MAX_BODY": "1024",
                 ]))
         defer { server.stop() }
-        let big = try HTTP.post("\(server.baseURL)/tools/sports", "{\"league\":\"" + String(repeating: "a", count: 4000) + "\"}")
+        let big = try HTTP.post(
+            "\(server.baseURL)/tools/sports", "{\"league\":\"" + String(repeating: "a", count: 4000) + "\"}")
         #expect(big.status == 413)
 
         // A slow upstream: 504 at 2 s; the call goes on to 4 s and must not then count as ok.
@@ -118,7 +124,8 @@ struct ServeHardeningTests {
 
         let session = try #require(try openSession(server).id)
         let inSession = Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        _ = try HTTP.post("\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
+        _ = try HTTP.post(
+            "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
         let bad = try HTTP.post(
             "\(server.baseURL)/mcp",
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sports","arguments":{"league":"nba","date":"not-a-day"}}}"#,
@@ -136,7 +143,8 @@ struct ServeHardeningTests {
     @Test("MCP sessions: capped per client as well as in total; another client still gets one")
     func sessionsPerClient() throws {
         let directory = try TempDirectory()
-        let server = try server(directory, ["ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT": "2", "ALMANAC_SERVE_MAX_SESSIONS": "3"])
+        let server = try server(
+            directory, ["ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT": "2", "ALMANAC_SERVE_MAX_SESSIONS": "3"])
         defer { server.stop() }
         #expect(try openSession(server).status == 200)
         #expect(try openSession(server).status == 200)
@@ -187,7 +195,8 @@ struct ServeHardeningTests {
         let first = try server(directory)
         defer { first.stop() }
         let second = try ToolsBinary.run(
-            ["serve", "--port", String(first.port)], environment: ServePeers.replayEnvironment(directory.url), timeout: 30)
+            ["serve", "--port", String(first.port)], environment: ServePeers.replayEnvironment(directory.url),
+            timeout: 30)
         #expect(second.status == 64)
         let lines = second.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(second.stderr)")
@@ -203,15 +212,17 @@ struct ServeHardeningTests {
         let session = try #require(try openSession(server).id)
         let inSession = Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
         let reply = try HTTP.post(
-            "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#, headers: inSession)
+            "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#, headers: inSession
+        )
         #expect(reply.body.contains("-32602"), "\(reply.body)")
         #expect(!reply.body.contains("-32603"))
 
-        let input = [
-            Self.initialize, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}"#,
-            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sports","arguments":[1]}}"#,
-        ].joined(separator: "\n") + "\n"
+        let input =
+            [
+                Self.initialize, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":"x"}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"sports","arguments":[1]}}"#,
+            ].joined(separator: "\n") + "\n"
         let stdin = directory.url.appendingPathComponent("in.jsonl")
         try Data(input.utf8).write(to: stdin)
         let output = try Command.run(

@@ -45,7 +45,8 @@ struct ServePeerTests {
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: Any])
         let schema = try ToolsBinary.run(["schema"], environment: environment)
-        let functions = try #require(try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
+        let functions = try #require(
+            try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
         let names = functions.compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
         #expect(Set(paths.keys) == Set(names.map { "/tools/\($0)" }))
         for function in functions.compactMap({ $0["function"] as? [String: Any] }) {
@@ -90,7 +91,9 @@ struct ServePeerTests {
 
         // Bad arguments: 400 with the CLI's one line.
         #expect(status("bad_value") == 400)
-        #expect((body("bad_value")["error"] as? String)?.hasPrefix("error: unknown league 'nbaa'; did you mean 'nba'?") == true)
+        #expect(
+            (body("bad_value")["error"] as? String)?.hasPrefix("error: unknown league 'nbaa'; did you mean 'nba'?")
+                == true)
         #expect(status("bad_type") == 400)
         #expect((body("bad_type")["error"] as? String)?.contains("argument 'league' for sports must be") == true)
         #expect(status("bad_tz") == 400)
@@ -105,7 +108,9 @@ struct ServePeerTests {
         #expect(allowed["access-control-allow-origin"] == "http://127.0.0.1:8080")
         #expect(allowed["access-control-allow-methods"]?.contains("POST") == true)
         let allowHeaders = allowed["access-control-allow-headers"]?.lowercased() ?? ""
-        for header in ["authorization", "content-type", "mcp-protocol-version"] { #expect(allowHeaders.contains(header)) }
+        for header in ["authorization", "content-type", "mcp-protocol-version"] {
+            #expect(allowHeaders.contains(header))
+        }
         #expect(status("from_page") == 200)
         #expect(headers("from_page")["access-control-allow-origin"] == "http://127.0.0.1:8080")
         #expect(status("foreign_origin") == 403)
@@ -178,7 +183,8 @@ struct ServePeerTests {
         var tools = ProcessInfo.processInfo.environment
         tools["PATH"] = ServePeers.schemathesisBin.path + ":" + (tools["PATH"] ?? "/usr/bin:/bin")
         let validator = try Command.run(
-            ServePeers.schemathesisBin.appendingPathComponent("openapi-spec-validator"), [spec.path], environment: tools,
+            ServePeers.schemathesisBin.appendingPathComponent("openapi-spec-validator"), [spec.path],
+            environment: tools,
             timeout: 60)
         #expect(validator.status == 0, "\(validator.stdout)\(validator.stderr)")
 
@@ -193,7 +199,8 @@ struct ServePeerTests {
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c", #"cd "$0" && exec "$@""#, directory.url.path,
-                ServePeers.schemathesisBin.appendingPathComponent("schemathesis").path, "run", spec.path, "--url", server.baseURL, "--header", "Authorization: Bearer \(Self.token)",
+                ServePeers.schemathesisBin.appendingPathComponent("schemathesis").path, "run", spec.path, "--url",
+                server.baseURL, "--header", "Authorization: Bearer \(Self.token)",
                 "--checks", "all", "--exclude-checks", "not_a_server_error,positive_data_acceptance",
                 "--max-examples", "15", "--report", "har", "--report-har-path", har.path,
                 "--workers", "2", "--seed", "1", "--no-color",
@@ -229,7 +236,9 @@ struct ServePeerTests {
         #expect(try await upstream.requestCount() == 1)
     }
 
-    @Test("limits: a client's concurrent calls are capped (429), a slow call is cut (504, or its MCP stream closed); CORS keeps to its allow-list; no secret in the log")
+    @Test(
+        "limits: a client's concurrent calls are capped (429), a slow call is cut (504, or its MCP stream closed); CORS keeps to its allow-list; no secret in the log"
+    )
     func limitsAndLog() async throws {
         let upstream = try FixtureServer()
         defer { upstream.stop() }
@@ -272,8 +281,10 @@ struct ServePeerTests {
         let mcp = "\(server.baseURL)/mcp"
         let accept = ["Content-Type: application/json", "Accept: application/json, text/event-stream"] + auth
         let initialize = try HTTP.headers(
-            ["-X", "POST", "--data-binary",
-             #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#]
+            [
+                "-X", "POST", "--data-binary",
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+            ]
                 + accept.flatMap { ["-H", $0] } + [mcp])
         let session = try #require(initialize.headers["mcp-session-id"])
         let inSession = accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]

@@ -30,9 +30,11 @@ struct ServePostgresTests {
         defer { upstream.stop() }
         let one = try TempDirectory()
         let two = try TempDirectory()
-        let hostA = try ServeProcess(environment: environment(one.url, database: cluster.url, upstream: upstream.baseURL))
+        let hostA = try ServeProcess(
+            environment: environment(one.url, database: cluster.url, upstream: upstream.baseURL))
         defer { hostA.stop() }
-        let hostB = try ServeProcess(environment: environment(two.url, database: cluster.url, upstream: upstream.baseURL))
+        let hostB = try ServeProcess(
+            environment: environment(two.url, database: cluster.url, upstream: upstream.baseURL))
         defer { hostB.stop() }
         #expect(hostA.firstLine.contains("(cache: postgres 127.0.0.1:\(cluster.port)/almanac)"))
         #expect(!hostA.firstLine.contains("almanac@"))
@@ -59,7 +61,9 @@ struct ServePostgresTests {
         let inFlight = Task.detached {
             await withTaskGroup(of: Void.self) { group in
                 for team in teams {
-                    group.addTask { _ = try? HTTP.post(url, #"{"league": "nba", "team": "\#(team)", "date": "2024-12-15"}"#) }
+                    group.addTask {
+                        _ = try? HTTP.post(url, #"{"league": "nba", "team": "\#(team)", "date": "2024-12-15"}"#)
+                    }
                 }
             }
         }
@@ -67,8 +71,11 @@ struct ServePostgresTests {
         hostA.kill9()
         await inFlight.value
         try await upstream.setFault("none")
-        #expect(try cluster.psql("SELECT count(*) FROM almanac_entry WHERE length(payload) = 0 OR fetched_at <= 0") == "0")
-        #expect(try cluster.psql("SELECT count(*) FROM almanac_entry WHERE convert_from(payload, 'UTF8')::jsonb IS NULL") == "0")
+        #expect(
+            try cluster.psql("SELECT count(*) FROM almanac_entry WHERE length(payload) = 0 OR fetched_at <= 0") == "0")
+        #expect(
+            try cluster.psql("SELECT count(*) FROM almanac_entry WHERE convert_from(payload, 'UTF8')::jsonb IS NULL")
+                == "0")
         let again = try HTTP.post("\(hostB.baseURL)/tools/sports", body)
         #expect(again.status == 200)
         #expect((again.json?["attempts"] as? [[String: Any]])?.first?["outcome"] as? String == "cached")
@@ -107,7 +114,8 @@ struct ServePostgresTests {
         let unreachable = try ToolsBinary.run(
             ["serve", "--port", "0"],
             environment: environment(
-                directory.url, database: "postgres://almanac:hunter2@127.0.0.1:9/almanac", upstream: "http://127.0.0.1:9"),
+                directory.url, database: "postgres://almanac:hunter2@127.0.0.1:9/almanac",
+                upstream: "http://127.0.0.1:9"),
             timeout: 60)
         #expect(unreachable.status == 64)
         #expect(unreachable.stderr.hasPrefix("error: cannot use the PostgreSQL cache at 127.0.0.1:9/almanac"))

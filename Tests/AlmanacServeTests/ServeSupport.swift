@@ -115,12 +115,14 @@ final class PostgresCluster: @unchecked Sendable {
             throw Failed(description: "PostgreSQL missing (CI must run scripts/setup-peers: scripts/peers/postgres.sh)")
         }
         self.bin = bin
-        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("almanac-pg-\(UUID().uuidString)")
+        directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "almanac-pg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         asUser = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
         if getuid() == 0 {
             _ = try Command.run(
-                URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory.path], environment: [:], timeout: 10)
+                URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory.path], environment: [:], timeout: 10
+            )
         }
         port = try LoopbackPort.free()
         let data = directory.appendingPathComponent("data").path
@@ -179,7 +181,9 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     func stop() {
-        try? run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"], timeout: 60)
+        try? run(
+            "pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "immediate", "-w", "stop"],
+            timeout: 60)
         try? FileManager.default.removeItem(at: directory)
     }
 }
@@ -195,7 +199,9 @@ enum HTTP {
     }
 
     static func post(_ url: String, _ body: String, headers: [String] = []) throws -> Reply {
-        try curl(["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url])
+        try curl(
+            ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body]
+                + headers.flatMap { ["-H", $0] } + [url])
     }
 
     static func get(_ url: String, headers: [String] = []) throws -> Reply {
@@ -211,8 +217,11 @@ enum HTTP {
             let out = Pipe()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             process.arguments =
-                ["-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", "-H", "Content-Type: application/json",
-                 "--data-binary", body] + headers.flatMap { ["-H", $0] } + [url]
+                [
+                    "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", "-H",
+                    "Content-Type: application/json",
+                    "--data-binary", body,
+                ] + headers.flatMap { ["-H", $0] } + [url]
             process.standardOutput = out
             try process.run()
             return (process, out)
@@ -229,7 +238,8 @@ enum HTTP {
     /// Status and headers (names lower-cased) of a request sent with `arguments` (e.g. a preflight).
     static func headers(_ arguments: [String]) throws -> (status: Int, headers: [String: String]) {
         let output = try Command.run(
-            URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30", "-o", "/dev/null", "-D", "-"] + arguments,
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "--max-time", "30", "-o", "/dev/null", "-D", "-"] + arguments,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 40)
         var lines = output.stdout.components(separatedBy: "\r\n")
         let statusLine = lines.isEmpty ? "" : lines.removeFirst()
@@ -237,7 +247,8 @@ enum HTTP {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return (status, headers)
     }

@@ -31,7 +31,8 @@ struct ToolAPITests {
         #expect(((body["data"] as? [String: Any])?["games"] as? [Any])?.count == 7)
         let context = try #require(body["context"] as? String)
         let golden = try String(
-            contentsOf: Fixtures.directory.appendingPathComponent("sports/espn/nba-scoreboard-final-2024-12-15.context.txt"),
+            contentsOf: Fixtures.directory.appendingPathComponent(
+                "sports/espn/nba-scoreboard-final-2024-12-15.context.txt"),
             encoding: .utf8)
         // The golden was rendered at the same fixed clock and zone as these recordings.
         #expect(context.split(separator: "\n").dropFirst() == golden.split(separator: "\n").dropFirst())
@@ -53,11 +54,17 @@ struct ToolAPITests {
             ("sports", #"{"league": 5}"#, 400, "error: argument 'league' for sports must be a string"),
             ("sports", #"{"league": "nba", "tz": "Mars/Olympus"}"#, 400, "error: tz must be an IANA time zone name"),
             ("sports", #"["nba"]"#, 400, "error: the request body must be a JSON object of arguments"),
-            ("weather", #"{"place": "Lisbon", "days": 2.5}"#, 400, "error: argument 'days' for weather must be an integer"),
+            (
+                "weather", #"{"place": "Lisbon", "days": 2.5}"#, 400,
+                "error: argument 'days' for weather must be an integer"
+            ),
             ("nope", "{}", 404, "error: unknown tool 'nope'"),
             // Found by schemathesis: a whole number beyond Int's range once trapped the process.
             ("weather", #"{"place": "", "lat": 1, "lon": -1.3203698821298416e+119}"#, 400, "error: "),
-            ("sports", #"{"league": "nba", "limit": 1e300}"#, 400, "error: argument 'limit' for sports must be an integer"),
+            (
+                "sports", #"{"league": "nba", "limit": 1e300}"#, 400,
+                "error: argument 'limit' for sports must be an integer"
+            ),
         ]
         for (tool, body, status, prefix) in cases {
             let answer = await api.call(tool, body: Array(body.utf8))
@@ -78,7 +85,8 @@ struct ToolAPITests {
         #expect(body["error"] as? String == "error: failing: every provider failed")
         #expect(body["details"] as? [String] == ["one: HTTP 500 (7 ms)", "two: timed out (8000 ms)"])
         let metrics = String(decoding: api.metrics.text(), as: UTF8.self)
-        #expect(metrics.contains(#"almanac_provider_attempts_total{tool="failing",provider="two",outcome="timeout"} 1"#))
+        #expect(
+            metrics.contains(#"almanac_provider_attempts_total{tool="failing",provider="two",outcome="timeout"} 1"#))
     }
 
     @Test("the OpenAPI document: one operation per tool with its schema, tz, and documented answers")

@@ -19,7 +19,8 @@ struct ToolSwitchTests {
         // A generous attempt deadline: on a loaded machine the debug extractor ran past the default
         // 8 s and the archive answered instead of the site, which is not what these tests are about.
         try Runtime.make(
-            environment: ServePeers.replayEnvironment(directory.url, extra: extra.merging(["ALMANAC_TIMEOUT": "60"]) { a, _ in a }))
+            environment: ServePeers.replayEnvironment(
+                directory.url, extra: extra.merging(["ALMANAC_TIMEOUT": "60"]) { a, _ in a }))
     }
 
     func api(_ runtime: Runtime) -> ToolAPI {

@@ -40,7 +40,8 @@ struct TrustBoundaryTests {
         #expect(!line.contains("\n"))
         // Allowing some other prefix does not allow this one.
         let allowing = try ServeProcess(
-            environment: Self.environment(directory.url, extra: ["ALMANAC_ALLOW_URLS": "https://calendar.example.com/"]))
+            environment: Self.environment(directory.url, extra: ["ALMANAC_ALLOW_URLS": "https://calendar.example.com/"])
+        )
         defer { allowing.stop() }
         let refused = try post(allowing, #"{"caldav": "\#(attacker.baseURL)/x/"}"#)
         #expect(refused.status == 400)
@@ -148,13 +149,16 @@ struct TrustBoundaryTests {
             let server = try ServeProcess(environment: environment)
             defer { server.stop() }
             let document = try #require(try HTTP.get(server.baseURL + "/openapi.json").json)
-            let post = ((document["paths"] as? [String: Any])?["/tools/calendar"] as? [String: Any])?["post"] as? [String: Any]
+            let post =
+                ((document["paths"] as? [String: Any])?["/tools/calendar"] as? [String: Any])?["post"] as? [String: Any]
             let content = (post?["requestBody"] as? [String: Any])?["content"] as? [String: Any]
             let schema = (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
             let openapi = Set((schema?["properties"] as? [String: Any] ?? [:]).keys)
             let printed = try ToolsBinary.run(["schema"], environment: environment)
             let functions = try JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [[String: Any]] ?? []
-            let calendar = functions.compactMap { $0["function"] as? [String: Any] }.first { $0["name"] as? String == "calendar" }
+            let calendar = functions.compactMap { $0["function"] as? [String: Any] }.first {
+                $0["name"] as? String == "calendar"
+            }
             let parameters = (calendar?["parameters"] as? [String: Any])?["properties"] as? [String: Any] ?? [:]
             return (openapi, Set(parameters.keys))
         }
@@ -172,14 +176,16 @@ struct TrustBoundaryTests {
         let attacker = try AttackerServer()
         defer { attacker.stop() }
         let directory = try TempDirectory()
-        let input = [
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#,
-            #"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
-            #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"calendar","arguments":{"caldav":"\#(attacker.baseURL)/x/"}}}"#,
-            #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"calendar","arguments":{"ics":"/etc/passwd"}}}"#,
-        ].joined(separator: "\n") + "\n"
+        let input =
+            [
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"0"}}}"#,
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"calendar","arguments":{"caldav":"\#(attacker.baseURL)/x/"}}}"#,
+                #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"calendar","arguments":{"ics":"/etc/passwd"}}}"#,
+            ].joined(separator: "\n") + "\n"
         let output = try Command.run(
-            ToolsBinary.url, ["mcp"], environment: Self.environment(directory.url), stdin: Data(input.utf8), timeout: 60)
+            ToolsBinary.url, ["mcp"], environment: Self.environment(directory.url), stdin: Data(input.utf8), timeout: 60
+        )
         var replies: [Int: [String: Any]] = [:]
         for line in output.stdout.split(separator: "\n") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]

@@ -36,7 +36,8 @@ struct AskedCapabilitiesTests {
 
     @Test("NHL feed with ESPN down: --group Metropolitan takes the division table of the recorded standings")
     func nhlDivision() async throws {
-        let harness = Harness(transport: try espnDown(), now: instant("2025-10-07T23:00:00Z"), zone: zone("America/New_York"))
+        let harness = Harness(
+            transport: try espnDown(), now: instant("2025-10-07T23:00:00Z"), zone: zone("America/New_York"))
         let result = try await harness.run(["nhl", "standings", "--group", "Metropolitan"])
         let context = try harness.render(result)
         #expect(context.contains("Metropolitan Division:"))
@@ -134,24 +135,29 @@ struct AskedCapabilitiesTests {
         }
         competitions[0]["competitors"] = competitors
         let final: [String: Any] = [
-            "type": ["name": "STATUS_FINAL", "state": "post", "completed": true, "detail": "Final", "shortDetail": "Final"],
+            "type": [
+                "name": "STATUS_FINAL", "state": "post", "completed": true, "detail": "Final", "shortDetail": "Final",
+            ]
         ]
         competitions[0]["status"] = final
         events[0]["competitions"] = competitions
         root["events"] = events
         let body = try JSONSerialization.data(withJSONObject: root)
         let harness = Harness(
-            serving: body, atPathsEndingWith: "/schedule", now: instant("2025-09-10T12:00:00Z"), zone: zone("America/Chicago"))
+            serving: body, atPathsEndingWith: "/schedule", now: instant("2025-09-10T12:00:00Z"),
+            zone: zone("America/Chicago"))
         let result = try await harness.run(["nfl", "--team", "KC", "--next"])
         let lines = try harness.render(result).split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[1].hasPrefix("Next: Sun 14 Sep 2025") && lines[1].contains("Eagles @ Chiefs"))
-        #expect(lines[2].hasPrefix("Last: Fri 5 Sep 2025") && lines[2].contains("Chiefs 21 v Chargers 27 · Chargers won"))
+        #expect(
+            lines[2].hasPrefix("Last: Fri 5 Sep 2025") && lines[2].contains("Chiefs 21 v Chargers 27 · Chargers won"))
         let data = try Envelope.dataJSON(result.payload)
         #expect(data.contains("\"last\" : {"))
     }
 
-    @Test("Regular season over: the postseason document (seasontype=3) gives the next game, the regular season the last")
+    @Test(
+        "Regular season over: the postseason document (seasontype=3) gives the next game, the regular season the last")
     func postseason() async throws {
         // The Chiefs' recorded 2025 schedule, every game marked final (the season is over), and as the
         // postseason document the same body cut to one game moved to 17 Jan 2026, still to play.
@@ -159,7 +165,9 @@ struct AskedCapabilitiesTests {
         var root = try #require(try JSONSerialization.jsonObject(with: recorded) as? [String: Any])
         let events = try #require(root["events"] as? [[String: Any]])
         let final: [String: Any] = [
-            "type": ["name": "STATUS_FINAL", "state": "post", "completed": true, "detail": "Final", "shortDetail": "Final"],
+            "type": [
+                "name": "STATUS_FINAL", "state": "post", "completed": true, "detail": "Final", "shortDetail": "Final",
+            ]
         ]
         root["events"] = events.map { event in
             var event = event
@@ -187,8 +195,10 @@ struct AskedCapabilitiesTests {
                 if query == "season=2025" { return HTTPResponse(status: 200, body: regular) }
                 return HTTPResponse(status: 404, body: Data())
             }, now: instant("2026-01-10T12:00:00Z"), zone: zone("America/Chicago"))
-        let lines = try harness.render(try await harness.run(["nfl", "--team", "KC", "--next", "--date", "2026-01-10"]))
-            .split(separator: "\n").map(String.init)
+        let lines = try harness.render(
+            try await harness.run(["nfl", "--team", "KC", "--next", "--date", "2026-01-10"])
+        )
+        .split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines[1].hasPrefix("Next: Sat 17 Jan 2026") && lines[1].contains("Chiefs @ Raiders"))
         #expect(lines[2].hasPrefix("Last: Sun 4 Jan 2026"))
@@ -211,8 +221,12 @@ struct AskedCapabilitiesTests {
         _ = try await harness.run(["epl", "--team", "liverpool", "--next"])
         let urls = await asked.urls.map(\.absoluteString)
         #expect(urls.contains("https://site.api.espn.com/apis/site/v2/sports/soccer/all/teams/364/schedule"))
-        #expect(urls.contains("https://site.api.espn.com/apis/site/v2/sports/soccer/all/teams/364/schedule?fixture=true"))
-        #expect(urls.contains { $0.hasPrefix("https://site.api.espn.com/apis/site/v2/sports/soccer/eng.1/teams/liv/schedule") })
+        #expect(
+            urls.contains("https://site.api.espn.com/apis/site/v2/sports/soccer/all/teams/364/schedule?fixture=true"))
+        #expect(
+            urls.contains {
+                $0.hasPrefix("https://site.api.espn.com/apis/site/v2/sports/soccer/eng.1/teams/liv/schedule")
+            })
     }
 }
 

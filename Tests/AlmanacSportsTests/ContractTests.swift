@@ -24,16 +24,21 @@ struct SportsContractTests {
             static let descriptor = ProviderDescriptor(
                 name: "lenient", tool: "sports", priority: 5, summary: "keeps whatever decodes")
             func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
-                guard let url = URL(string: "https://site.api.espn.com/apis/site/v2/sports/basketball/nba/scoreboard?dates=20241215")
+                guard
+                    let url = URL(
+                        string: "https://site.api.espn.com/apis/site/v2/sports/basketball/nba/scoreboard?dates=20241215"
+                    )
                 else { throw ProviderFailure(.notFound, "no URL") }
-                let response = try await environment.transport.fetch(HTTPRequest(url: url), timeout: environment.timeout, service: "x")
+                let response = try await environment.transport.fetch(
+                    HTTPRequest(url: url), timeout: environment.timeout, service: "x")
                 // Wrong on purpose: a body that does not decode becomes "no games".
                 return .games((try? ESPNScoreboard.decode(response.body, league: query.league)) ?? [])
             }
         }
         let league = try #require(League.named("nba"))
         let query = SportsQuery(
-            league: league, view: .scores, day: LocalDay.containing(instant("2024-12-15T20:00:00Z"), in: zone("America/New_York")))
+            league: league, view: .scores,
+            day: LocalDay.containing(instant("2024-12-15T20:00:00Z"), in: zone("America/New_York")))
         let violations = await ProviderContract.check(
             Lenient(), query: query, recorded: try Fixtures.replay(), now: instant("2024-12-16T04:30:00Z"))
         #expect(violations.contains { $0.hasPrefix("malformed body: returned a value") })

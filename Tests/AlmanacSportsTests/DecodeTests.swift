@@ -24,8 +24,9 @@ struct DecodeTests {
         #expect(game.home.score == nil && game.away.score == nil)
         #expect(game.home.winner == nil && game.away.winner == nil)
         #expect(game.note == "Inclement Weather - Makeup date June 5")
-        #expect(GameText.line(game, style: .pro, zone: zone("America/New_York"))
-            == "Postponed: Royals (32-29) @ Cardinals (33-27) · Inclement Weather - Makeup date June 5")
+        #expect(
+            GameText.line(game, style: .pro, zone: zone("America/New_York"))
+                == "Postponed: Royals (32-29) @ Cardinals (33-27) · Inclement Weather - Makeup date June 5")
     }
 
     @Test("halftime and rankings in college football; unranked (99) is no rank")
@@ -36,8 +37,9 @@ struct DecodeTests {
         #expect(game.state == .in && game.status == "Halftime")
         #expect(game.away.name == "Georgia" && game.away.rank == 1 && game.away.score == 24)
         #expect(game.home.name == "South Carolina" && game.home.rank == nil && game.home.score == 0)
-        #expect(GameText.line(game, style: .college, zone: zone("America/New_York"))
-            == "LIVE Halftime: #1 Georgia (2-0) 24 @ South Carolina (1-1) 0")
+        #expect(
+            GameText.line(game, style: .college, zone: zone("America/New_York"))
+                == "LIVE Halftime: #1 Georgia (2-0) 24 @ South Carolina (1-1) 0")
     }
 
     @Test("soccer: the minute while playing, home first, draws")
@@ -46,8 +48,9 @@ struct DecodeTests {
         #expect(live.state == .in && live.status == "58'")
         let draw = try game("704652", in: games("soccer-eng1-scoreboard-final-2025-05-25", "epl"))
         #expect(draw.completed && draw.home.winner == false && draw.away.winner == false)
-        #expect(GameText.line(draw, style: .soccer, zone: zone("Europe/London"))
-            == "FT: Liverpool (25-9-4) 1 v C Palace (13-14-11) 1 · draw")
+        #expect(
+            GameText.line(draw, style: .soccer, zone: zone("Europe/London"))
+                == "FT: Liverpool (25-9-4) 1 v C Palace (13-14-11) 1 · draw")
     }
 
     @Test("overtime live and final; the +00:00 date form")
@@ -72,21 +75,26 @@ struct DecodeTests {
         let last = try #require(schedule.games.last)
         #expect(!last.timeValid)
         let losAngeles = zone("America/Los_Angeles")  // 2026-01-04T05:00Z is Sat 3 Jan 21:00 there
-        #expect(GameText.day(last, now: instant("2025-12-30T12:00:00Z"), zone: losAngeles) == "Sun 4 Jan 2026 (in 5 days)")
+        #expect(
+            GameText.day(last, now: instant("2025-12-30T12:00:00Z"), zone: losAngeles) == "Sun 4 Jan 2026 (in 5 days)")
         #expect(GameText.clock(last, zone: losAngeles) == "time TBD")
     }
 
-    @Test("ESPN instants parse like ISO 8601", arguments: [
-        ("2024-12-15T22:00Z", "2024-12-15T22:00:00Z"), ("2025-06-06T00:30:00+00:00", "2025-06-06T00:30:00Z"),
-        ("2025-06-05T19:10:04-04:00", "2025-06-05T23:10:04Z"), ("2025-06-05T23:10:04.123Z", "2025-06-05T23:10:04Z"),
-        ("1999-02-28T23:59Z", "1999-02-28T23:59:00Z"), ("2024-02-29T12:00Z", "2024-02-29T12:00:00Z"),
-    ])
+    @Test(
+        "ESPN instants parse like ISO 8601",
+        arguments: [
+            ("2024-12-15T22:00Z", "2024-12-15T22:00:00Z"), ("2025-06-06T00:30:00+00:00", "2025-06-06T00:30:00Z"),
+            ("2025-06-05T19:10:04-04:00", "2025-06-05T23:10:04Z"), ("2025-06-05T23:10:04.123Z", "2025-06-05T23:10:04Z"),
+            ("1999-02-28T23:59Z", "1999-02-28T23:59:00Z"), ("2024-02-29T12:00Z", "2024-02-29T12:00:00Z"),
+        ])
     func instants(_ text: String, _ expected: String) throws {
         let parsed = try #require(ESPNDate.parse(text))
         #expect(TimeText.isoUTC(parsed) == expected)
     }
 
-    @Test("garbage instants do not parse", arguments: ["", "TBD", "2024-13-15T22:00Z", "2024-12-15 22:00", "2024-12-15T2x:00Z"])
+    @Test(
+        "garbage instants do not parse",
+        arguments: ["", "TBD", "2024-13-15T22:00Z", "2024-12-15 22:00", "2024-12-15T2x:00Z"])
     func badInstants(_ text: String) {
         #expect(ESPNDate.parse(text) == nil)
     }

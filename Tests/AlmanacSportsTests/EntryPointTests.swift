@@ -1,9 +1,8 @@
 import AlmanacCore
+import AlmanacSports
 import AlmanacTesting
 import Foundation
 import Testing
-
-import AlmanacSports
 
 /// The public synchronous entry point the benchmark calls (no @testable import: public API only).
 @Suite("ESPNScoreboard public entry point")

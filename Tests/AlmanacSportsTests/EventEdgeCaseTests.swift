@@ -57,7 +57,8 @@ struct EventEdgeCaseTests {
     func golfRoundInPlay() async throws {
         // Saturday is the third calendar day, but round 2 was suspended and is still being played.
         let harness = Harness(
-            transport: try Self.golfInPlay(round: 2, detail: "Round 2 - Suspended"), now: instant("2026-04-04T22:00:00Z"),
+            transport: try Self.golfInPlay(round: 2, detail: "Round 2 - Suspended"),
+            now: instant("2026-04-04T22:00:00Z"),
             zone: zone("America/New_York"))
         let context = try harness.render(try await harness.run(["pga"]))
         let line = try #require(context.split(separator: "\n").dropFirst().first)
@@ -75,7 +76,8 @@ struct EventEdgeCaseTests {
         #expect(context.contains("  1 J.J. Spaun -17"))
         // The same tournament finished is gone the day after its end date.
         let over = SportEvent(
-            id: "1", name: "Over", state: .post, start: instant("2026-04-02T04:00:00Z"), end: instant("2026-04-05T04:00:00Z"))
+            id: "1", name: "Over", state: .post, start: instant("2026-04-02T04:00:00Z"),
+            end: instant("2026-04-05T04:00:00Z"))
         var playing = over
         playing.state = .in
         let monday = LocalDay.containing(instant("2026-04-06T15:00:00Z"), in: zone("America/New_York"))
@@ -99,7 +101,8 @@ struct EventEdgeCaseTests {
             [
                 (
                     ["events", 0, "competitions", 4, "status"],
-                    statusObject(period: 0, name: "STATUS_SCHEDULED", state: "pre", detail: "Sun, May 24th at 4:00 PM EDT")
+                    statusObject(
+                        period: 0, name: "STATUS_SCHEDULED", state: "pre", detail: "Sun, May 24th at 4:00 PM EDT")
                 )
             ])
         let f1 = try #require(League.named("f1"))
@@ -112,7 +115,8 @@ struct EventEdgeCaseTests {
         let day = LocalDay.containing(instant("2026-05-24T12:00:00Z"), in: zone("America/New_York"))
         let payload = EventsPayload(
             league: f1, day: day, events: events, next: false, player: nil, now: instant("2026-05-24T12:00:00Z"))
-        let lines = payload.racingLines(event, rendering: EventShapesTests.rendering(now: instant("2026-05-24T12:00:00Z")))
+        let lines = payload.racingLines(
+            event, rendering: EventShapesTests.rendering(now: instant("2026-05-24T12:00:00Z")))
         #expect(lines.contains("  Race Sun 16:00 · scheduled, 22 entered"), "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("    1 ") })
         #expect(lines.last == "  Next: Race Sun 24 May 2026 (today) 16:00")
@@ -136,7 +140,10 @@ struct EventEdgeCaseTests {
         let data = try edited(
             Self.body("mma-ufc-scoreboard-contender-series-final"),
             [
-                (["events", 0, "competitions", index, "status"], statusObject(period: 1, name: name, state: state, detail: detail)),
+                (
+                    ["events", 0, "competitions", index, "status"],
+                    statusObject(period: 1, name: name, state: state, detail: detail)
+                ),
                 (["events", 0, "competitions", index, "competitors", 0, "winner"], false),
                 (["events", 0, "competitions", index, "competitors", 1, "winner"], false),
                 (["events", 0, "competitions", index, "details"], [Any]()),
@@ -162,7 +169,9 @@ struct EventEdgeCaseTests {
                 "  no match for Jannik Sinner on Sun 31 Aug 2025 (today); next: Mon 1 Sep 2025 (tomorrow) 19:00 Men's Singles Round 4: Alexander Bublik v Jannik Sinner"
             ), "\(sinner)")
         let shelton = try harness.render(try await harness.run(["atp", "--player", "shelton"]))
-        #expect(shelton.contains("  no match for Ben Shelton on Sun 31 Aug 2025 (today); last: Men's Singles Round 3: "), "\(shelton)")
+        #expect(
+            shelton.contains("  no match for Ben Shelton on Sun 31 Aug 2025 (today); last: Men's Singles Round 3: "),
+            "\(shelton)")
         // On a day they play, their match itself.
         let alcaraz = try harness.render(try await harness.run(["atp", "--player", "alcaraz"]))
         #expect(alcaraz.contains("Men's Singles Round 4: Carlos Alcaraz d. Arthur Rinderknech"), "\(alcaraz)")
@@ -171,7 +180,8 @@ struct EventEdgeCaseTests {
     @Test("tennis: a live match belongs to today, not to yesterday's results")
     func tennisLiveOnlyToday() throws {
         let wta = try #require(League.named("wta"))
-        let events = try ESPNEventsDecoder.decode(Self.body("tennis-atp-scoreboard-usopen-middraw-live-2025"), league: wta)
+        let events = try ESPNEventsDecoder.decode(
+            Self.body("tennis-atp-scoreboard-usopen-middraw-live-2025"), league: wta)
         let event = try #require(events.events.first)
         let now = instant("2025-09-01T02:00:00Z")
         let ny = zone("America/New_York")
@@ -221,8 +231,11 @@ struct EventEdgeCaseTests {
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         where file.hasSuffix(".response.json") {
             let stem = String(file.dropLast(".response.json".count))
-            guard let context = try? String(contentsOf: directory.appendingPathComponent("\(stem).context.txt"), encoding: .utf8),
-                let body = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(file)))
+            guard
+                let context = try? String(
+                    contentsOf: directory.appendingPathComponent("\(stem).context.txt"), encoding: .utf8),
+                let body = try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: directory.appendingPathComponent(file)))
                     as? [String: Any],
                 let name = (body["leagues"] as? [[String: Any]])?.first?["name"] as? String
             else { continue }
@@ -238,9 +251,12 @@ struct EventEdgeCaseTests {
         #expect(League.unknown("soccer").suggestion?.hasSuffix("tools list sports soccer") == true)
         #expect(League.unknown("rugby").suggestion?.hasSuffix("tools list sports rugby") == true)
         let harness = Harness(
-            transport: StubTransport { _ in HTTPResponse(status: 500, body: Data()) }, now: instant("2024-07-13T10:30:00Z"),
+            transport: StubTransport { _ in HTTPResponse(status: 500, body: Data()) },
+            now: instant("2024-07-13T10:30:00Z"),
             zone: zone("America/New_York"))
         let error = await usageError { _ = try await harness.run(["soccer"]) }
-        #expect(error?.suggestion?.hasSuffix("list them with: tools list sports soccer") == true, "\(String(describing: error))")
+        #expect(
+            error?.suggestion?.hasSuffix("list them with: tools list sports soccer") == true,
+            "\(String(describing: error))")
     }
 }

@@ -29,7 +29,9 @@ struct FaultTests {
 
     @Test("HTTP 500")
     func serverError() async {
-        #expect(await failure(Data("oops".utf8), status: 500) == ProviderFailure(.http, "ESPN: HTTP 500 from site.api.espn.com"))
+        #expect(
+            await failure(Data("oops".utf8), status: 500)
+                == ProviderFailure(.http, "ESPN: HTTP 500 from site.api.espn.com"))
     }
 
     @Test("malformed, truncated, empty and wrong-shaped bodies", arguments: SportsView.allCases)

@@ -16,17 +16,23 @@ struct FormatTests {
         Game(
             id: "1", start: instant("2025-06-04T23:30:00Z"), state: state, statusName: name, status: status,
             completed: completed,
-            home: Game.Side(id: "24", displayName: "St. Louis Cardinals", name: "Cardinals", abbreviation: "STL", score: 2),
+            home: Game.Side(
+                id: "24", displayName: "St. Louis Cardinals", name: "Cardinals", abbreviation: "STL", score: 2),
             away: Game.Side(id: "7", displayName: "Kansas City Royals", name: "Royals", abbreviation: "KC", score: 1))
     }
 
-    @Test("delays and suspensions are not live play and name no winner", arguments: [
-        (Game.State.in, "STATUS_RAIN_DELAY", "Rain Delay, Top 1st", false, "Delayed: Rain Delay, Top 1st: Royals 1 @ Cardinals 2"),
-        (.pre, "STATUS_DELAYED", "Delayed", false, "Delayed (was 19:30 EDT): Royals @ Cardinals"),
-        (.post, "STATUS_SUSPENDED", "Suspended", false, "Suspended: Royals 1 @ Cardinals 2"),
-        (.post, "STATUS_CANCELED", "Canceled", false, "Canceled: Royals 1 @ Cardinals 2"),
-        (.post, "STATUS_FINAL", "Final/10", true, "Final/10: Royals 1 @ Cardinals 2 · Cardinals won"),
-    ])
+    @Test(
+        "delays and suspensions are not live play and name no winner",
+        arguments: [
+            (
+                Game.State.in, "STATUS_RAIN_DELAY", "Rain Delay, Top 1st", false,
+                "Delayed: Rain Delay, Top 1st: Royals 1 @ Cardinals 2"
+            ),
+            (.pre, "STATUS_DELAYED", "Delayed", false, "Delayed (was 19:30 EDT): Royals @ Cardinals"),
+            (.post, "STATUS_SUSPENDED", "Suspended", false, "Suspended: Royals 1 @ Cardinals 2"),
+            (.post, "STATUS_CANCELED", "Canceled", false, "Canceled: Royals 1 @ Cardinals 2"),
+            (.post, "STATUS_FINAL", "Final/10", true, "Final/10: Royals 1 @ Cardinals 2 · Cardinals won"),
+        ])
     func interruptions(_ state: Game.State, _ name: String, _ status: String, _ completed: Bool, _ expected: String) {
         let game = game(state, name, status, completed: completed)
         let line = GameText.line(game, style: .pro, zone: newYork).replacingOccurrences(of: "UTC-04:00", with: "EDT")
@@ -87,8 +93,9 @@ struct FormatTests {
     func teamWithoutGame() async throws {
         let harness = Harness(transport: try Fixtures.replay(), now: now, zone: newYork)
         let result = try await harness.run(["nba", "--date", "2024-12-15", "--team", "bulls"])
-        #expect(try harness.render(result).split(separator: "\n").last
-            == "No Chicago Bulls game on Sun 15 Dec 2024 (today). Ask with --next for their next game.")
+        #expect(
+            try harness.render(result).split(separator: "\n").last
+                == "No Chicago Bulls game on Sun 15 Dec 2024 (today). Ask with --next for their next game.")
     }
 
     @Test("a day without games")
@@ -105,11 +112,12 @@ struct FormatTests {
         let harness = Harness(transport: try Fixtures.replay(), now: instant("2025-06-05T02:30:00Z"), zone: newYork)
         let result = try await harness.run(["mlb", "--limit", "2"])
         let lines = try harness.render(result).split(separator: "\n").dropFirst()
-        #expect(Array(lines) == [
-            "LIVE Top 9th: Diamondbacks (29-31) 1 @ Braves (27-32) 0",
-            "LIVE Top 5th: Tigers (40-22) 4 @ White Sox (19-42) 3",
-            "… 13 more games omitted",
-        ])
+        #expect(
+            Array(lines) == [
+                "LIVE Top 9th: Diamondbacks (29-31) 1 @ Braves (27-32) 0",
+                "LIVE Top 5th: Tigers (40-22) 4 @ White Sox (19-42) 3",
+                "… 13 more games omitted",
+            ])
     }
 
     @Test("news is fenced: notice, nonce markers, cleaned text that cannot close the fence")

@@ -13,7 +13,8 @@ struct HaltedGamesTests {
     let newYork = zone("America/New_York")
 
     /// `body` with the game whose `key` is `id` changed by `change`, re-encoded.
-    func bend(_ body: Data, list: String, key: String, id: Int, _ change: (inout [String: Any]) -> Void) throws -> Data {
+    func bend(_ body: Data, list: String, key: String, id: Int, _ change: (inout [String: Any]) -> Void) throws -> Data
+    {
         var root = try #require(try JSONSerialization.jsonObject(with: FeedTeams.withoutBOM(body)) as? [String: Any])
         var days = try #require(root[list] as? [[String: Any]])
         for index in days.indices {
@@ -40,7 +41,9 @@ struct HaltedGamesTests {
     func mlbSuspended() throws {
         let game = try mlbGame(716806) { game in
             game["status"] = ["abstractGameState": "Live", "codedGameState": "U", "detailedState": "Suspended: Rain"]
-            game["linescore"] = ["currentInning": 7, "currentInningOrdinal": "7th", "inningState": "Top", "inningHalf": "Top"]
+            game["linescore"] = [
+                "currentInning": 7, "currentInningOrdinal": "7th", "inningState": "Top", "inningHalf": "Top",
+            ]
             game["resumeDate"] = "2023-08-30T17:05:00Z"
             game["resumeGameDate"] = "2023-08-30"
         }
@@ -50,7 +53,8 @@ struct HaltedGamesTests {
         #expect(game.period == "top 7th")
         #expect(game.resumesAt == instant("2023-08-30T17:05:00Z"))
         // The reason after the colon is kept (issue 22).
-        #expect(line(game) == "Suspended: Angels (63-69) 5 @ Phillies (73-58) 8, top 7th · resumes Wed 30 Aug 13:05 · Rain")
+        #expect(
+            line(game) == "Suspended: Angels (63-69) 5 @ Phillies (73-58) 8, top 7th · resumes Wed 30 Aug 13:05 · Rain")
         let json = String(decoding: try JSONEncoder().encode(GameJSON(game: game)), as: UTF8.self)
         #expect(json.contains("\"score\":5") && json.contains("\"score\":8"))
         #expect(json.contains("\"period\":\"top 7th\"") && json.contains("\"resumesAt\":\"2023-08-30T17:05:00Z\""))
@@ -156,7 +160,8 @@ struct HaltedGamesTests {
         #expect(resuming.away.score == 4 && resuming.home.score == 3)
         // A game that has simply not started has no score, whatever upstream's "0".
         let scheduled = try espnGame([
-            "name": "STATUS_SCHEDULED", "state": "pre", "completed": false, "detail": "7:10 PM", "shortDetail": "7:10 PM",
+            "name": "STATUS_SCHEDULED", "state": "pre", "completed": false, "detail": "7:10 PM",
+            "shortDetail": "7:10 PM",
         ])
         #expect(scheduled.away.score == nil && scheduled.home.score == nil)
     }
@@ -191,8 +196,9 @@ struct HaltedGamesTests {
             "name": "STATUS_RAIN_DELAY", "state": "in", "completed": false, "description": "Rain Delay",
             "detail": "Rain Delay", "shortDetail": "Rain Delay",
         ])
-        #expect(try scheduleContext([game]).last
-            == "Wed 4 Jun 2025 (today), Delayed: Rain Delay: Tigers (40-22) 4 @ White Sox (19-42) 3, 5th")
+        #expect(
+            try scheduleContext([game]).last
+                == "Wed 4 Jun 2025 (today), Delayed: Rain Delay: Tigers (40-22) 4 @ White Sox (19-42) 3, 5th")
     }
 
     @Test("ESPN STATUS_RAIN_DELAY (state in) keeps score and inning")
@@ -226,16 +232,16 @@ struct HaltedGamesTests {
 
     @Test("NHL PPD is postponed without a score; SUSP keeps score and period; LIVE reads the clock")
     func nhlStates() throws {
-        let postponed = try nhlGame(2025020001) { $0["gameScheduleState"] = "PPD" }
+        let postponed = try nhlGame(2_025_020_001) { $0["gameScheduleState"] = "PPD" }
         #expect(postponed.state == .post && !postponed.completed && postponed.home.score == nil)
         #expect(line(postponed).hasPrefix("Postponed: "))
-        let suspended = try nhlGame(2025020001) { game in
+        let suspended = try nhlGame(2_025_020_001) { game in
             game["gameScheduleState"] = "SUSP"
             game["periodDescriptor"] = ["number": 2, "periodType": "REG"]
         }
         #expect(suspended.home.score == 3 && suspended.away.score == 2)
         #expect(line(suspended) == "Suspended: Blackhawks 2 @ Panthers 3, 2nd period")
-        let live = try nhlGame(2025020001) { game in
+        let live = try nhlGame(2_025_020_001) { game in
             game["gameState"] = "LIVE"
             game["periodDescriptor"] = ["number": 4, "periodType": "OT"]
             game["clock"] = ["timeRemaining": "03:12", "inIntermission": false]

@@ -87,7 +87,9 @@ struct OfficialFeedsTests {
         // Every team of the day is one ESPN knows: no feed-only ids.
         #expect(games.allSatisfy { !$0.home.id.hasPrefix("mlb:") && !$0.away.id.hasPrefix("mlb:") })
         // Without the mark, the same.
-        #expect(try MLBStatsAPIDecoder.games(Data(body.dropFirst(3)), league: try #require(League.named("mlb"))).count == 15)
+        #expect(
+            try MLBStatsAPIDecoder.games(Data(body.dropFirst(3)), league: try #require(League.named("mlb"))).count == 15
+        )
     }
 
     @Test("NHL: finals, shootouts and future games of the recorded week")
@@ -123,29 +125,35 @@ struct OfficialFeedsTests {
         #expect(try NHLDecoder.decode(NHLStandingsWire.self, from: empty).standings(league: nhl).groups.isEmpty)
     }
 
-    @Test("MLB standings: the fields of a real 2019 answer (quoted, see Fixtures/sports/README.md) make a division table")
+    @Test(
+        "MLB standings: the fields of a real 2019 answer (quoted, see Fixtures/sports/README.md) make a division table")
     func mlbStandings() throws {
         let mlb = try #require(League.named("mlb"))
         let body = Data(
             #"{"records":[{"standingsType":"regularSeason","division":{"id":200,"link":"/api/v1/divisions/200"},"teamRecords":[{"team":{"id":117,"name":"Houston Astros"},"divisionRank":"1","gamesBack":"-","wins":0,"losses":0},{"team":{"id":108,"name":"Los Angeles Angels"},"divisionRank":"2","gamesBack":"-","wins":0,"losses":0}]}]}"#
                 .utf8)
-        let standings = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: body).standings(league: mlb, season: 2019)
+        let standings = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: body).standings(
+            league: mlb, season: 2019)
         #expect(standings.season == "2019")
         #expect(standings.groups.map(\.name) == ["American League West"])
         let rows = try #require(standings.groups.first?.entries)
         #expect(rows.map(\.abbreviation) == ["HOU", "LAA"] && rows.map(\.teamId) == ["18", "3"])
         #expect(rows.first?.gamesBehind == "-" && rows.first?.record == "0-0" && rows.first?.position == 1)
-        #expect(throws: ProviderFailure.self) { _ = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: Data("{}".utf8)) }
+        #expect(throws: ProviderFailure.self) {
+            _ = try MLBStatsAPIDecoder.decode(MLBStandingsWire.self, from: Data("{}".utf8))
+        }
     }
 
     @Test("--team matches the feed's games by ESPN's abbreviations while ESPN is down")
     func teamFilter() async throws {
-        let mlb = Harness(transport: try espnDown(), now: instant("2023-08-30T01:00:00Z"), zone: zone("America/New_York"))
+        let mlb = Harness(
+            transport: try espnDown(), now: instant("2023-08-30T01:00:00Z"), zone: zone("America/New_York"))
         let phillies = try await mlb.run(["mlb", "--date", "2023-08-29", "--team", "phillies"])
         let context = try mlb.render(phillies)
         #expect(context.contains("Angels (63-69) 5 @ Phillies (73-58) 8"), "\(context)")
         #expect(context.split(separator: "\n").count == 2)
-        let nhl = Harness(transport: try espnDown(), now: instant("2025-10-08T12:00:00Z"), zone: zone("America/New_York"))
+        let nhl = Harness(
+            transport: try espnDown(), now: instant("2025-10-08T12:00:00Z"), zone: zone("America/New_York"))
         let kings = try nhl.render(try await nhl.run(["nhl", "--date", "2025-10-07", "--team", "LA"]))
         #expect(kings.contains("Avalanche 4 @ Kings 1"), "\(kings)")
     }
@@ -183,7 +191,9 @@ struct OfficialFeedsTests {
         let error = Data("\u{FEFF}{\"messageNumber\": 1, \"message\": \"Internal error occurred\"}".utf8)
         #expect(throws: ProviderFailure.self) { _ = try MLBStatsAPIDecoder.games(error, league: mlb) }
         let nhl = try #require(League.named("nhl"))
-        let thin = Data(#"{"gameWeek":[{"games":[{"id":5,"startTimeUTC":"2025-10-07T21:00:00Z","homeTeam":{"id":13},"awayTeam":{"abbrev":"NJD"}}]},{}]}"#.utf8)
+        let thin = Data(
+            #"{"gameWeek":[{"games":[{"id":5,"startTimeUTC":"2025-10-07T21:00:00Z","homeTeam":{"id":13},"awayTeam":{"abbrev":"NJD"}}]},{}]}"#
+                .utf8)
         let nhlGames = try NHLDecoder.games(thin, league: nhl)
         #expect(nhlGames.count == 1 && nhlGames.first?.away.abbreviation == "NJ" && nhlGames.first?.state == .pre)
         #expect(throws: ProviderFailure.self) { _ = try NHLDecoder.games(Data("{}".utf8), league: nhl) }

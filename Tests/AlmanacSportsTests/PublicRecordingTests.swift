@@ -12,7 +12,8 @@ import Testing
 struct PublicRecordingTests {
     static func harness(_ name: String, now: String) throws -> Harness {
         Harness(
-            serving: try Fixtures.data("sports/espn-public/\(name).json"), now: instant(now), zone: zone("America/New_York"))
+            serving: try Fixtures.data("sports/espn-public/\(name).json"), now: instant(now),
+            zone: zone("America/New_York"))
     }
 
     static func context(_ name: String, now: String, _ words: [String]) async throws -> String {
@@ -23,7 +24,8 @@ struct PublicRecordingTests {
     @Test("golf in play: the live total to par (not the finished rounds'), thru, and tee times for those not out yet")
     func golfInPlay() async throws {
         let text = try await Self.context(
-            "golf-pga-leaderboard-pgachamp-r2-live-2026-05-15", now: "2026-05-15T16:00:00Z", ["pga", "--date", "2026-05-15"])
+            "golf-pga-leaderboard-pgachamp-r2-live-2026-05-15", now: "2026-05-15T16:00:00Z",
+            ["pga", "--date", "2026-05-15"])
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[1].hasPrefix("PGA Championship · Round 2 - In Progress · Round 2 of 4"))
         // ESPN's tee time 17:21Z ("1:21 PM ET") in the viewer's zone.
@@ -42,7 +44,8 @@ struct PublicRecordingTests {
         let text = try await Self.context(
             "golf-pga-scoreboard-pre-truist-myrtle-2026-05-06", now: "2026-05-06T16:00:00Z",
             ["pga", "--date", "2026-05-07", "--player", "hadwin"])
-        #expect(text.contains("Truist Championship · starts Thu 7 May 2026 (tomorrow) · Thu 7 May 2026 to Sun 10 May 2026"))
+        #expect(
+            text.contains("Truist Championship · starts Thu 7 May 2026 (tomorrow) · Thu 7 May 2026 to Sun 10 May 2026"))
         #expect(!text.contains("00:00"))
         #expect(text.contains("  field of 7; no scores before the first round"))
         #expect(text.contains("  Adam Hadwin is in the field"))
@@ -74,7 +77,9 @@ struct PublicRecordingTests {
         await #expect(throws: AlmanacError.self) { try await harness.run(["nba", "--event", "finals"]) }
     }
 
-    @Test("tennis: the live set is named, a match tiebreak is in brackets, an unknown time is TBD, a started event is in progress")
+    @Test(
+        "tennis: the live set is named, a match tiebreak is in brackets, an unknown time is TBD, a started event is in progress"
+    )
     func tennisDay() async throws {
         let name = "tennis-wta-rome-qf-live-2026-05-13"
         let now = "2026-05-13T18:10:00Z"
@@ -85,7 +90,9 @@ struct PublicRecordingTests {
         #expect(final.contains("  time TBD Women's Singles Final: TBD v TBD"))
         #expect(!final.contains("00:00"))
         let doubles = try await Self.context(name, now: now, ["atp", "--date", "2026-05-10"])
-        #expect(doubles.contains("Andre Goransson / Evan King d. Tomas Martin Etcheverry / Alejandro Tabilo 6-4 2-6 [10-5]"))
+        #expect(
+            doubles.contains("Andre Goransson / Evan King d. Tomas Martin Etcheverry / Alejandro Tabilo 6-4 2-6 [10-5]")
+        )
         // The event has no status of its own and only a finished men's match: it is under way, not "starts".
         #expect(doubles.contains("Internazionali BNL d'Italia · in progress · "))
         #expect(!doubles.contains("starts"))

@@ -117,10 +117,12 @@ struct RealAnswerDefectsTests {
         let games = [
             Game(
                 id: "1", start: instant("2025-03-01T18:00:00Z"), state: .pre, statusName: "", status: "",
-                completed: false, home: side("mlb:1", "New York", "New York Mets"), away: side("mlb:2", "Boston", "Boston Red Sox")),
+                completed: false, home: side("mlb:1", "New York", "New York Mets"),
+                away: side("mlb:2", "Boston", "Boston Red Sox")),
             Game(
                 id: "2", start: instant("2025-03-01T18:00:00Z"), state: .pre, statusName: "", status: "",
-                completed: false, home: side("mlb:3", "Miami", "Miami Marlins"), away: side("mlb:4", "New York", "New York Yankees")),
+                completed: false, home: side("mlb:3", "Miami", "Miami Marlins"),
+                away: side("mlb:4", "New York", "New York Yankees")),
         ]
         let unique = FeedTeams.uniqueNames(games)
         #expect(unique[0].home.name == "New York Mets" && unique[1].away.name == "New York Yankees")
@@ -156,7 +158,8 @@ struct RealAnswerDefectsTests {
         let game = try #require(games.first { $0.id == "716790" })
         #expect(game.state == .post && !game.completed)
         #expect(game.note == "Rain")
-        #expect(GameText.line(game, style: .pro, zone: newYork) == "Postponed: Athletics (38-94) @ Mariners (75-56) · Rain")
+        #expect(
+            GameText.line(game, style: .pro, zone: newYork) == "Postponed: Athletics (38-94) @ Mariners (75-56) · Rain")
         // Without `reason`, the words after the colon of `detailedState` say it.
         let bare = try mlbBent(716790) { game in
             game["status"] = ["abstractGameState": "Final", "codedGameState": "D", "detailedState": "Postponed: Rain"]
@@ -222,10 +225,14 @@ struct RealAnswerDefectsTests {
 
     @Test("Soccer after extra time or penalties says so; the shootout is named")
     func soccerAfterExtraTime() {
-        #expect(GamePeriod.soccerStatus("FT", name: "STATUS_FINAL_AET", period: 4, state: .post) == "FT after extra time")
-        #expect(GamePeriod.soccerStatus("FT", name: "STATUS_FINAL_PEN", period: 5, state: .post) == "FT after penalties")
+        #expect(
+            GamePeriod.soccerStatus("FT", name: "STATUS_FINAL_AET", period: 4, state: .post) == "FT after extra time")
+        #expect(
+            GamePeriod.soccerStatus("FT", name: "STATUS_FINAL_PEN", period: 5, state: .post) == "FT after penalties")
         #expect(GamePeriod.soccerStatus("120'", name: "STATUS_SHOOTOUT", period: 5, state: .in) == "penalty shootout")
-        #expect(GamePeriod.soccerStatus("105'+2'", name: "STATUS_HALFTIME_ET", period: 3, state: .in) == "extra time, half-time")
+        #expect(
+            GamePeriod.soccerStatus("105'+2'", name: "STATUS_HALFTIME_ET", period: 3, state: .in)
+                == "extra time, half-time")
         #expect(GamePeriod.soccerStatus("FT", name: "STATUS_FULL_TIME", period: 2, state: .post) == "FT")
         #expect(GamePeriod.soccerStatus("90'+5'", name: "STATUS_SECOND_HALF", period: 2, state: .in) == "90'+5'")
     }

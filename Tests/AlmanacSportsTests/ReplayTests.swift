@@ -100,10 +100,12 @@ struct ReplayTests {
             now: "2024-12-16T04:30:00Z", zone: "America/New_York"),
         // Issue 22: a team-sport player by the scoreboard's game leaders; one conference of the standings.
         ReplayCase(
-            golden: "nba-scoreboard-final-2024-12-15.player", words: ["nba", "--date", "2024-12-15", "--player", "siakam"],
+            golden: "nba-scoreboard-final-2024-12-15.player",
+            words: ["nba", "--date", "2024-12-15", "--player", "siakam"],
             now: "2024-12-16T04:30:00Z", zone: "America/New_York"),
         ReplayCase(
-            golden: "nfl-scoreboard-superbowl-final-2025-02-09.player", words: ["nfl", "--date", "yesterday", "--player", "mahomes"],
+            golden: "nfl-scoreboard-superbowl-final-2025-02-09.player",
+            words: ["nfl", "--date", "yesterday", "--player", "mahomes"],
             now: "2025-02-10T15:00:00Z", zone: "America/New_York"),
         ReplayCase(
             golden: "nba-standings-apis-v2.group", words: ["nba", "--group", "Eastern Conference"],
@@ -125,8 +127,11 @@ struct ReplayTests {
     @Test(
         "text format (for people) matches the goldens",
         arguments: cases.filter {
-            ["nba-standings-apis-v2", "soccer-eng1-standings-apis-v2", "nba-news", "nfl-team-schedule-kc-2025.schedule",
-             "soccer-usa1-scoreboard-live-2022-09-17"].contains($0.golden)
+            [
+                "nba-standings-apis-v2", "soccer-eng1-standings-apis-v2", "nba-news",
+                "nfl-team-schedule-kc-2025.schedule",
+                "soccer-usa1-scoreboard-live-2022-09-17",
+            ].contains($0.golden)
         })
     func text(_ testCase: ReplayCase) async throws {
         let harness = Harness(transport: try Fixtures.replay(), now: instant(testCase.now), zone: zone(testCase.zone))

@@ -33,7 +33,9 @@ actor FakeSearcher: WebSearching {
         self.note = note
     }
 
-    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+    func searchNoted(
+        _ query: String, count: Int, in environment: ProviderEnvironment
+    ) async throws
         -> NotedAnswer<[WebSearchHit]>
     {
         NotedAnswer(value: try await search(query, count: count, in: environment), note: note)
@@ -86,7 +88,9 @@ struct Harness {
     }
 
     /// The context output of a run.
-    func render(_ result: ToolResult, _ format: OutputFormat = .context, budget: ContextBudget = .unlimited) throws
+    func render(
+        _ result: ToolResult, _ format: OutputFormat = .context, budget: ContextBudget = .unlimited
+    ) throws
         -> String
     {
         try result.render(format, now: now, timeZone: zone, budget: budget)

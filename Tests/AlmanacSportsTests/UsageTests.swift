@@ -11,13 +11,15 @@ struct UsageTests {
         transport: StubTransport { _ in HTTPResponse(status: 500, body: Data()) }, now: instant("2024-12-16T04:30:00Z"),
         zone: zone("America/New_York"))
 
-    @Test("league spellings normalize to one league", arguments: [
-        ("NBA", "nba"), ("nba", "nba"), ("basketball/nba", "nba"), (" Nba ", "nba"), ("epl", "eng.1"),
-        ("EPL", "eng.1"), ("soccer/eng.1", "eng.1"), ("premier league", "eng.1"), ("mls", "usa.1"),
-        ("ucl", "uefa.champions"), ("laliga", "esp.1"), ("bundesliga", "ger.1"), ("seriea", "ita.1"),
-        ("ligue1", "fra.1"), ("ncaaf", "college-football"), ("ncaab", "mens-college-basketball"),
-        ("womens-college-basketball", "womens-college-basketball"), ("hockey/nhl", "nhl"),
-    ])
+    @Test(
+        "league spellings normalize to one league",
+        arguments: [
+            ("NBA", "nba"), ("nba", "nba"), ("basketball/nba", "nba"), (" Nba ", "nba"), ("epl", "eng.1"),
+            ("EPL", "eng.1"), ("soccer/eng.1", "eng.1"), ("premier league", "eng.1"), ("mls", "usa.1"),
+            ("ucl", "uefa.champions"), ("laliga", "esp.1"), ("bundesliga", "ger.1"), ("seriea", "ita.1"),
+            ("ligue1", "fra.1"), ("ncaaf", "college-football"), ("ncaab", "mens-college-basketball"),
+            ("womens-college-basketball", "womens-college-basketball"), ("hockey/nhl", "nhl"),
+        ])
     func leagueNames(_ word: String, _ slug: String) {
         #expect(League.named(word)?.slug == slug)
     }
@@ -75,7 +77,9 @@ struct UsageTests {
         #expect(schedule?.message == "schedule needs --team")
         let limit = await usageError { _ = try await harness.run(["nba", "--limit", "0"]) }
         #expect(limit?.message == "limit must be 1 or more, got '0'")
-        let standingsNext = await usageError { _ = try await harness.run(["nba", "standings", "--team", "LAL", "--next"]) }
+        let standingsNext = await usageError {
+            _ = try await harness.run(["nba", "standings", "--team", "LAL", "--next"])
+        }
         #expect(standingsNext?.message == "--next works with scores or schedule, not standings")
     }
 
@@ -88,11 +92,13 @@ struct UsageTests {
         #expect(error?.message == "ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://example'")
     }
 
-    @Test("team words resolve fuzzily against the recorded NBA team list", arguments: [
-        ("lakers", "LAL"), ("LAL", "LAL"), ("los angeles lakers", "LAL"), ("Los Angeles", "LAL"), ("la", "LAC"),
-        ("golden state", "GS"), ("sixers", "PHI"), ("76ers", "PHI"), ("trail blazers", "POR"), ("knicks", "NY"),
-        ("cavs", "CLE"), ("dubs", "GS"), ("okc thunder", "OKC"), ("nonsense", nil),
-    ] as [(String, String?)])
+    @Test(
+        "team words resolve fuzzily against the recorded NBA team list",
+        arguments: [
+            ("lakers", "LAL"), ("LAL", "LAL"), ("los angeles lakers", "LAL"), ("Los Angeles", "LAL"), ("la", "LAC"),
+            ("golden state", "GS"), ("sixers", "PHI"), ("76ers", "PHI"), ("trail blazers", "POR"), ("knicks", "NY"),
+            ("cavs", "CLE"), ("dubs", "GS"), ("okc thunder", "OKC"), ("nonsense", nil),
+        ] as [(String, String?)])
     func teamMatching(_ word: String, _ abbreviation: String?) throws {
         let teams = try ESPNDecoder.decode(TeamsWire.self, from: Fixtures.data("sports/espn/nba-teams.response.json"))
             .entries

@@ -42,7 +42,9 @@ struct WebFallbackTests {
         let nonce = UntrustedText.nonce(for: lines[4...5].map(String.init))
         #expect(lines[2] == Substring(UntrustedText.notice(nonce)))
         #expect(lines[3] == Substring(UntrustedText.open(nonce)))
-        #expect(lines[4] == "- NBA Scores ‹b›today‹/b› — Lakers beat Grizzlies 116-110. (2 hours ago) <https://example.org/nba>")
+        #expect(
+            lines[4]
+                == "- NBA Scores ‹b›today‹/b› — Lakers beat Grizzlies 116-110. (2 hours ago) <https://example.org/nba>")
         #expect(lines[6] == Substring(UntrustedText.close(nonce)))
         let envelope = try harness.render(result, .json)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(envelope.utf8)) as? [String: Any])
@@ -66,10 +68,12 @@ struct WebFallbackTests {
         }
     }
 
-    @Test("questions per view", arguments: [
-        (SportsView.standings, nil, "Premier League standings"), (.news, nil, "Premier League news"),
-        (.schedule, "Arsenal", "Arsenal Premier League next game schedule"),
-    ] as [(SportsView, String?, String)])
+    @Test(
+        "questions per view",
+        arguments: [
+            (SportsView.standings, nil, "Premier League standings"), (.news, nil, "Premier League news"),
+            (.schedule, "Arsenal", "Arsenal Premier League next game schedule"),
+        ] as [(SportsView, String?, String)])
     func questions(_ view: SportsView, _ team: String?, _ expected: String) {
         let ref = team.map { TeamRef(id: nil, abbreviation: "ARS", displayName: $0, query: $0) }
         #expect(SportsQuery(league: League.named("epl")!, view: view, team: ref).webSearchText == expected)
@@ -77,7 +81,8 @@ struct WebFallbackTests {
 
     @Test("the shared chain: Brave failing, SearXNG answers; attempts name each searcher in order")
     func chain() async throws {
-        let brave = FakeSearcher(hits: [], name: "brave", failure: ProviderFailure(.rateLimited, "Brave: HTTP 429, rate limited"))
+        let brave = FakeSearcher(
+            hits: [], name: "brave", failure: ProviderFailure(.rateLimited, "Brave: HTTP 429, rate limited"))
         let searxng = FakeSearcher(hits: hits, name: "searxng", note: "unresponsive engines: broken (HTTP error)")
         let chain = try #require(WebSearchChain([brave, searxng]))
         let harness = Harness(transport: down, now: now, zone: zone("UTC"), webSearch: chain)

@@ -14,7 +14,8 @@ struct AlertsTests {
 
     /// Open-Meteo's recorded answer for Bonn (one result).
     static func bonn() throws -> GeoPlace {
-        let places = try OpenMeteoGeocoder.decode(Fixtures.data("weather/open-meteo/geocoding-bonn.response.json")).places
+        let places = try OpenMeteoGeocoder.decode(Fixtures.data("weather/open-meteo/geocoding-bonn.response.json"))
+            .places
         return try #require(places.first)
     }
 
@@ -30,11 +31,15 @@ struct AlertsTests {
         #expect(result.metadata.provider == "met-alerts")
         let context = try harness.context(result)
         // Upstream: interval 2025-06-03T17:00:00+00:00 → 2025-06-05T18:00:00+00:00 (CEST = UTC+2).
-        #expect(context.contains("Warning: yellow (Moderate) Kuling, Måløy - Svinøy, in force since Tue 3 Jun (yesterday) 19:00 until Thu 5 Jun (tomorrow) 20:00"))
+        #expect(
+            context.contains(
+                "Warning: yellow (Moderate) Kuling, Måløy - Svinøy, in force since Tue 3 Jun (yesterday) 19:00 until Thu 5 Jun (tomorrow) 20:00"
+            ))
         #expect(context.components(separatedBy: "\n").filter { $0.hasPrefix("Warning: ") }.count == 3)
         #expect(Golden.check(context, against: "weather/met-alerts/gale-maloy-2025-06-04.context.txt") == nil)
         #expect(
-            Golden.check(try Envelope.dataJSON(result.payload), against: "weather/met-alerts/gale-maloy-2025-06-04.data.json")
+            Golden.check(
+                try Envelope.dataJSON(result.payload), against: "weather/met-alerts/gale-maloy-2025-06-04.data.json")
                 == nil)
     }
 
@@ -58,7 +63,10 @@ struct AlertsTests {
         #expect(result.metadata.provider == "nws-alerts")
         let context = try harness.context(result)
         // Upstream: onset 2022-10-17T22:15:00-04:00, expires 2022-10-18T11:00:00-04:00, ends null.
-        #expect(context.contains("Warning: severe Flood Warning, Lake, FL; Volusia, FL, in force since Mon 17 Oct (today) 22:15 until Tue 18 Oct (tomorrow) 11:00"))
+        #expect(
+            context.contains(
+                "Warning: severe Flood Warning, Lake, FL; Volusia, FL, in force since Mon 17 Oct (today) 22:15 until Tue 18 Oct (tomorrow) 11:00"
+            ))
         #expect(context.contains("NWS Melbourne FL"))
         #expect(Golden.check(context, against: "weather/nws-alerts/flood-volusia-2022-10-18.context.txt") == nil)
         #expect(
@@ -69,7 +77,8 @@ struct AlertsTests {
 
     @Test("NWS: an announced warning says when it starts; an expired one is dropped")
     func nwsPhoenix() throws {
-        let report = try NWSAlertsProvider.decode(Fixtures.data("weather/nws-alerts/heat-phoenix-2024-07-18.response.json"))
+        let report = try NWSAlertsProvider.decode(
+            Fixtures.data("weather/nws-alerts/heat-phoenix-2024-07-18.response.json"))
         let zone = try #require(TimeZone(identifier: "America/Phoenix"))
         // 14:00 MST on 18 July: the air quality alert is in force, the heat warning starts tomorrow 10:00.
         let now = try instant("2024-07-18T21:00:00Z")
@@ -195,12 +204,17 @@ struct AlertsTests {
             timeZone: TimeText.utc)
         let context = payload.context(rendering)
         // Upstream: Stadt Koblenz, onset 2023-04-28T13:06:00+00:00, expires 13:45:00+00:00 (CEST = UTC+2).
-        #expect(context.contains("Warning: orange (Moderate) heavy thunderstorms with gale- or storm-force gusts and heavy rain, Stadt Koblenz, in force since Fri 28 Apr (today) 15:06 until Fri 28 Apr (today) 15:45 UTC+02:00; MeteoAlarm"))
+        #expect(
+            context.contains(
+                "Warning: orange (Moderate) heavy thunderstorms with gale- or storm-force gusts and heavy rain, Stadt Koblenz, in force since Fri 28 Apr (today) 15:06 until Fri 28 Apr (today) 15:45 UTC+02:00; MeteoAlarm"
+            ))
         #expect(!context.contains("frost"))
         // Kreis Mayen-Koblenz (DE351) is another district: named after the town, not containing it.
         #expect(!context.contains("Mayen-Koblenz"))
         #expect(Golden.check(context, against: "weather/meteoalarm/germany-koblenz.context.txt") == nil)
-        #expect(Golden.check(try Envelope.dataJSON(payload), against: "weather/meteoalarm/germany-koblenz.data.json") == nil)
+        #expect(
+            Golden.check(try Envelope.dataJSON(payload), against: "weather/meteoalarm/germany-koblenz.data.json") == nil
+        )
     }
 
     @Test("MeteoAlarm Poland: none for the place, the country's others counted")
@@ -231,7 +245,8 @@ struct AlertsTests {
         #expect(result.metadata.provider == "meteoalarm")
         let context = try harness.context(result)
         // Upstream: event "frost", severity Minor, onset 22:00Z, expires 05:00Z (CEST = UTC+2).
-        let line = "Warning: yellow (Minor) frost, Berlin, in force since Thu 27 Apr (today) 00:00"
+        let line =
+            "Warning: yellow (Minor) frost, Berlin, in force since Thu 27 Apr (today) 00:00"
             + " until Thu 27 Apr (today) 07:00 UTC+02:00; MeteoAlarm"
         #expect(context.contains(line), "\(context)")
         // 380 other entries have not ended at 03:00Z, but 88 of them (28 April's thunderstorms,
@@ -327,7 +342,8 @@ struct AlertsTests {
     @Test("warnings in force head an ordinary forecast, one line each; expired ones do not")
     func forecastHeader() throws {
         let forecast = try OpenMeteoDecoder.decode(Fixtures.data("weather/open-meteo/forecast-denver.response.json"))
-        let report = try NWSAlertsProvider.decode(Fixtures.data("weather/nws-alerts/heat-phoenix-2024-07-18.response.json"))
+        let report = try NWSAlertsProvider.decode(
+            Fixtures.data("weather/nws-alerts/heat-phoenix-2024-07-18.response.json"))
         let now = try instant("2024-07-18T21:00:00Z")
         var payload = try WeatherPayload(report: .forecast(forecast), view: .overview(days: 7), now: now)
         payload.alerts = report.alerts
@@ -354,11 +370,13 @@ struct AlertsTests {
             settings: Self.contact, now: try instant("2025-06-04T19:00:00Z"))
         #expect(met.isEmpty, "\(met)")
         let nws = await ProviderContract.check(
-            NWSAlertsProvider(), query: AlertsQuery(latitude: 29.01, longitude: -81.38), recorded: try Fixtures.replay(),
+            NWSAlertsProvider(), query: AlertsQuery(latitude: 29.01, longitude: -81.38),
+            recorded: try Fixtures.replay(),
             settings: Self.contact, now: try instant("2022-10-18T03:00:00Z"))
         #expect(nws.isEmpty, "\(nws)")
         let alarm = await ProviderContract.check(
-            MeteoAlarmProvider(), query: AlertsQuery(latitude: 53.13, longitude: 23.16, countryCode: "PL", names: ["Białystok"]),
+            MeteoAlarmProvider(),
+            query: AlertsQuery(latitude: 53.13, longitude: 23.16, countryCode: "PL", names: ["Białystok"]),
             recorded: try Fixtures.replay(), now: try instant("2023-04-27T15:00:00Z"))
         #expect(alarm.isEmpty, "\(alarm)")
     }

@@ -11,7 +11,8 @@ struct WeatherContractTests {
     func forecast() async throws {
         let query = WeatherQuery(latitude: 39.75, longitude: -104.99)
         let violations = await ProviderContract.check(
-            OpenMeteoProvider(), query: query, recorded: try Fixtures.replay(), now: try instant("2026-08-09T18:50:00Z"))
+            OpenMeteoProvider(), query: query, recorded: try Fixtures.replay(), now: try instant("2026-08-09T18:50:00Z")
+        )
         #expect(violations.isEmpty, "\(violations)")
     }
 

@@ -50,7 +50,8 @@ struct DefectTests {
         // no answer listing a place twice (Nominatim lists a city's boundary and its centre, 2 km
         // apart), so Frederick, Maryland is listed a second time 2 km north.
         let ottawa = try #require(
-            try NominatimGeocoder.decode(Fixtures.data("weather/nominatim/search-ottawa-2017.response.json")).places.first)
+            try NominatimGeocoder.decode(Fixtures.data("weather/nominatim/search-ottawa-2017.response.json")).places
+                .first)
         let fredericks = try OpenMeteoGeocoder.decode(
             Fixtures.data("weather/open-meteo/geocoding-frederick.response.json")
         ).places

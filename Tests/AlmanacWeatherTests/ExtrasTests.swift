@@ -18,8 +18,13 @@ struct ExtrasTests {
         #expect(result.metadata.provider == "open-meteo-air")
         let context = try harness.context(result)
         // Upstream current (12:00 Europe/Amsterdam): european_aqi 44, us_aqi 65, uv_index 2.1, pollen all 0.0.
-        #expect(context.contains("Now (12:00): European AQI 44 (moderate), US AQI 65 (moderate); PM2.5 22.1, PM10 28.2, ozone 42, NO2 11.2 μg/m³; UV index 2.1 (low); pollen: none"))
-        #expect(Golden.check(context, against: "weather/open-meteo-air/current-pollen-twente-2026-10-03.context.txt") == nil)
+        #expect(
+            context.contains(
+                "Now (12:00): European AQI 44 (moderate), US AQI 65 (moderate); PM2.5 22.1, PM10 28.2, ozone 42, NO2 11.2 μg/m³; UV index 2.1 (low); pollen: none"
+            ))
+        #expect(
+            Golden.check(context, against: "weather/open-meteo-air/current-pollen-twente-2026-10-03.context.txt") == nil
+        )
         #expect(
             Golden.check(
                 try Envelope.dataJSON(result.payload),
@@ -91,7 +96,9 @@ struct ExtrasTests {
     func wording() throws {
         let start = try instant("2026-01-01T12:00:00Z")
         let rates = [0.4, 1.2, 2.1, 0.6, 0, 0]
-        let steps = rates.enumerated().map { NextHourReport.Step(time: start.addingTimeInterval(Double($0.offset) * 900), rate: $0.element) }
+        let steps = rates.enumerated().map {
+            NextHourReport.Step(time: start.addingTimeInterval(Double($0.offset) * 900), rate: $0.element)
+        }
         let payload = NextHourPayload(
             report: NextHourReport(source: "test", stepSeconds: 900, steps: steps), place: "X", timezone: "UTC",
             now: start.addingTimeInterval(60))
@@ -105,7 +112,8 @@ struct ExtrasTests {
             recorded: try Fixtures.replay(), now: try instant("2026-10-03T10:10:00Z"))
         #expect(air.isEmpty, "\(air)")
         let nowcast = await ProviderContract.check(
-            MetNowcastProvider(), query: NextHourQuery(latitude: 63.43, longitude: 10.4), recorded: try Fixtures.replay(),
+            MetNowcastProvider(), query: NextHourQuery(latitude: 63.43, longitude: 10.4),
+            recorded: try Fixtures.replay(),
             settings: Self.contact, now: try instant("2023-08-14T18:17:00Z"))
         #expect(nowcast.isEmpty, "\(nowcast)")
         let fifteen = await ProviderContract.check(

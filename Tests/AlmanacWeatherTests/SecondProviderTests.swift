@@ -47,7 +47,8 @@ struct SecondProviderTests {
         #expect(context.contains("Now (21:00): -5.8 °C, moderate snow, wind 21.6 km/h from NE"))
         #expect(Golden.check(context, against: "weather/met-norway/compact-oslo-snow.context.txt") == nil)
         #expect(
-            Golden.check(try Envelope.dataJSON(result.payload), against: "weather/met-norway/compact-oslo-snow.data.json")
+            Golden.check(
+                try Envelope.dataJSON(result.payload), against: "weather/met-norway/compact-oslo-snow.data.json")
                 == nil)
     }
 
@@ -157,7 +158,8 @@ struct SecondProviderTests {
     @Test("MET Norway keeps the provider contract on its recorded answer")
     func contract() async throws {
         let violations = await ProviderContract.check(
-            MetNorwayProvider(), query: WeatherQuery(latitude: 59.91, longitude: 10.75), recorded: try Fixtures.replay(),
+            MetNorwayProvider(), query: WeatherQuery(latitude: 59.91, longitude: 10.75),
+            recorded: try Fixtures.replay(),
             settings: Self.contact, now: try instant(Self.osloNow))
         #expect(violations.isEmpty, "\(violations)")
     }

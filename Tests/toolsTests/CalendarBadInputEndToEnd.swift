@@ -28,7 +28,9 @@ struct CalendarBadInputEndToEndTests {
         let output = try ToolsBinary.run(
             ["run", "calendar", "--ics", path.path, "--from", from, "--to", to, "--tz", "UTC", "--format", "json"],
             environment: scratch.environment(extra))
-        guard output.status == 0 else { return Run(status: output.status, stderr: output.stderr, events: [], warnings: []) }
+        guard output.status == 0 else {
+            return Run(status: output.status, stderr: output.stderr, events: [], warnings: [])
+        }
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let data = try #require(envelope["data"] as? [String: Any])
         let events = try #require(data["events"] as? [[String: Any]])
@@ -51,7 +53,10 @@ struct CalendarBadInputEndToEndTests {
         let run = try Self.run(cut, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.events == ["2024-01-05T10:00:00Z First", "2024-01-06T10:00:00Z Second"])
-        #expect(run.warnings == ["cut.ics: file ends early (no END:VCALENDAR); the last 4 lines (an unfinished entry) skipped"])
+        #expect(
+            run.warnings == [
+                "cut.ics: file ends early (no END:VCALENDAR); the last 4 lines (an unfinished entry) skipped"
+            ])
 
         // Only END:VCALENDAR missing: nothing is lost, and the warning says so.
         let unclosed = scratch.url.appendingPathComponent("unclosed.ics")
@@ -80,30 +85,33 @@ struct CalendarBadInputEndToEndTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
         let run = try Self.run(file, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.events == [
-            "2024-01-02T10:00:00Z Good",
-            "2024-01-05T10:00:00Z No FREQ",  // the rule is dropped, the first occurrence stays
-            "2024-01-06T10:00:00Z Bad BYDAY",  // weekly, the bad BYDAY part dropped
-            "2024-01-07T10:00:00Z No UID",
-            "2024-01-08T10:00:00Z Mars time",  // an unknown zone is read in the viewer's
-            "2024-01-09T09:00:00Z Backwards",  // DTEND and DTSTART swapped
-            "2024-01-10T10:00:00Z Weekly",
-            "2024-01-13T10:00:00Z Bad BYDAY",
-            "2024-01-17T10:00:00Z Weekly",
-            "2024-01-20T10:00:00Z Bad BYDAY",
-            "2024-01-24T10:00:00Z Weekly",
-            "2024-01-27T10:00:00Z Bad BYDAY",
-        ])
-        let unreadableRule = "unreadable property skipped (Can't parse as RECUR value in RRULE property. Removing entire property)"
-        #expect(run.warnings == [
-            "mixed.ics: event 'No start' (no-start) has no valid DTSTART; skipped",
-            "mixed.ics: event 'Bad start' (bad-start) has no valid DTSTART; skipped",
-            "mixed.ics: event 'No FREQ' (no-freq): \(unreadableRule)",
-            "mixed.ics: event 'Bad BYDAY' (bad-day): RRULE part 'BYDAY=XX' is invalid; dropped, the rest of the rule is expanded",
-            "mixed.ics: event 'No UID' has no UID; shown, but overrides cannot apply to it",
-            "mixed.ics: event 'Backwards' (backwards): DTEND before DTSTART; read as swapped",
-            "mixed.ics: unknown time zone 'Mars/Olympus', read as GMT",
-        ])
+        #expect(
+            run.events == [
+                "2024-01-02T10:00:00Z Good",
+                "2024-01-05T10:00:00Z No FREQ",  // the rule is dropped, the first occurrence stays
+                "2024-01-06T10:00:00Z Bad BYDAY",  // weekly, the bad BYDAY part dropped
+                "2024-01-07T10:00:00Z No UID",
+                "2024-01-08T10:00:00Z Mars time",  // an unknown zone is read in the viewer's
+                "2024-01-09T09:00:00Z Backwards",  // DTEND and DTSTART swapped
+                "2024-01-10T10:00:00Z Weekly",
+                "2024-01-13T10:00:00Z Bad BYDAY",
+                "2024-01-17T10:00:00Z Weekly",
+                "2024-01-20T10:00:00Z Bad BYDAY",
+                "2024-01-24T10:00:00Z Weekly",
+                "2024-01-27T10:00:00Z Bad BYDAY",
+            ])
+        let unreadableRule =
+            "unreadable property skipped (Can't parse as RECUR value in RRULE property. Removing entire property)"
+        #expect(
+            run.warnings == [
+                "mixed.ics: event 'No start' (no-start) has no valid DTSTART; skipped",
+                "mixed.ics: event 'Bad start' (bad-start) has no valid DTSTART; skipped",
+                "mixed.ics: event 'No FREQ' (no-freq): \(unreadableRule)",
+                "mixed.ics: event 'Bad BYDAY' (bad-day): RRULE part 'BYDAY=XX' is invalid; dropped, the rest of the rule is expanded",
+                "mixed.ics: event 'No UID' has no UID; shown, but overrides cannot apply to it",
+                "mixed.ics: event 'Backwards' (backwards): DTEND before DTSTART; read as swapped",
+                "mixed.ics: unknown time zone 'Mars/Olympus', read as GMT",
+            ])
     }
 
     @Test("huge input: 50,000 events are read, a 30 MB file is skipped by name, an endless rule is cut off")
@@ -116,7 +124,9 @@ struct CalendarBadInputEndToEndTests {
         // FaultMatrix reads each child's peak RSS, which on Linux starts from the parent's own peak.
         func write(_ name: String, chunks: Int, _ chunk: (Int) -> String) throws {
             let url = folder.appendingPathComponent(name)
-            guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+            guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
             let handle = try FileHandle(forWritingTo: url)
             defer { try? handle.close() }
             try handle.write(contentsOf: Data((Self.calendar([]) + "\r\n").utf8))
@@ -131,10 +141,11 @@ struct CalendarBadInputEndToEndTests {
                 let day = 1 + index % 28
                 let hour = index % 24
                 let stamp = "202402\(day < 10 ? "0" : "")\(day)T\(hour < 10 ? "0" : "")\(hour)"
-                text += Self.event(
-                    "gen-\(index)", "Generated \(index)", "DTSTART:\(stamp)0000Z", "DTEND:\(stamp)3000Z",
-                    "DESCRIPTION:" + String(repeating: "x", count: 60)
-                ).joined(separator: "\r\n") + "\r\n"
+                text +=
+                    Self.event(
+                        "gen-\(index)", "Generated \(index)", "DTSTART:\(stamp)0000Z", "DTEND:\(stamp)3000Z",
+                        "DESCRIPTION:" + String(repeating: "x", count: 60)
+                    ).joined(separator: "\r\n") + "\r\n"
             }
             return text
         }
@@ -147,21 +158,26 @@ struct CalendarBadInputEndToEndTests {
         // A rule that never ends, every second from two days before the window: expansion stops
         // after 50,000 occurrences (under 14 hours), long before the window.
         try write("secondly.ics", chunks: 1) { _ in
-            Self.event("endless", "Endless", "DTSTART:20240201T000000Z", "RRULE:FREQ=SECONDLY").joined(separator: "\r\n") + "\r\n"
+            Self.event("endless", "Endless", "DTSTART:20240201T000000Z", "RRULE:FREQ=SECONDLY").joined(
+                separator: "\r\n") + "\r\n"
         }
         // And one ordinary file beside them.
         try write("small.ics", chunks: 1) { _ in
-            Self.event("small", "Small", "DTSTART:20240203T001500Z", "DTEND:20240203T004500Z").joined(separator: "\r\n") + "\r\n"
+            Self.event("small", "Small", "DTSTART:20240203T001500Z", "DTEND:20240203T004500Z").joined(separator: "\r\n")
+                + "\r\n"
         }
 
         // Limits raised: this test is about reading big input, not about the default caps.
-        let limits = ["ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20), "ALMANAC_CALENDAR_MAX_OCCURRENCES": "5000"]
+        let limits = [
+            "ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20), "ALMANAC_CALENDAR_MAX_OCCURRENCES": "5000",
+        ]
         let run = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
         #expect(run.status == 0, "stderr: \(run.stderr)")
-        #expect(run.warnings == [
-            "huge.ics: 30.0 MB is over the 20.0 MB limit; skipped",
-            "secondly.ics: event 'Endless': recurrence stopped after 50000 occurrences",
-        ])
+        #expect(
+            run.warnings == [
+                "huge.ics: 30.0 MB is over the 20.0 MB limit; skipped",
+                "secondly.ics: event 'Endless': recurrence stopped after 50000 occurrences",
+            ])
         // Every generated event on 3 Feb (index % 28 == 2): 1,786 of them, and the small file's one.
         #expect(run.events.filter { $0.contains(" Generated ") }.count == 1_786)
         #expect(run.events.first == "2024-02-03T00:15:00Z Small")
@@ -169,7 +185,8 @@ struct CalendarBadInputEndToEndTests {
 
         // The huge file alone: exit 69 naming it and the limit.
         let alone = try Self.run(
-            folder.appendingPathComponent("huge.ics"), from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
+            folder.appendingPathComponent("huge.ics"), from: "2024-02-03", to: "2024-02-03", scratch: scratch,
+            extra: limits)
         #expect(alone.status == 69)
         #expect(alone.stderr.contains("ics-file: huge.ics: 30.0 MB is over the 20.0 MB limit; skipped"))
 
@@ -191,7 +208,9 @@ struct CalendarBadInputEndToEndTests {
         let output = try ToolsBinary.run(
             ["run", "calendar", "--ics", "/"], environment: scratch.environment(["ALMANAC_TIMEOUT": "3"]), timeout: 30)
         #expect(output.status == 69)
-        #expect(output.stderr.contains("ics-file: / holds more than 20000 entries; name a smaller folder"), "\(output.stderr)")
+        #expect(
+            output.stderr.contains("ics-file: / holds more than 20000 entries; name a smaller folder"),
+            "\(output.stderr)")
         #expect(output.stdout.isEmpty)
     }
 }

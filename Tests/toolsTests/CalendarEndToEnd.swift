@@ -45,9 +45,12 @@ struct CalendarEndToEndTests {
             let allDay = try #require(event["allDay"] as? Bool)
             for key in ["start", "end"] {
                 let value = try #require(event[key] as? String, "\(file): \(key) missing")
-                #expect(allDay ? value.wholeMatch(of: day) != nil : value.wholeMatch(of: instant) != nil, "\(file): \(value)")
+                #expect(
+                    allDay ? value.wholeMatch(of: day) != nil : value.wholeMatch(of: instant) != nil,
+                    "\(file): \(value)")
             }
-            #expect(event.keys.contains("uid") && event.keys.contains("recurrenceId") && event.keys.contains("location"))
+            #expect(
+                event.keys.contains("uid") && event.keys.contains("recurrenceId") && event.keys.contains("location"))
             #expect(event["calendar"] is String && event["summary"] is String)
         }
     }
@@ -69,7 +72,10 @@ struct CalendarEndToEndTests {
         let garbage = scratch.url.appendingPathComponent("notes.ics")
         try "this is not a calendar\n".write(to: garbage, atomically: true, encoding: .utf8)
         let folder = try ToolsBinary.run(
-            ["run", "calendar", "--ics", scratch.url.path, "--from", "2024-01-01", "--to", "2024-01-31", "--tz", "UTC"],
+            [
+                "run", "calendar", "--ics", scratch.url.path, "--from", "2024-01-01", "--to", "2024-01-31", "--tz",
+                "UTC",
+            ],
             environment: scratch.environment())
         #expect(folder.status == 0)
         #expect(folder.stdout.contains("Good event"))

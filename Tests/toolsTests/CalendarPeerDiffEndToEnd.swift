@@ -26,8 +26,10 @@ struct CalendarPeerDiffEndToEndTests {
         let scratch = try Scratch()
         let output = try Command.run(
             Self.python,
-            [root.appendingPathComponent("scripts/calendar-peer-diff").path, "--tools", ToolsBinary.url.path,
-             root.appendingPathComponent("Fixtures/calendar").path],
+            [
+                root.appendingPathComponent("scripts/calendar-peer-diff").path, "--tools", ToolsBinary.url.path,
+                root.appendingPathComponent("Fixtures/calendar").path,
+            ],
             environment: scratch.environment(), timeout: 900)
         let summary = output.stdout.split(separator: "\n").last.map(String.init) ?? ""
         #expect(output.status == 0, "\(output.stdout.suffix(4000))\n\(output.stderr.suffix(2000))")

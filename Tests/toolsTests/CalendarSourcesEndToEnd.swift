@@ -14,7 +14,8 @@ struct CalendarSourcesEndToEndTests {
     static func ics(_ uid: String, _ summary: String, at time: String) -> String {
         [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//almanac//sources test//EN", "BEGIN:VEVENT", "UID:\(uid)",
-            "DTSTAMP:20240601T000000Z", "DTSTART:20240610T\(time)00Z", "DTEND:20240610T\(time.prefix(2))3000Z", "SUMMARY:\(summary)",
+            "DTSTAMP:20240601T000000Z", "DTSTART:20240610T\(time)00Z", "DTEND:20240610T\(time.prefix(2))3000Z",
+            "SUMMARY:\(summary)",
             "END:VEVENT", "END:VCALENDAR", "",
         ].joined(separator: "\r\n")
     }
@@ -26,7 +27,8 @@ struct CalendarSourcesEndToEndTests {
             {"request":{"method":"GET","url":"https://feeds.example\(path)"},
              "response":{"status":200,"headers":{"content-type":"text/calendar; charset=utf-8"},"body":"\(name).ics"}}
             """
-        try exchange.write(to: folder.appendingPathComponent("\(name).exchange.json"), atomically: true, encoding: .utf8)
+        try exchange.write(
+            to: folder.appendingPathComponent("\(name).exchange.json"), atomically: true, encoding: .utf8)
     }
 
     /// A scratch folder with the feeds, a folder calendar and config.toml, and the server; removed
@@ -42,31 +44,36 @@ struct CalendarSourcesEndToEndTests {
             let feeds = folder.appendingPathComponent("feeds")
             home = folder.appendingPathComponent("home")
             let nested = home.appendingPathComponent("nested")
-            for path in [feeds, nested] { try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true) }
+            for path in [feeds, nested] {
+                try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            }
             try CalendarSourcesEndToEndTests.serve(
-                CalendarSourcesEndToEndTests.ics("work-1", "Work sync", at: "0900"), at: "/feeds/work.ics", as: "work", in: feeds)
+                CalendarSourcesEndToEndTests.ics("work-1", "Work sync", at: "0900"), at: "/feeds/work.ics", as: "work",
+                in: feeds)
             try CalendarSourcesEndToEndTests.serve(
-                CalendarSourcesEndToEndTests.ics("bank-1", "Bank holiday", at: "1000"), at: "/cal/holidays.ics", as: "holidays",
+                CalendarSourcesEndToEndTests.ics("bank-1", "Bank holiday", at: "1000"), at: "/cal/holidays.ics",
+                as: "holidays",
                 in: feeds)
             // A folder: every .ics below it, nested ones too; other files are ignored.
             try CalendarSourcesEndToEndTests.ics("home-1", "Dentist", at: "0700").write(
                 to: home.appendingPathComponent("personal.ics"), atomically: true, encoding: .utf8)
             try CalendarSourcesEndToEndTests.ics("home-2", "Piano lesson", at: "1500").write(
                 to: nested.appendingPathComponent("kids.ICS"), atomically: true, encoding: .utf8)
-            try "SUMMARY:not a calendar".write(to: home.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+            try "SUMMARY:not a calendar".write(
+                to: home.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
 
             server = try FixtureServer(root: feeds)
             config = folder.appendingPathComponent("config.toml")
             try """
-                [calendars.home]
-                ics = "\(home.path)"
+            [calendars.home]
+            ics = "\(home.path)"
 
-                [calendars.work]
-                ics = "\(server.baseURL)/feeds/work.ics"
+            [calendars.work]
+            ics = "\(server.baseURL)/feeds/work.ics"
 
-                [calendars.holidays]
-                ics = "webcal://127.0.0.1:\(server.port)/cal/holidays.ics"
-                """.write(to: config, atomically: true, encoding: .utf8)
+            [calendars.holidays]
+            ics = "webcal://127.0.0.1:\(server.port)/cal/holidays.ics"
+            """.write(to: config, atomically: true, encoding: .utf8)
         }
 
         deinit {
@@ -87,7 +94,9 @@ struct CalendarSourcesEndToEndTests {
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let data = try #require(envelope["data"] as? [String: Any])
         let events = try #require(data["events"] as? [[String: Any]])
-        return events.map { "\($0["start"] as? String ?? "?") \($0["summary"] as? String ?? "?") [\($0["calendar"] as? String ?? "?")]" }
+        return events.map {
+            "\($0["start"] as? String ?? "?") \($0["summary"] as? String ?? "?") [\($0["calendar"] as? String ?? "?")]"
+        }
     }
 
     @Test("every configured calendar at once: a folder, an http feed and a webcal feed, each by its name")
@@ -95,10 +104,11 @@ struct CalendarSourcesEndToEndTests {
         let setup = try Setup()
         let output = try setup.run(["today", "--format", "json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
-        #expect(try Self.events(output) == [
-            "2024-06-10T07:00:00Z Dentist [home]", "2024-06-10T09:00:00Z Work sync [work]",
-            "2024-06-10T10:00:00Z Bank holiday [holidays]", "2024-06-10T15:00:00Z Piano lesson [home]",
-        ])
+        #expect(
+            try Self.events(output) == [
+                "2024-06-10T07:00:00Z Dentist [home]", "2024-06-10T09:00:00Z Work sync [work]",
+                "2024-06-10T10:00:00Z Bank holiday [holidays]", "2024-06-10T15:00:00Z Piano lesson [home]",
+            ])
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         // Sources in name order: holidays (feed), home (folder), work (feed).
         #expect(envelope["provider"] as? String == "ics-url+ics-file")
@@ -128,13 +138,18 @@ struct CalendarSourcesEndToEndTests {
     @Test("one-off --ics with a webcal:// URL and with a folder; the calendar is named after the file or folder")
     func oneOff() throws {
         let setup = try Setup()
-        let feed = try setup.run(["--ics", "webcal://127.0.0.1:\(setup.server.port)/cal/holidays.ics", "--format", "json"])
+        let feed = try setup.run([
+            "--ics", "webcal://127.0.0.1:\(setup.server.port)/cal/holidays.ics", "--format", "json",
+        ])
         #expect(feed.status == 0, "stderr: \(feed.stderr)")
         #expect(try Self.events(feed) == ["2024-06-10T10:00:00Z Bank holiday [holidays]"])
 
         let folder = try setup.run(["--ics", setup.home.path, "--format", "json"])
         #expect(folder.status == 0, "stderr: \(folder.stderr)")
-        #expect(try Self.events(folder) == ["2024-06-10T07:00:00Z Dentist [home]", "2024-06-10T15:00:00Z Piano lesson [home]"])
+        #expect(
+            try Self.events(folder) == [
+                "2024-06-10T07:00:00Z Dentist [home]", "2024-06-10T15:00:00Z Piano lesson [home]",
+            ])
     }
 }
 

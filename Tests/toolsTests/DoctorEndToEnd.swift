@@ -20,7 +20,9 @@ struct DoctorEndToEndTests {
         output.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test("everything reachable: exit 0, one line per check (one per configured provider of the registry), the key present but never shown")
+    @Test(
+        "everything reachable: exit 0, one line per check (one per configured provider of the registry), the key present but never shown"
+    )
     func healthy() throws {
         let server = try FixtureServer()
         defer { server.stop() }
@@ -36,15 +38,19 @@ struct DoctorEndToEndTests {
         let settings = Settings(environment: environment)
         // Probed when configured; one that needs a contact and has none is a warning, not probed.
         let probed = providers.descriptors.filter { $0.probe != nil }.compactMap { descriptor -> String? in
-            if descriptor.terms.unconfiguredReason(settings, service: descriptor.summary) != nil { return "warn  \(descriptor.name)" }
+            if descriptor.terms.unconfiguredReason(settings, service: descriptor.summary) != nil {
+                return "warn  \(descriptor.name)"
+            }
             return descriptor.unconfiguredReason(settings) == nil ? "ok    \(descriptor.name)" : nil
         }
         #expect(probed.contains("ok    espn") && probed.contains("ok    brave") && probed.contains("warn  met-norway"))
-        #expect(lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
-            "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    tools-mcp", "ok    tools-serve",
-            "ok    sports setup", "ok    weather setup", "warn  calendar setup",
-            "ok    search setup", "ok    read setup",
-        ] + probed + ["ok    llm"])
+        #expect(
+            lines.map { $0.split(separator: ":").first.map(String.init) ?? "" } == [
+                "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    tools-mcp",
+                "ok    tools-serve",
+                "ok    sports setup", "ok    weather setup", "warn  calendar setup",
+                "ok    search setup", "ok    read setup",
+            ] + probed + ["ok    llm"])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
         // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.
         #expect(lines.contains { $0.hasPrefix("warn  calendar setup: no [calendars.NAME]") })
@@ -54,7 +60,9 @@ struct DoctorEndToEndTests {
         #expect(!output.stderr.contains(Self.secret))
     }
 
-    @Test("probes go out with each provider's terms: MET Norway's agent carries the contact; without one it is a warning, not a probe")
+    @Test(
+        "probes go out with each provider's terms: MET Norway's agent carries the contact; without one it is a warning, not a probe"
+    )
     func providerTerms() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
@@ -66,7 +74,9 @@ struct DoctorEndToEndTests {
         let without = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(without.status == 0, "\(without.stdout)")
         let warning = lines(without).first { $0.hasPrefix("warn  met-norway: ") }
-        #expect(warning?.contains("set [weather] contact = \"you@example.org\" in config.toml or ALMANAC_CONTACT") == true, "\(without.stdout)")
+        #expect(
+            warning?.contains("set [weather] contact = \"you@example.org\" in config.toml or ALMANAC_CONTACT") == true,
+            "\(without.stdout)")
         #expect(warning?.hasSuffix("; not probed") == true)
         // A generic agent is refused by MET Norway: it was never asked.
         #expect(try await server.userAgents()[status] == nil)
@@ -76,7 +86,8 @@ struct DoctorEndToEndTests {
         #expect(nominatim.hasPrefix("almanac/") && nominatim.hasSuffix("(+tools)"), "\(nominatim)")
 
         let contact = "doctor-tests@example.org"
-        let with = try ToolsBinary.run(["doctor"], environment: environment.merging(["ALMANAC_CONTACT": contact]) { $1 })
+        let with = try ToolsBinary.run(
+            ["doctor"], environment: environment.merging(["ALMANAC_CONTACT": contact]) { $1 })
         #expect(with.status == 0, "\(with.stdout)")
         #expect(lines(with).contains { $0.hasPrefix("ok    met-norway: reachable at \(base) (HTTP ") })
         let received = try await server.userAgents()
@@ -94,7 +105,8 @@ struct DoctorEndToEndTests {
         let environment = scratch.environment(
             // No search provider: neither a Brave key nor a SearXNG URL.
             Self.everyEndpoint(at: base).filter { $0.key != "ALMANAC_SEARXNG_URL" }.merging([
-                "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2",
+                "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9",
+                "ALMANAC_TIMEOUT": "2",
             ]) { $1 })
         let output = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(output.status == 69)
@@ -105,7 +117,8 @@ struct DoctorEndToEndTests {
         #expect(!lines.contains { $0.hasPrefix("ok    brave") || $0.hasPrefix("fail  brave") })
 
         // With ESPN back, the same missing key and LLM still pass.
-        let healthy = try ToolsBinary.run(["doctor"], environment: environment.merging(["ALMANAC_ESPN_URL": base]) { $1 })
+        let healthy = try ToolsBinary.run(
+            ["doctor"], environment: environment.merging(["ALMANAC_ESPN_URL": base]) { $1 })
         #expect(healthy.status == 0, "\(healthy.stdout)")
     }
 
@@ -134,13 +147,22 @@ struct DoctorEndToEndTests {
         let noLibical = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains { $0.hasPrefix("ok    libcurl: libcurl.so.4 7.") && $0.hasSuffix(" opened") })
-        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)") })
-        #expect(lines(noLibical).contains { $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV and read)") })
+        #expect(
+            lines(noLibical).contains {
+                $0.hasPrefix("warn  libical: cannot be opened: ") && $0.hasSuffix("; install libical3 (calendar only)")
+            })
+        #expect(
+            lines(noLibical).contains {
+                $0.hasPrefix("warn  libxml2: cannot be opened: ") && $0.hasSuffix("; install libxml2 (CalDAV and read)")
+            })
 
         // Both sonames tried: the GnuTLS build is the fallback.
         _ = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4"])
         let noLibcurl = try ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibcurl.status == 69)
-        #expect(lines(noLibcurl).contains { $0.hasPrefix("fail  libcurl: cannot be opened: ") && $0.hasSuffix("file too short; install libcurl4") })
+        #expect(
+            lines(noLibcurl).contains {
+                $0.hasPrefix("fail  libcurl: cannot be opened: ") && $0.hasSuffix("file too short; install libcurl4")
+            })
     }
 }

@@ -39,14 +39,16 @@ struct CLIUsageTests {
         #expect(!output.stderr.contains("Fatal error"))
     }
 
-    @Test("bad environment values are named with an example", arguments: [
-        ("ALMANAC_TIMEOUT", "soon", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got 'soon'"),
-        ("ALMANAC_TIMEOUT", "1e20", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got '1e20'"),
-        ("ALMANAC_CACHE_TTL", "-5", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '-5'"),
-        ("ALMANAC_CACHE_TTL", "9e18", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '9e18'"),
-        ("ALMANAC_NOW", "yesterday", "ALMANAC_NOW is not an ISO 8601 instant: 'yesterday'"),
-        ("ALMANAC_ESPN_URL", "ftp://x", "ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"),
-    ])
+    @Test(
+        "bad environment values are named with an example",
+        arguments: [
+            ("ALMANAC_TIMEOUT", "soon", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got 'soon'"),
+            ("ALMANAC_TIMEOUT", "1e20", "ALMANAC_TIMEOUT must be a number of seconds above 0 to 3600, got '1e20'"),
+            ("ALMANAC_CACHE_TTL", "-5", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '-5'"),
+            ("ALMANAC_CACHE_TTL", "9e18", "ALMANAC_CACHE_TTL must be a number of seconds from 0 to 604800, got '9e18'"),
+            ("ALMANAC_NOW", "yesterday", "ALMANAC_NOW is not an ISO 8601 instant: 'yesterday'"),
+            ("ALMANAC_ESPN_URL", "ftp://x", "ALMANAC_ESPN_URL is not an http(s) URL: 'ftp://x'"),
+        ])
     func badEnvironment(name: String, value: String, message: String) throws {
         let scratch = try Scratch()
         let output = try ToolsBinary.run(
@@ -73,10 +75,12 @@ struct CLIUsageTests {
     @Test("an unknown output format and an unknown zone are usage errors")
     func badGlobals() throws {
         let scratch = try Scratch()
-        let format = try ToolsBinary.run(["run", "sports", "nba", "--format", "xml"], environment: scratch.environment())
+        let format = try ToolsBinary.run(
+            ["run", "sports", "nba", "--format", "xml"], environment: scratch.environment())
         #expect(format.status == 64)
         #expect(format.stderr.contains("unknown format 'xml'"))
-        let zone = try ToolsBinary.run(["run", "sports", "nba", "--tz", "Mars/Olympus"], environment: scratch.environment())
+        let zone = try ToolsBinary.run(
+            ["run", "sports", "nba", "--tz", "Mars/Olympus"], environment: scratch.environment())
         #expect(zone.status == 64)
         #expect(zone.stderr.contains("unknown time zone 'Mars/Olympus'"))
     }

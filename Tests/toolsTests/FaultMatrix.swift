@@ -53,7 +53,9 @@ struct FaultMatrixTests {
                     provider: descriptor.name, tool: descriptor.tool, words: sample.words,
                     ownVariables: descriptor.endpoints.map(\.env),
                     otherVariables: others.filter { $0.role == descriptor.role }.flatMap { $0.endpoints.map(\.env) },
-                    otherRoleVariables: others.filter { $0.role != descriptor.role }.flatMap { $0.endpoints.map(\.env) },
+                    otherRoleVariables: others.filter { $0.role != descriptor.role }.flatMap {
+                        $0.endpoints.map(\.env)
+                    },
                     extra: sample.environment, cachedBeforeItself: geocodedFirst ? 1 : 0)
             }
         }()
@@ -106,10 +108,12 @@ struct FaultMatrixTests {
     @Test("the matrix covers every provider of the registry that has an upstream")
     func coversRegistry() {
         let names = Set(Target.all.map(\.provider))
-        #expect(names.isSuperset(of: [
-            "espn", "mlb-statsapi", "nhl-api", "open-meteo", "met-norway", "open-meteo-geocoding", "nominatim", "brave",
-            "searxng", "met-alerts", "nws-alerts", "meteoalarm",
-        ]))
+        #expect(
+            names.isSuperset(of: [
+                "espn", "mlb-statsapi", "nhl-api", "open-meteo", "met-norway", "open-meteo-geocoding", "nominatim",
+                "brave",
+                "searxng", "met-alerts", "nws-alerts", "meteoalarm",
+            ]))
     }
 
     @Test("each fault ends in data or one clear line, in time and bounded memory, cache untouched", arguments: cells)
@@ -176,7 +180,9 @@ struct MeasuredRunTests {
         let size = 256 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 4096)
         defer { buffer.deallocate() }
-        for offset in stride(from: 0, to: size, by: 4096) { buffer.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self) }
+        for offset in stride(from: 0, to: size, by: 4096) {
+            buffer.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self)
+        }
         let scratch = try Scratch()
         let output = try MeasuredRun.run(
             ToolsBinary.url, ["list"], environment: scratch.environment(), directory: scratch.url, timeout: 30)

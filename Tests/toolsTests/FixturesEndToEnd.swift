@@ -18,11 +18,16 @@ struct FixturesEndToEndTests {
         let fixtures = scratch.url.appendingPathComponent("Fixtures")
         let environment = scratch.environment(["ALMANAC_BRAVE_URL": server.baseURL, "BRAVE_API_KEY": Self.secret])
         let output = try ToolsBinary.run(
-            ["fixtures", "record", "search", "web-hello", "--dir", fixtures.path, "--", "hello", "world", "--count", "20"],
+            [
+                "fixtures", "record", "search", "web-hello", "--dir", fixtures.path, "--", "hello", "world", "--count",
+                "20",
+            ],
             environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
         let folder = fixtures.appendingPathComponent("search/brave")
-        #expect(output.stdout == "wrote \(folder.path)/web-hello.exchange.json\nwrote \(folder.path)/web-hello.response.json\n")
+        #expect(
+            output.stdout
+                == "wrote \(folder.path)/web-hello.exchange.json\nwrote \(folder.path)/web-hello.response.json\n")
 
         let exchange = try String(contentsOf: folder.appendingPathComponent("web-hello.exchange.json"), encoding: .utf8)
         #expect(
@@ -72,7 +77,10 @@ struct FixturesEndToEndTests {
         try await server.setFault(fault)
         let scratch = try Scratch()
         let output = try ToolsBinary.run(
-            ["fixtures", "check", "--live", "sports", "nba-scoreboard-final-2024-12-15", "--dir", Fixtures.directory.path],
+            [
+                "fixtures", "check", "--live", "sports", "nba-scoreboard-final-2024-12-15", "--dir",
+                Fixtures.directory.path,
+            ],
             environment: scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "5"]))
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == line)

@@ -9,10 +9,11 @@ import Testing
 struct LazyLibrariesEndToEnd {
     /// The shared objects the dynamic loader opened, from its own trace (LD_DEBUG=files).
     static func loadedLibraries(_ output: CommandOutput) -> Set<String> {
-        Set(output.stderr.split(separator: "\n").compactMap { line -> String? in
-            guard let start = line.range(of: "file=") else { return nil }
-            return String(line[start.upperBound...].prefix { $0 != " " })
-        })
+        Set(
+            output.stderr.split(separator: "\n").compactMap { line -> String? in
+                guard let start = line.range(of: "file=") else { return nil }
+                return String(line[start.upperBound...].prefix { $0 != " " })
+            })
     }
 
     @Test("a cold call opens libcurl and answers; the warm call after it never loads libcurl")
@@ -76,7 +77,10 @@ struct LazyLibrariesEndToEnd {
         #expect(!sports.stderr.contains("Fatal error"))
 
         let calendar = try ToolsBinary.run(
-            ["run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path, "--from", "2019-10-01"],
+            [
+                "run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path, "--from",
+                "2019-10-01",
+            ],
             environment: environment)
         #expect(calendar.status == 64)
         #expect(calendar.stderr.hasPrefix("error: calendar: libical could not be opened: "), "\(calendar.stderr)")
@@ -158,11 +162,20 @@ struct LazyLibrariesEndToEnd {
         let doctor = try ToolsBinary.run(["doctor"], environment: environment)
         let lines = doctor.stdout.split(separator: "\n").map(String.init)
         #expect(doctor.status == 69)
-        #expect(lines.contains("fail  libcurl: cannot be opened: libcurl.so.4 is 7.61.1; Almanac needs 7.68.0 or later; install libcurl4"), "\(doctor.stdout)")
-        #expect(lines.contains("warn  libxml2: cannot be opened: libxml2.so.16 is 2.7.3; Almanac needs 2.9.0 or later; install libxml2 (CalDAV and read)"))
+        #expect(
+            lines.contains(
+                "fail  libcurl: cannot be opened: libcurl.so.4 is 7.61.1; Almanac needs 7.68.0 or later; install libcurl4"
+            ), "\(doctor.stdout)")
+        #expect(
+            lines.contains(
+                "warn  libxml2: cannot be opened: libxml2.so.16 is 2.7.3; Almanac needs 2.9.0 or later; install libxml2 (CalDAV and read)"
+            ))
 
         let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
         #expect(sports.status == 69)
-        #expect(sports.stderr.contains("libcurl could not start: libcurl.so.4 is 7.61.1; Almanac needs 7.68.0 or later; install libcurl4"), "\(sports.stderr)")
+        #expect(
+            sports.stderr.contains(
+                "libcurl could not start: libcurl.so.4 is 7.61.1; Almanac needs 7.68.0 or later; install libcurl4"),
+            "\(sports.stderr)")
     }
 }

@@ -80,7 +80,9 @@ enum MeasuredRun {
         let started = Date()
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, python, &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw SpawnError(description: "posix_spawn failed: \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else {
+            throw SpawnError(description: "posix_spawn failed: \(String(cString: strerror(spawned)))")
+        }
 
         var status: Int32 = 0
         var usage = rusage()
@@ -110,6 +112,8 @@ enum MeasuredRun {
     /// python3 from this process's PATH.
     static let python3: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/python3" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/python3" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }()
 }

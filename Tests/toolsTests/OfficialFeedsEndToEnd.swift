@@ -21,10 +21,14 @@ struct OfficialFeedsEndToEndTests {
             league: "mlb", date: "2023-08-29", provider: "mlb-statsapi", games: 15,
             line: "LIVE In Progress: Angels (63-69) 5 @ Phillies (73-58) 8"),
         // Game 2025020003: COL 4 @ LAK 1, final, 02:30 UTC on 8 Oct (22:30 EDT on the 7th).
-        Case(league: "nhl", date: "2025-10-07", provider: "nhl-api", games: 3, line: "Final: Avalanche 4 @ Kings 1 · Avalanche won"),
+        Case(
+            league: "nhl", date: "2025-10-07", provider: "nhl-api", games: 3,
+            line: "Final: Avalanche 4 @ Kings 1 · Avalanche won"),
     ]
 
-    @Test("ESPN 500: the official feed answers; ESPN's failure is in attempts and the context names the source", arguments: cases)
+    @Test(
+        "ESPN 500: the official feed answers; ESPN's failure is in attempts and the context names the source",
+        arguments: cases)
     func fallback(_ testCase: Case) async throws {
         let espn = try FixtureServer()
         defer { espn.stop() }

@@ -17,9 +17,11 @@ struct QuietLibrariesEndToEnd {
                 {"request":{"method":"\(method)","url":"http://127.0.0.1/dav/"},
                  "response":{"status":207,"headers":{"content-type":"application/xml; charset=utf-8"},"body":"broken.xml"}}
                 """
-            try exchange.write(to: root.appendingPathComponent("\(method).exchange.json"), atomically: true, encoding: .utf8)
+            try exchange.write(
+                to: root.appendingPathComponent("\(method).exchange.json"), atomically: true, encoding: .utf8)
         }
-        try "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\">\n<d:response><d:href>/dav/</d:href>\n</d:multistatus>"
+        try
+            "<?xml version=\"1.0\"?>\n<d:multistatus xmlns:d=\"DAV:\">\n<d:response><d:href>/dav/</d:href>\n</d:multistatus>"
             .write(to: root.appendingPathComponent("broken.xml"), atomically: true, encoding: .utf8)
         let server = try FixtureServer(root: root)
         defer { server.stop() }
@@ -32,7 +34,10 @@ struct QuietLibrariesEndToEnd {
         let lines = output.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 2, "\(output.stderr)")
         #expect(lines.first == "error: calendar: every provider failed")
-        #expect(lines.last?.contains("caldav: CalDAV: unreadable XML from 127.0.0.1 for PROPFIND /dav: line 4: Opening and ending tag mismatch") == true, "\(output.stderr)")
+        #expect(
+            lines.last?.contains(
+                "caldav: CalDAV: unreadable XML from 127.0.0.1 for PROPFIND /dav: line 4: Opening and ending tag mismatch"
+            ) == true, "\(output.stderr)")
         #expect(!output.stderr.contains("parser error"))
     }
 }

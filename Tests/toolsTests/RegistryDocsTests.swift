@@ -31,16 +31,22 @@ struct RegistryDocsTests {
         }
     }
 
-    @Test("README's fault-matrix table has every fault for every provider the matrix runs (regenerate it with scripts/fault-matrix)")
+    @Test(
+        "README's fault-matrix table has every fault for every provider the matrix runs (regenerate it with scripts/fault-matrix)"
+    )
     func faultMatrix() {
         let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| ") }
-        for descriptor in Runtime.defaultProviders().descriptors where descriptor.sampleCall != nil && !descriptor.endpoints.isEmpty {
+        for descriptor in Runtime.defaultProviders().descriptors
+        where descriptor.sampleCall != nil && !descriptor.endpoints.isEmpty {
             let cell = " | \(descriptor.tool) (\(descriptor.name)) | "
-            #expect(rows.filter { $0.contains(cell) }.count == FaultMatrixTests.expectations.count, "\(descriptor.name)")
+            #expect(
+                rows.filter { $0.contains(cell) }.count == FaultMatrixTests.expectations.count, "\(descriptor.name)")
         }
     }
 
-    @Test("no upstream host or secret name outside the module that owns its provider (Core, the CLI, runtime and servers name none)")
+    @Test(
+        "no upstream host or secret name outside the module that owns its provider (Core, the CLI, runtime and servers name none)"
+    )
     func literalsStayHome() throws {
         let sources = Fixtures.packageRoot().appendingPathComponent("Sources")
         let modules = try FileManager.default.contentsOfDirectory(atPath: sources.path)

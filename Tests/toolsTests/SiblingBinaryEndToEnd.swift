@@ -13,7 +13,8 @@ struct SiblingBinaryEndToEnd {
     func missingSibling(command: String, message: String, product: String) throws {
         let scratch = try Scratch()
         let lonely = scratch.url.appendingPathComponent("bin/tools")
-        try FileManager.default.createDirectory(at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: ToolsBinary.url, to: lonely)
         let output = try Command.run(lonely, [command], environment: scratch.environment(), timeout: 30)
         #expect(output.status == 64)
@@ -21,12 +22,16 @@ struct SiblingBinaryEndToEnd {
         #expect(lines.first?.hasPrefix("error: \(message)") == true, "\(output.stderr)")
         #expect(lines.first?.contains(scratch.url.appendingPathComponent("bin/\(product)").path) == true)
         // The one install step, then the single product.
-        #expect(lines.dropFirst().first?.hasPrefix("  run scripts/install in the Almanac checkout") == true, "\(output.stderr)")
+        #expect(
+            lines.dropFirst().first?.hasPrefix("  run scripts/install in the Almanac checkout") == true,
+            "\(output.stderr)")
         #expect(output.stderr.contains("swift build -c release --product \(product)"))
         #expect(output.stdout.isEmpty)
     }
 
-    @Test("tools doctor warns (exit 0) for each sibling missing beside tools, naming its path and the install step; ok for each present")
+    @Test(
+        "tools doctor warns (exit 0) for each sibling missing beside tools, naming its path and the install step; ok for each present"
+    )
     func doctorNamesMissingSiblings() throws {
         let server = try FixtureServer()
         defer { server.stop() }
@@ -39,13 +44,15 @@ struct SiblingBinaryEndToEnd {
         try FileManager.default.copyItem(at: ToolsBinary.url, to: serve)
         let environment = scratch.environment(
             DoctorEndToEndTests.everyEndpoint(at: server.baseURL).merging(["ALMANAC_LLM_URL": server.baseURL]) { $1 })
-        let output = try Command.run(bin.appendingPathComponent("tools"), ["doctor"], environment: environment, timeout: 60)
+        let output = try Command.run(
+            bin.appendingPathComponent("tools"), ["doctor"], environment: environment, timeout: 60)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = output.stdout.split(separator: "\n").map(String.init)
         #expect(
             lines.contains(
                 "warn  tools-mcp: missing beside tools (\(bin.appendingPathComponent("tools-mcp").path)), so tools mcp cannot run; "
-                    + "run scripts/install in the Almanac checkout (builds tools, tools-mcp and tools-serve into ~/.local/bin)"),
+                    + "run scripts/install in the Almanac checkout (builds tools, tools-mcp and tools-serve into ~/.local/bin)"
+            ),
             "\(output.stdout)")
         #expect(lines.contains("ok    tools-serve: \(serve.path) (tools serve)"), "\(output.stdout)")
     }

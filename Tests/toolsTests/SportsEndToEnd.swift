@@ -9,7 +9,8 @@ struct SportsEndToEndTests {
 
     func envelope(_ output: CommandOutput) throws -> [String: Any] {
         let data = Data(output.stdout.utf8)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(output.stdout)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(output.stdout)")
     }
 
     func outcomes(_ envelope: [String: Any]) -> [String] {
@@ -38,7 +39,8 @@ struct SportsEndToEndTests {
         #expect(second.stdout.hasPrefix("[sports] "))
         #expect(try await server.requestCount() == 1)
 
-        let refetch = try ToolsBinary.run(Self.words, environment: environment.merging(["ALMANAC_CACHE_TTL": "0"]) { $1 })
+        let refetch = try ToolsBinary.run(
+            Self.words, environment: environment.merging(["ALMANAC_CACHE_TTL": "0"]) { $1 })
         #expect(refetch.status == 0)
         #expect(try await server.requestCount() == 2)
 
@@ -72,7 +74,8 @@ struct SportsEndToEndTests {
         let scratch = try Scratch()
         // A port nothing listens on: bind-and-close gives a free one.
         let output = try ToolsBinary.run(
-            Self.words, environment: scratch.environment(["ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2"]))
+            Self.words,
+            environment: scratch.environment(["ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2"]))
         #expect(output.status == 69)
         #expect(output.stdout.isEmpty)
         let lines = output.stderr.split(separator: "\n").map(String.init)
@@ -109,7 +112,8 @@ struct SportsEndToEndTests {
         let scratch = try Scratch()
         let started = Date()
         let output = try ToolsBinary.run(
-            Self.words, environment: scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "0.5"]))
+            Self.words,
+            environment: scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "0.5"]))
         #expect(output.status == 69)
         #expect(output.stderr.contains("espn: no answer within 0.5 s"))
         #expect(Date().timeIntervalSince(started) < 4.5)
@@ -145,7 +149,8 @@ struct SportsEndToEndTests {
         #expect(league.status == 64)
         #expect(league.stderr.contains("nbaa"))
         #expect(league.stderr.contains("nba"))
-        let date = try ToolsBinary.run(["run", "sports", "nba", "--date", "15/12/2024"], environment: scratch.environment())
+        let date = try ToolsBinary.run(
+            ["run", "sports", "nba", "--date", "15/12/2024"], environment: scratch.environment())
         #expect(date.status == 64)
         #expect(date.stderr.contains("YYYY-MM-DD"))
     }

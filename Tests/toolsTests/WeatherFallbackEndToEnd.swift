@@ -8,7 +8,8 @@ import Testing
 struct WeatherFallbackEndToEndTests {
     func envelope(_ output: CommandOutput) throws -> [String: Any] {
         let data = Data(output.stdout.utf8)
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(output.stdout)")
+        return try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any], "not JSON: \(output.stdout)")
     }
 
     static let oslo = ["run", "weather", "--lat", "59.91", "--lon", "10.75"]
@@ -41,10 +42,13 @@ struct WeatherFallbackEndToEndTests {
         return url.replacingOccurrences(of: from, with: "latitude=\(latitude)&longitude=\(longitude)")
     }
 
-    @Test("Open-Meteo answering 500: MET Norway answers (with a contact), source met-norway, Open-Meteo's failure in attempts")
+    @Test(
+        "Open-Meteo answering 500: MET Norway answers (with a contact), source met-norway, Open-Meteo's failure in attempts"
+    )
     func metNorway() async throws {
         let scratch = try Scratch()
-        let down = try FixtureServer(root: try Self.downRoot(scratch, [try Self.openMeteoForecastURL("59.91", "10.75")]))
+        let down = try FixtureServer(
+            root: try Self.downRoot(scratch, [try Self.openMeteoForecastURL("59.91", "10.75")]))
         defer { down.stop() }
         let up = try FixtureServer()
         defer { up.stop() }
@@ -96,9 +100,12 @@ struct WeatherFallbackEndToEndTests {
         }
         let ottawa: [String: Any] = [
             "request": ["method": "GET", "url": try Self.openMeteoForecastURL("45.42", "-75.69", imperial: true)],
-            "response": ["status": 200, "headers": ["content-type": "application/json"], "body": "toronto.response.json"],
+            "response": [
+                "status": 200, "headers": ["content-type": "application/json"], "body": "toronto.response.json",
+            ],
         ]
-        try JSONSerialization.data(withJSONObject: ottawa).write(to: root.appendingPathComponent("ottawa.exchange.json"))
+        try JSONSerialization.data(withJSONObject: ottawa).write(
+            to: root.appendingPathComponent("ottawa.exchange.json"))
         try FileManager.default.copyItem(
             at: fixtures.appendingPathComponent("open-meteo/forecast-toronto-imperial.response.json"),
             to: root.appendingPathComponent("toronto.response.json"))
@@ -115,7 +122,8 @@ struct WeatherFallbackEndToEndTests {
         ])
         let output = try ToolsBinary.run(["run", "weather", "Ottawa", "--units", "imperial"], environment: environment)
         #expect(output.status == 0, "stderr: \(output.stderr)")
-        #expect(output.stdout.contains("Ottawa, Ontario, Canada · local time Thu 5 Mar 2026 21:05 EST"), "\(output.stdout)")
+        #expect(
+            output.stdout.contains("Ottawa, Ontario, Canada · local time Thu 5 Mar 2026 21:05 EST"), "\(output.stdout)")
         #expect(output.stdout.contains("source: open-meteo"))
         #expect(try await down.requestCount() == 1)
         #expect(try await up.requestCount() == 2)
@@ -124,7 +132,9 @@ struct WeatherFallbackEndToEndTests {
         let text = try ToolsBinary.run(
             ["run", "weather", "Ottawa", "--units", "imperial", "--format", "text"], environment: environment)
         #expect(text.status == 0, "stderr: \(text.stderr)")
-        #expect(text.stdout.contains("Weather data by Open-Meteo.com (CC BY 4.0)\nGeocoding © OpenStreetMap contributors (ODbL)"))
+        #expect(
+            text.stdout.contains(
+                "Weather data by Open-Meteo.com (CC BY 4.0)\nGeocoding © OpenStreetMap contributors (ODbL)"))
     }
 
     @Test("Nominatim: at most one request a second across concurrent processes (slots reserved in the SQLite state)")

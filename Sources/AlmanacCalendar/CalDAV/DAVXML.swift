@@ -70,7 +70,8 @@ enum XMLTreeBuilder {
                 let step = almanac_xml_read(reader)
                 if step == 0 { break }
                 if step < 0 {
-                    throw XMLMalformed(reason: almanac_xml_reader_error(reader).map { String(cString: $0) } ?? "malformed XML")
+                    throw XMLMalformed(
+                        reason: almanac_xml_reader_error(reader).map { String(cString: $0) } ?? "malformed XML")
                 }
                 switch Int(almanac_xml_node_type(reader)) {
                 case ALMANAC_XML_ELEMENT:
@@ -131,7 +132,9 @@ enum DAV {
                 properties += propstat.child("prop")?.children ?? []
             }
             responses.append(
-                Response(href: href, status: response.child("status").flatMap { statusCode($0.value) }, properties: properties))
+                Response(
+                    href: href, status: response.child("status").flatMap { statusCode($0.value) },
+                    properties: properties))
         }
         return (responses, root.child("sync-token")?.value)
     }

@@ -94,8 +94,10 @@ private struct EventRecord {
         switch (start, length) {
         case (.day(let day), .days(let days)): return .day(day.adding(days: max(days, 1)))
         case (.day(let day), .seconds(let seconds)): return .day(day.adding(days: max(1, seconds / 86_400)))
-        case (.instant(let date), .seconds(let seconds)): return .instant(date.addingTimeInterval(TimeInterval(seconds)))
-        case (.instant(let date), .days(let days)): return .instant(date.addingTimeInterval(TimeInterval(days * 86_400)))
+        case (.instant(let date), .seconds(let seconds)):
+            return .instant(date.addingTimeInterval(TimeInterval(seconds)))
+        case (.instant(let date), .days(let days)):
+            return .instant(date.addingTimeInterval(TimeInterval(days * 86_400)))
         }
     }
 }
@@ -209,7 +211,8 @@ extension ICalendarDocument {
         for calendar in calendars {
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
             let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
-            await reading.add(readAll(components, zones: zones, firstPosition: reading.position), count: components.count)
+            await reading.add(
+                readAll(components, zones: zones, firstPosition: reading.position), count: components.count)
         }
         return await finish(reading, window: window, calendar: name)
     }
@@ -282,7 +285,8 @@ extension ICalendarDocument {
     }
 
     /// Chooses revisions among what was read and expands it.
-    private func finish(_ reading: consuming Reading, window: ExpansionWindow, calendar name: String) async -> Expansion {
+    private func finish(_ reading: consuming Reading, window: ExpansionWindow, calendar name: String) async -> Expansion
+    {
         var result = Expansion()
         result.warnings = reading.warnings
         let unknown = reading.unknown
@@ -311,7 +315,8 @@ extension ICalendarDocument {
                 let end = record.end(from: start)
                 guard window.overlaps(start, end) else { continue }
                 events.append(
-                    instance(record, start: start, end: end, recurrenceId: record.recurrenceId.map(eventTime),
+                    instance(
+                        record, start: start, end: end, recurrenceId: record.recurrenceId.map(eventTime),
                         calendar: calendar))
             }
         }
@@ -368,7 +373,8 @@ extension ICalendarDocument {
         var events: [CalendarEvent] = []
         var notes: [String] = []
         for master in masters {
-            expand(master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar, into: &events,
+            expand(
+                master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar, into: &events,
                 notes: &notes)
         }
         return (events, notes)
@@ -440,7 +446,9 @@ extension ICalendarDocument {
 
     private struct Problem: Error { let message: String }
 
-    private func read(_ component: OpaquePointer, zones: ZoneResolver, index: Int) -> Result<
+    private func read(
+        _ component: OpaquePointer, zones: ZoneResolver, index: Int
+    ) -> Result<
         (EventRecord, [String]), Problem
     > {
         var notes: [String] = []
@@ -466,8 +474,9 @@ extension ICalendarDocument {
             // "RRULE:" with nothing after it) is harmless noise some producers even export.
             if !message.hasPrefix("No value for"),
                 ["RRULE", "DTSTART", "DTEND", "DURATION", "EXDATE", "RDATE", "RECURRENCE-ID"].contains(where: {
-                message.contains($0)
-            }) {
+                    message.contains($0)
+                })
+            {
                 let detail = message.split(separator: ":").first.map(String.init) ?? message
                 notes.append("\(label): unreadable property skipped (\(detail.trimmingCharacters(in: .whitespaces)))")
             }
@@ -507,7 +516,8 @@ extension ICalendarDocument {
             description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
             cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
             rrules: rrules, rdates: readRDates(component, zones: zones), exdates: readExdates(component, zones: zones),
-            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, revision: Revision(of: component, position: index))
+            recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, revision: Revision(of: component, position: index)
+        )
         return .success((record, notes))
     }
 
@@ -632,14 +642,29 @@ extension ICalendarDocument {
     private static let end = Int16(ICAL_RECURRENCE_ARRAY_MAX.rawValue)
 
     private static let byParts: [ByPart] = [
-        ByPart(name: "BYSECOND", range: 0...60, signed: false, values: { values($0.by_second) }, clear: { $0.by_second.0 = end }),
-        ByPart(name: "BYMINUTE", range: 0...59, signed: false, values: { values($0.by_minute) }, clear: { $0.by_minute.0 = end }),
-        ByPart(name: "BYHOUR", range: 0...23, signed: false, values: { values($0.by_hour) }, clear: { $0.by_hour.0 = end }),
-        ByPart(name: "BYMONTHDAY", range: 1...31, signed: true, values: { values($0.by_month_day) }, clear: { $0.by_month_day.0 = end }),
-        ByPart(name: "BYYEARDAY", range: 1...366, signed: true, values: { values($0.by_year_day) }, clear: { $0.by_year_day.0 = end }),
-        ByPart(name: "BYWEEKNO", range: 1...53, signed: true, values: { values($0.by_week_no) }, clear: { $0.by_week_no.0 = end }),
-        ByPart(name: "BYMONTH", range: 1...12, signed: false, values: { values($0.by_month) }, clear: { $0.by_month.0 = end }),
-        ByPart(name: "BYSETPOS", range: 1...366, signed: true, values: { values($0.by_set_pos) }, clear: { $0.by_set_pos.0 = end }),
+        ByPart(
+            name: "BYSECOND", range: 0...60, signed: false, values: { values($0.by_second) },
+            clear: { $0.by_second.0 = end }),
+        ByPart(
+            name: "BYMINUTE", range: 0...59, signed: false, values: { values($0.by_minute) },
+            clear: { $0.by_minute.0 = end }),
+        ByPart(
+            name: "BYHOUR", range: 0...23, signed: false, values: { values($0.by_hour) }, clear: { $0.by_hour.0 = end }),
+        ByPart(
+            name: "BYMONTHDAY", range: 1...31, signed: true, values: { values($0.by_month_day) },
+            clear: { $0.by_month_day.0 = end }),
+        ByPart(
+            name: "BYYEARDAY", range: 1...366, signed: true, values: { values($0.by_year_day) },
+            clear: { $0.by_year_day.0 = end }),
+        ByPart(
+            name: "BYWEEKNO", range: 1...53, signed: true, values: { values($0.by_week_no) },
+            clear: { $0.by_week_no.0 = end }),
+        ByPart(
+            name: "BYMONTH", range: 1...12, signed: false, values: { values($0.by_month) },
+            clear: { $0.by_month.0 = end }),
+        ByPart(
+            name: "BYSETPOS", range: 1...366, signed: true, values: { values($0.by_set_pos) },
+            clear: { $0.by_set_pos.0 = end }),
     ]
 
     /// Removes the BY parts libical parsed but its iterator refuses, which RFC 5545 3.3.10 makes
@@ -657,7 +682,8 @@ extension ICalendarDocument {
             switch part.name {
             case "BYWEEKNO": forbidden = freq != ICAL_YEARLY_RECURRENCE
             case "BYYEARDAY":
-                forbidden = freq == ICAL_DAILY_RECURRENCE || freq == ICAL_WEEKLY_RECURRENCE || freq == ICAL_MONTHLY_RECURRENCE
+                forbidden =
+                    freq == ICAL_DAILY_RECURRENCE || freq == ICAL_WEEKLY_RECURRENCE || freq == ICAL_MONTHLY_RECURRENCE
             case "BYMONTHDAY": forbidden = freq == ICAL_WEEKLY_RECURRENCE
             default: forbidden = false
             }
@@ -838,8 +864,10 @@ extension ICalendarDocument {
     private func iterator(for recurrence: icalrecurrencetype, from start: Stamp) -> OpaquePointer? {
         var rule = recurrence
         if !start.isDate, icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0 {
-            let until = Stamp(wall: rule.until, isDate: false, zone: icaltime_is_utc(rule.until) != 0
-                ? (LibICal.utc.map(ICalZone.libical) ?? start.zone) : start.zone)
+            let until = Stamp(
+                wall: rule.until, isDate: false,
+                zone: icaltime_is_utc(rule.until) != 0
+                    ? (LibICal.utc.map(ICalZone.libical) ?? start.zone) : start.zone)
             rule.until = start.zone.wall(until.instant)
         }
         return icalrecur_iterator_new(rule, start.wall)

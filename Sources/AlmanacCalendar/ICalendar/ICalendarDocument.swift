@@ -57,7 +57,8 @@ final class ICalendarDocument {
                 warnings.append(
                     dropped == 0
                         ? "\(name): no END:VCALENDAR at the end; read as if it were there"
-                        : "\(name): file ends early (no END:VCALENDAR); the last \(dropped) lines (an unfinished entry) skipped")
+                        : "\(name): file ends early (no END:VCALENDAR); the last \(dropped) lines (an unfinished entry) skipped"
+                )
             }
         }
         guard let parsed else {

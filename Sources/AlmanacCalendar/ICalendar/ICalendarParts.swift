@@ -103,7 +103,8 @@ struct ICalendarParts {
     }
 
     /// `BEGIN:NAME` or `END:NAME` (any case), with NAME upper-cased; nil for other lines.
-    private static func marker(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (begin: Bool, name: String)? {
+    private static func marker(_ bytes: UnsafeBufferPointer<UInt8>, _ line: Range<Int>) -> (begin: Bool, name: String)?
+    {
         func starts(with word: String) -> Bool {
             let word = Array(word.utf8)
             guard line.count > word.count else { return false }
@@ -118,7 +119,9 @@ struct ICalendarParts {
         guard first == 0x42 || first == 0x45 else { return nil }
         let begin = starts(with: "BEGIN:")
         guard begin || starts(with: "END:") else { return nil }
-        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + (begin ? 6 : 4))..<line.upperBound]), as: UTF8.self)
+        let name = String(
+            decoding: UnsafeBufferPointer(rebasing: bytes[(line.lowerBound + (begin ? 6 : 4))..<line.upperBound]),
+            as: UTF8.self)
         return (begin, name.uppercased())
     }
 }

@@ -50,7 +50,8 @@ extension ICalendarDocument {
                     state = .open
                 }
                 tasks.append(
-                    CalendarTask(uid: uid, summary: summary, due: due, state: state, priority: priority, calendar: name))
+                    CalendarTask(uid: uid, summary: summary, due: due, state: state, priority: priority, calendar: name)
+                )
             }
             for tzid in zones.unknown {
                 warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(zone.identifier)")

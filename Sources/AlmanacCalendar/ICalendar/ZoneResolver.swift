@@ -18,7 +18,8 @@ enum ICalZone {
             let seconds = icaltime_as_timet_with_zone(local, zone)
             // Zone changes happen at night: only night hours pay for these checks.
             if local.hour <= 4 || local.hour >= 22 {
-                return Date(timeIntervalSince1970: TimeInterval(Self.rfcInstant(local, seconds: Int(seconds), in: zone)))
+                return Date(
+                    timeIntervalSince1970: TimeInterval(Self.rfcInstant(local, seconds: Int(seconds), in: zone)))
             }
             return Date(timeIntervalSince1970: TimeInterval(seconds))
         case .foundation(let zone):
@@ -45,7 +46,8 @@ enum ICalZone {
         let wanted = fields(local)
         let got = fields(icaltime_from_timet_with_zone(time_t(seconds), 0, zone))
         if got != wanted { return seconds + (wanted - got) }  // in a gap
-        for back in [3_600, 1_800] where fields(icaltime_from_timet_with_zone(time_t(seconds - back), 0, zone)) == wanted {
+        for back in [3_600, 1_800]
+        where fields(icaltime_from_timet_with_zone(time_t(seconds - back), 0, zone)) == wanted {
             return seconds - back
         }
         return seconds

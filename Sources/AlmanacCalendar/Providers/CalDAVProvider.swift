@@ -39,7 +39,8 @@ struct CalDAVProvider: Provider {
                 objects = try await client.sync(collection, token: token, state: &state)
                 state.mirrorsCollection = true
             } else {
-                objects = try await client.query(collection, window: query.window, tasks: query.wantsTasks, state: &state)
+                objects = try await client.query(
+                    collection, window: query.window, tasks: query.wantsTasks, state: &state)
                 state.mirrorsCollection = false
             }
             state.syncedAt = environment.now
@@ -62,15 +63,18 @@ struct CalDAVProvider: Provider {
         var snapshot = CalendarSnapshot(documents: [], warnings: [])
         var oldest: Date?
         for collection in index.collections {
-            let state = await CalDAVState.load(CalDAVState.key(collection.url, username: username), from: environment.state)
+            let state = await CalDAVState.load(
+                CalDAVState.key(collection.url, username: username), from: environment.state)
             guard let syncedAt = state.syncedAt else { continue }
             oldest = min(oldest ?? syncedAt, syncedAt)
             if state.mirrorsCollection != true {
                 snapshot.warnings.append(
-                    "calendar '\(collection.displayName ?? collection.url)': the server has no sync, so the saved copy holds only events of windows asked before")
+                    "calendar '\(collection.displayName ?? collection.url)': the server has no sync, so the saved copy holds only events of windows asked before"
+                )
             }
             for object in state.objects.values.sorted(by: { $0.name < $1.name }) {
-                snapshot.documents.append(.init(name: object.name, collection: collection.displayName, text: object.data))
+                snapshot.documents.append(
+                    .init(name: object.name, collection: collection.displayName, text: object.data))
             }
         }
         guard let oldest else { return nil }
@@ -172,7 +176,8 @@ struct CalDAVClient {
         let request = HTTPRequest(method: method, url: url, headers: headers, body: body.map { Data($0.utf8) })
         let host = url.host ?? "server"
         do {
-            return try await environment.fetch(request, service: "caldav", configured: configured, credential: credential)
+            return try await environment.fetch(
+                request, service: "caldav", configured: configured, credential: credential)
         } catch let failure as ProviderFailure {
             // `Kind` is a struct: its static members match as values (`~=`), hence the `default`.
             switch failure.kind {
@@ -180,9 +185,11 @@ struct CalDAVClient {
                 let message: String
                 if let credential, credential.origin != Origin(url) {
                     // Credentials never follow a redirect or a link to another server.
-                    message = "CalDAV: \(host) wants a login, but the credentials are for \(credential.origin.host) only; configure \(host)'s URL itself"
+                    message =
+                        "CalDAV: \(host) wants a login, but the credentials are for \(credential.origin.host) only; configure \(host)'s URL itself"
                 } else if credential == nil {
-                    message = "CalDAV: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
+                    message =
+                        "CalDAV: \(host) wants a login (HTTP 401); set username and password_env in [calendars.NAME] or ALMANAC_CALDAV_USER/ALMANAC_CALDAV_PASSWORD"
                 } else if failure.message.contains("not sending credentials") {
                     message = failure.message
                 } else {
@@ -199,7 +206,9 @@ struct CalDAVClient {
         }
     }
 
-    func multistatus(_ method: String, _ url: URL, depth: String?, body: String) async throws -> (
+    func multistatus(
+        _ method: String, _ url: URL, depth: String?, body: String
+    ) async throws -> (
         responses: [DAV.Response], syncToken: String?
     ) {
         let response = try await send(method, url, depth: depth, body: body)
@@ -207,12 +216,16 @@ struct CalDAVClient {
         do {
             multistatus = try DAV.multistatus(response.body)
         } catch let unavailable as XMLUnavailable {
-            throw ProviderFailure(.unconfigured, "CalDAV: libxml2 could not be opened: \(unavailable.reason); install libxml2")
+            throw ProviderFailure(
+                .unconfigured, "CalDAV: libxml2 could not be opened: \(unavailable.reason); install libxml2")
         } catch let malformed as XMLMalformed {
-            throw ProviderFailure(.decoding, "CalDAV: unreadable XML from \(url.host ?? "server") for \(method) \(url.path): \(malformed.reason)")
+            throw ProviderFailure(
+                .decoding,
+                "CalDAV: unreadable XML from \(url.host ?? "server") for \(method) \(url.path): \(malformed.reason)")
         }
         guard let parsed = multistatus else {
-            throw ProviderFailure(.decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
+            throw ProviderFailure(
+                .decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
         }
         return parsed
     }
@@ -286,14 +299,17 @@ struct CalDAVClient {
     // MARK: sync-collection (RFC 6578)
 
     /// Brings `state` up to date with `collection` and returns every object.
-    func sync(_ collection: CalDAVCollection, token: String, state: inout CalDAVState) async throws
+    func sync(
+        _ collection: CalDAVCollection, token: String, state: inout CalDAVState
+    ) async throws
         -> [CalDAVState.Object]
     {
         if state.syncToken == token { return Array(state.objects.values).sorted { $0.name < $1.name } }
         let result: (responses: [DAV.Response], syncToken: String?)
         do {
             result = try await syncReport(collection.url, token: state.syncToken)
-        } catch let failure as ProviderFailure where state.syncToken != nil && failure.kind != .unauthorized
+        } catch let failure as ProviderFailure
+            where state.syncToken != nil && failure.kind != .unauthorized
             && failure.kind != .timeout
         {
             // An expired or unknown token (403/409 valid-sync-token): start over.
@@ -318,7 +334,8 @@ struct CalDAVClient {
         return Array(state.objects.values).sorted { $0.name < $1.name }
     }
 
-    private func syncReport(_ url: URL, token: String?) async throws -> (responses: [DAV.Response], syncToken: String?) {
+    private func syncReport(_ url: URL, token: String?) async throws -> (responses: [DAV.Response], syncToken: String?)
+    {
         let body = """
             <?xml version="1.0" encoding="utf-8"?>
             <d:sync-collection xmlns:d="DAV:"><d:sync-token>\(DAV.escape(token ?? ""))</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>
@@ -329,7 +346,9 @@ struct CalDAVClient {
     // MARK: calendar-query (RFC 4791 7.8) with time-range
 
     /// The objects overlapping `window` (or every VTODO), fetching only those whose ETag changed.
-    func query(_ collection: CalDAVCollection, window: ExpansionWindow, tasks: Bool, state: inout CalDAVState)
+    func query(
+        _ collection: CalDAVCollection, window: ExpansionWindow, tasks: Bool, state: inout CalDAVState
+    )
         async throws -> [CalDAVState.Object]
     {
         let filter: String
@@ -383,7 +402,9 @@ struct CalDAVClient {
                     let data = response.property("calendar-data", DAV.caldav)?.text, !data.isEmpty
                 else { continue }
                 let etag = response.property("getetag")?.value ?? ""
-                state.objects[url.path] = .init(etag: etag, data: data, name: url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent)
+                state.objects[url.path] = .init(
+                    etag: etag, data: data, name: url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
+                )
             }
         }
     }

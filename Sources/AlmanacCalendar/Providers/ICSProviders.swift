@@ -176,7 +176,8 @@ struct ICSFileProvider: Provider {
                 if walked % 64 == 0 { try Task.checkCancellation() }
                 guard walked <= CalendarLimits.maxWalkedEntries else {
                     throw ProviderFailure(
-                        .decoding, "\(path) holds more than \(CalendarLimits.maxWalkedEntries) entries; name a smaller folder")
+                        .decoding,
+                        "\(path) holds more than \(CalendarLimits.maxWalkedEntries) entries; name a smaller folder")
                 }
                 // Regular files only: reading a FIFO or a device named x.ics would block or never end.
                 if file.pathExtension.lowercased() == "ics",
@@ -196,12 +197,14 @@ struct ICSFileProvider: Provider {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             if size > maxBytes {
                 snapshot.warnings.append(
-                    "\(file.lastPathComponent): \(CalendarLimits.size(size)) is over the \(CalendarLimits.size(maxBytes)) limit; skipped")
+                    "\(file.lastPathComponent): \(CalendarLimits.size(size)) is over the \(CalendarLimits.size(maxBytes)) limit; skipped"
+                )
                 continue
             }
             do {
                 let data = try Data(contentsOf: file)
-                snapshot.documents.append(.init(name: file.lastPathComponent, collection: nil, text: calendarText(data)))
+                snapshot.documents.append(
+                    .init(name: file.lastPathComponent, collection: nil, text: calendarText(data)))
             } catch {
                 snapshot.warnings.append("\(file.lastPathComponent): cannot be read; skipped")
             }
@@ -234,7 +237,8 @@ struct ICSFeedProvider: Provider {
         let response: HTTPResponse
         do {
             response = try await environment.fetch(
-                request, service: "ics-url", configured: query.source.configuredOrigins(trust: environment.egress.trust),
+                request, service: "ics-url",
+                configured: query.source.configuredOrigins(trust: environment.egress.trust),
                 credential: query.source.credentials?.bound(to: url))
         } catch let failure as ProviderFailure where failure.kind == .notFound {
             // Private feed URLs carry their secret in the path: name the host only.
@@ -242,7 +246,9 @@ struct ICSFeedProvider: Provider {
         }
         guard response.body.count <= maxBytes else {
             throw ProviderFailure(
-                .decoding, "feed from \(host) is \(CalendarLimits.size(response.body.count)), over the \(CalendarLimits.size(maxBytes)) limit")
+                .decoding,
+                "feed from \(host) is \(CalendarLimits.size(response.body.count)), over the \(CalendarLimits.size(maxBytes)) limit"
+            )
         }
         // Looked for in the bytes, before the text is made: an answer that is not iCalendar costs no copy.
         guard response.body.range(of: Data("BEGIN:VCALENDAR".utf8)) != nil else {

@@ -34,7 +34,9 @@ public enum TOML {
                 scanner.skipSpaces()
                 try scanner.expect("]")
                 scanner.skipSpaces()
-                guard scanner.atEndOrComment else { throw ParseError(line: lineNumber, message: "text after table header") }
+                guard scanner.atEndOrComment else {
+                    throw ParseError(line: lineNumber, message: "text after table header")
+                }
                 currentPath = path
                 try insert(.table([:]), at: path, into: &root, line: lineNumber, mergeTables: true)
                 continue
@@ -105,8 +107,9 @@ public enum TOML {
                     parts.append(try string())
                 } else {
                     var key = ""
-                    while let scalar = peek, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
-                        || scalar == "_" || scalar == "-"
+                    while let scalar = peek,
+                        scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                            || scalar == "_" || scalar == "-"
                     {
                         key.unicodeScalars.append(scalar)
                         index += 1
@@ -143,7 +146,8 @@ public enum TOML {
                     case "u", "U":
                         let length = escaped == "u" ? 4 : 8
                         guard index + length <= scalars.count,
-                            let code = UInt32(String(String.UnicodeScalarView(scalars[index..<index + length])), radix: 16),
+                            let code = UInt32(
+                                String(String.UnicodeScalarView(scalars[index..<index + length])), radix: 16),
                             let decoded = Unicode.Scalar(code)
                         else { throw error("bad unicode escape") }
                         text.append(decoded)

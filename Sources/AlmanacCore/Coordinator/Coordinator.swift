@@ -178,7 +178,8 @@ public actor Coordinator {
                 throw AlmanacError.unavailable(tool: request.tool, attempts: attempts)
             }
             let metadata = ResultMetadata(
-                tool: request.tool, provider: provider, fetchedAt: now(), ageSeconds: 0, stale: false, attempts: attempts)
+                tool: request.tool, provider: provider, fetchedAt: now(), ageSeconds: 0, stale: false,
+                attempts: attempts)
             return Fetched(value: value, metadata: metadata)
         }
         let key = request.cacheKey
@@ -272,7 +273,8 @@ public actor Coordinator {
             }
         }
         // Never cached: the cache keeps only what an upstream answered for this very request.
-        if let newest = candidates.max(by: { $0.fetchedAt < $1.fetchedAt }), age(of: newest) <= configuration.staleLimit {
+        if let newest = candidates.max(by: { $0.fetchedAt < $1.fetchedAt }), age(of: newest) <= configuration.staleLimit
+        {
             return Resolution(entry: newest, attempts: attempts, stale: true)
         }
         throw AlmanacError.unavailable(tool: tool, attempts: attempts)
@@ -306,8 +308,10 @@ public actor Coordinator {
                 return (answer.value, provider.name)
             } catch {
                 let elapsed = Self.milliseconds(elapsedTime())
-                attempts.append(Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))
-                if let failure = error as? ProviderFailure, failure.kind == .rateLimited, let until = failure.retryAfter {
+                attempts.append(
+                    Self.attempt(provider.name, error: error, milliseconds: elapsed, timeout: configuration.timeout))
+                if let failure = error as? ProviderFailure, failure.kind == .rateLimited, let until = failure.retryAfter
+                {
                     try? await cache.setNote(String(until.timeIntervalSince1970), for: limitKey)
                 }
                 if error is CancellationError || Task.isCancelled { throw CancellationError() }
@@ -316,7 +320,9 @@ public actor Coordinator {
         return nil
     }
 
-    private static func attempt(_ provider: String, error: any Error, milliseconds: Int, timeout: Duration)
+    private static func attempt(
+        _ provider: String, error: any Error, milliseconds: Int, timeout: Duration
+    )
         -> ProviderAttempt
     {
         switch error {
@@ -329,7 +335,8 @@ public actor Coordinator {
                 provider: provider, outcome: failure.kind == .timeout ? .timeout : .failed,
                 milliseconds: milliseconds, detail: failure.message)
         case let failure as AlmanacError:
-            return ProviderAttempt(provider: provider, outcome: .failed, milliseconds: milliseconds, detail: failure.message)
+            return ProviderAttempt(
+                provider: provider, outcome: .failed, milliseconds: milliseconds, detail: failure.message)
         case is DecodingError:
             return ProviderAttempt(
                 provider: provider, outcome: .failed, milliseconds: milliseconds, detail: "unexpected response shape")

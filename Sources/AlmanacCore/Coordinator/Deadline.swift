@@ -67,7 +67,9 @@ public enum Deadline {
     }
 
     private final class Once<T: Sendable>: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<T, any Error>?, pending: Result<T, any Error>?, done: Bool)>(
+        private let state = Mutex<
+            (continuation: CheckedContinuation<T, any Error>?, pending: Result<T, any Error>?, done: Bool)
+        >(
             (nil, nil, false))
 
         func set(_ continuation: CheckedContinuation<T, any Error>) {

@@ -90,7 +90,8 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
     public var lines: [String] {
         var lines = ["error: \(message)"]
         for attempt in attempts {
-            lines.append("  \(attempt.provider): \(attempt.detail ?? attempt.outcome.rawValue) (\(attempt.milliseconds) ms)")
+            lines.append(
+                "  \(attempt.provider): \(attempt.detail ?? attempt.outcome.rawValue) (\(attempt.milliseconds) ms)")
         }
         if let suggestion, !suggestion.isEmpty { lines.append("  \(suggestion)") }
         return lines

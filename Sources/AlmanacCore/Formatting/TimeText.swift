@@ -29,7 +29,8 @@ public enum TimeText {
     /// "Sun 15 Dec 2024".
     public static func day(_ date: Date, in zone: TimeZone) -> String {
         let parts = calendar(zone).dateComponents([.weekday, .day, .month, .year], from: date)
-        return "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 0) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
+        return
+            "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 0) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
     }
 
     /// "Sun 15 Dec 2024 (today)".

@@ -38,7 +38,8 @@ public struct Rendering: Sendable {
         var parts = ["[\(metadata.tool)] \(title)"]
         let source = metadata.provider
         parts.append("source: \(source)")
-        let fetched = "fetched \(TimeText.clock(metadata.fetchedAt, in: zone)) \(TimeText.zoneAbbreviation(zone, at: metadata.fetchedAt)) (\(TimeText.age(seconds: metadata.ageSeconds)))"
+        let fetched =
+            "fetched \(TimeText.clock(metadata.fetchedAt, in: zone)) \(TimeText.zoneAbbreviation(zone, at: metadata.fetchedAt)) (\(TimeText.age(seconds: metadata.ageSeconds)))"
         if metadata.stale {
             let failures = metadata.failures.map { "\($0.provider) failed: \($0.detail ?? $0.outcome.rawValue)" }
             parts.append(

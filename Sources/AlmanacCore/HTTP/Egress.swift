@@ -234,7 +234,9 @@ public struct BoundCredential: Sendable, CustomStringConvertible {
     }
 
     /// HTTP Basic authentication for `url`'s origin, sent after a 401 challenge.
-    public static func basic(username: String, password: String, for url: URL, allowsPlainHTTP: Bool = false)
+    public static func basic(
+        username: String, password: String, for url: URL, allowsPlainHTTP: Bool = false
+    )
         -> BoundCredential?
     {
         BoundCredential(
@@ -367,16 +369,19 @@ public struct EgressPolicy: Sendable {
                     attached = true
                 }
             }
-            var response = try await exchange(current, via: transport, timeout: timeout, service: service, vetted: vetted)
+            var response = try await exchange(
+                current, via: transport, timeout: timeout, service: service, vetted: vetted)
             if response.status == 401, let credential, credential.origin == origin, !attached,
                 response.header("www-authenticate") != nil
             {
                 try await checkPlainHTTP(credential, service: service)
                 await ChallengedOrigins.shared.insert(origin)
                 current.headers[credential.headerName] = credential.headerValue
-                response = try await exchange(current, via: transport, timeout: timeout, service: service, vetted: vetted)
+                response = try await exchange(
+                    current, via: transport, timeout: timeout, service: service, vetted: vetted)
             }
-            guard (300..<400).contains(response.status), response.status != 304, let location = response.header("location"),
+            guard (300..<400).contains(response.status), response.status != 304,
+                let location = response.header("location"),
                 let next = URL(string: location, relativeTo: current.url)?.absoluteURL
             else { return (response, current) }
             guard hop < maxRedirects else { break }
@@ -385,12 +390,15 @@ public struct EgressPolicy: Sendable {
             }
             // https is never downgraded to http on a redirect.
             if current.url.scheme?.lowercased() == "https" && next.scheme?.lowercased() != "https" {
-                throw ProviderFailure(.network, "\(service): \(origin.host) redirected from https to plain http; not followed")
+                throw ProviderFailure(
+                    .network, "\(service): \(origin.host) redirected from https to plain http; not followed")
             }
             if let credential { current.headers[credential.headerName] = nil }
             current.url = next
             current.pinnedAddress = nil
-            if response.status == 303 || ((response.status == 301 || response.status == 302) && current.method == "POST") {
+            if response.status == 303
+                || ((response.status == 301 || response.status == 302) && current.method == "POST")
+            {
                 current.method = "GET"
                 current.body = nil
             }
@@ -425,7 +433,8 @@ public struct EgressPolicy: Sendable {
         if !addresses.isEmpty && addresses.allSatisfy(\.isLoopback) { return }
         throw ProviderFailure(
             .unauthorized,
-            "\(service): not sending credentials to \(credential.origin.host) over plain http; use https, or allow it with allow_insecure_auth = true")
+            "\(service): not sending credentials to \(credential.origin.host) over plain http; use https, or allow it with allow_insecure_auth = true"
+        )
     }
 
     /// The one line for any address an untrusted caller may not reach or that did not answer.
@@ -437,7 +446,9 @@ public struct EgressPolicy: Sendable {
 /// Status handling shared by every fetch.
 public enum HTTPStatus {
     /// `response` when 2xx, else the ``ProviderFailure`` its status means.
-    public static func require2xx(_ response: HTTPResponse, for request: HTTPRequest, service: String) throws
+    public static func require2xx(
+        _ response: HTTPResponse, for request: HTTPRequest, service: String
+    ) throws
         -> HTTPResponse
     {
         switch response.status {

@@ -73,7 +73,8 @@ public struct ReplayTransport: HTTPTransport {
         let fileManager = FileManager.default
         guard let walker = fileManager.enumerator(at: directory, includingPropertiesForKeys: nil) else {
             throw AlmanacError.usage(
-                "replay directory \(directory.path) cannot be read", suggestion: "set ALMANAC_REPLAY to a Fixtures folder")
+                "replay directory \(directory.path) cannot be read",
+                suggestion: "set ALMANAC_REPLAY to a Fixtures folder")
         }
         for case let file as URL in walker where file.lastPathComponent.hasSuffix(".exchange.json") {
             let exchange: RecordedExchange

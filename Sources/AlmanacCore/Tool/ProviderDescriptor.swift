@@ -55,7 +55,8 @@ public struct ProviderDescriptor: Sendable {
         label: String? = nil, endpoints: [ProviderEndpoint] = [], secrets: [ProviderSecret] = [],
         terms: UpstreamTerms = .init(), probe: HealthProbe? = nil, decoders: [UpstreamDecoder] = [],
         unconfiguredReason: @escaping @Sendable (Settings) -> String? = { _ in nil }, sampleCall: SampleCall? = nil,
-        fixtureFolder: String? = nil, liveRequestHeaders: @escaping @Sendable (Settings) -> [String: String]? = { _ in [:] }
+        fixtureFolder: String? = nil,
+        liveRequestHeaders: @escaping @Sendable (Settings) -> [String: String]? = { _ in [:] }
     ) {
         self.name = name
         self.tool = tool
@@ -311,7 +312,8 @@ public struct ProviderRegistry: Sendable {
         for secret in descriptors.flatMap(\.secrets) {
             switch secret {
             case .environment(let name): if let value = settings.env(name) { values.append(value) }
-            case .config(let path): if let value = settings.config(path)?.stringValue, !value.isEmpty { values.append(value) }
+            case .config(let path):
+                if let value = settings.config(path)?.stringValue, !value.isEmpty { values.append(value) }
             case .header, .queryParameter: break
             }
         }

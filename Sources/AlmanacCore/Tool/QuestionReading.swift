@@ -94,7 +94,8 @@ public struct QuestionToken: Sendable, Hashable {
             let lower = core.folding(options: .diacriticInsensitive, locale: nil).lowercased()
                 .replacingOccurrences(of: "'", with: "")
                 .replacingOccurrences(of: "’", with: "")
-            tokens.append(QuestionToken(original: core, lower: lower, comma: tail.contains(","), semicolon: tail.contains(";")))
+            tokens.append(
+                QuestionToken(original: core, lower: lower, comma: tail.contains(","), semicolon: tail.contains(";")))
         }
         return tokens
     }

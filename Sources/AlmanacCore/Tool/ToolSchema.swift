@@ -38,7 +38,8 @@ public struct ToolSchema: Sendable {
             let what = parameter.access == .commandLineOnly ? "local files and hosts" : "URLs"
             throw AlmanacError.usage(
                 "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it names \(what))",
-                suggestion: "name a configured source instead; the operator decides what is reachable (docs/security.md)")
+                suggestion:
+                    "name a configured source instead; the operator decides what is reachable (docs/security.md)")
         }
     }
 

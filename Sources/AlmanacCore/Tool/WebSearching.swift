@@ -28,7 +28,9 @@ public protocol WebSearching: Sendable {
     func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit]
     /// The hits with a note on what went wrong without failing the search (SearXNG engines that
     /// did not answer). Default: ``search(_:count:in:)``, no note.
-    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+    func searchNoted(
+        _ query: String, count: Int, in environment: ProviderEnvironment
+    ) async throws
         -> NotedAnswer<[WebSearchHit]>
     /// The single searchers behind this one, in the order they are tried (default: itself).
     var searchers: [any WebSearching] { get }
@@ -39,7 +41,9 @@ extension WebSearching {
     public var searchers: [any WebSearching] { [self] }
 
     /// Most searchers have nothing to note beside their hits.
-    public func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+    public func searchNoted(
+        _ query: String, count: Int, in environment: ProviderEnvironment
+    ) async throws
         -> NotedAnswer<[WebSearchHit]>
     {
         NotedAnswer(value: try await search(query, count: count, in: environment))
@@ -65,12 +69,15 @@ public struct WebSearchChain: WebSearching {
     public var searchers: [any WebSearching] { members }
 
     /// The first member's hits that are not empty; the last failure when every member failed.
-    public func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit] {
+    public func search(_ query: String, count: Int, in environment: ProviderEnvironment) async throws -> [WebSearchHit]
+    {
         try await searchNoted(query, count: count, in: environment).value
     }
 
     /// The first member's hits that are not empty, with its note.
-    public func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+    public func searchNoted(
+        _ query: String, count: Int, in environment: ProviderEnvironment
+    ) async throws
         -> NotedAnswer<[WebSearchHit]>
     {
         var lastFailure: (any Error)?
@@ -138,7 +145,8 @@ public struct WebSearchFallback<Query: Sendable, Output: Sendable>: Provider {
     ) -> [WebSearchFallback] {
         (chain?.searchers ?? []).enumerated().map { index, searcher in
             WebSearchFallback(
-                searcher: searcher, priority: WebSearchFallbacks.firstPriority + index, question: question, answer: answer)
+                searcher: searcher, priority: WebSearchFallbacks.firstPriority + index, question: question,
+                answer: answer)
         }
     }
 

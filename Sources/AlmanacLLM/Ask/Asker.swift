@@ -169,7 +169,9 @@ public struct Asker: Sendable {
                         let result = try await runner.run(tool: name, json: arguments)
                         return (index, ContextBlock(route: route, outcome: .success(result)))
                     } catch {
-                        return (index, ContextBlock(route: route, outcome: .failure(BlockFailure(tool: name, error: error))))
+                        return (
+                            index, ContextBlock(route: route, outcome: .failure(BlockFailure(tool: name, error: error)))
+                        )
                     }
                 }
             }

@@ -91,7 +91,9 @@ public struct ToolCall: Sendable, Codable, Equatable {
 public enum OpenAITools {
     /// `[{"type":"function","function":{"name","description","parameters"}}]`, each with the
     /// parameters `policy`'s caller may pass (a model is an untrusted caller: docs/security.md).
-    public static func definitions(_ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted))
+    public static func definitions(
+        _ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)
+    )
         -> [JSONValue]
     {
         tools.map { tool in
@@ -107,7 +109,9 @@ public enum OpenAITools {
     }
 
     /// The definitions as pretty JSON with sorted keys (`tools schema`).
-    public static func json(_ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)) throws -> String {
+    public static func json(
+        _ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)
+    ) throws -> String {
         try JSONOutput.prettyText(definitions(tools, policy: policy))
     }
 }
@@ -230,7 +234,8 @@ public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stream closed without `[DONE]` after `tokens` pieces of text.
     public static func streamCut(tokens: Int) -> LLMError {
         LLMError(
-            .streamCut, "the LLM stream ended without [DONE] after \(tokens) tokens (answer incomplete)", tokens: tokens)
+            .streamCut, "the LLM stream ended without [DONE] after \(tokens) tokens (answer incomplete)", tokens: tokens
+        )
     }
 
     /// A non-success `status` with the server's `message`.

@@ -40,7 +40,8 @@ public struct LLMClient: Sendable {
             ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
         else {
             throw AlmanacError.usage(
-                "ALMANAC_LLM_URL is not an http(s) URL: '\(raw)'", suggestion: "e.g. ALMANAC_LLM_URL=http://127.0.0.1:8080")
+                "ALMANAC_LLM_URL is not an http(s) URL: '\(raw)'",
+                suggestion: "e.g. ALMANAC_LLM_URL=http://127.0.0.1:8080")
         }
         return url
     }
@@ -74,7 +75,8 @@ public struct LLMClient: Sendable {
         let text = String(decoding: body, as: UTF8.self)
         guard let detail = (try? JSONDecoder().decode(Envelope.self, from: body))?.error else {
             let line = text.split(separator: "\n").first.map(String.init) ?? ""
-            return .http(status: status, message: String(line.prefix(200)).isEmpty ? "(no body)" : String(line.prefix(200)))
+            return .http(
+                status: status, message: String(line.prefix(200)).isEmpty ? "(no body)" : String(line.prefix(200)))
         }
         let message = detail.message ?? text
         let code: String? = if case .string(let value) = detail.code { value } else { nil }
@@ -144,6 +146,8 @@ public struct LLMClient: Sendable {
             struct Choice: Decodable {
                 struct Delta: Decodable { var content: String? }
                 var delta: Delta?
+                // swift-format-ignore: AlwaysUseLowerCamelCase
+                // The OpenAI wire name, decoded as is.
                 var finish_reason: String?
             }
             var choices: [Choice]?
@@ -177,6 +181,8 @@ public struct LLMClient: Sendable {
         struct Body: Decodable {
             struct Choice: Decodable {
                 var message: ChatMessage
+                // swift-format-ignore: AlwaysUseLowerCamelCase
+                // The OpenAI wire name, decoded as is.
                 var finish_reason: String?
             }
             var choices: [Choice]

@@ -53,10 +53,12 @@ public struct CurlStreamingClient: StreamingHTTPClient {
 
     /// Sends the request.
     public func send(_ request: HTTPRequest) async throws -> StreamingResponse {
-        let base = "\(request.url.scheme ?? "http")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")"
+        let base =
+            "\(request.url.scheme ?? "http")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")"
         do {
             let response = try await CurlTransport().stream(request, idleTimeout: .seconds(idleTimeout))
-            return StreamingResponse(status: response.status, headers: response.headers, body: Self.mapping(response.body, base: base))
+            return StreamingResponse(
+                status: response.status, headers: response.headers, body: Self.mapping(response.body, base: base))
         } catch {
             throw Self.map(error, base: base)
         }
@@ -72,7 +74,9 @@ public struct CurlStreamingClient: StreamingHTTPClient {
     }
 
     /// The body with its transport failures as ``LLMError``s; ending it early ends the transfer.
-    static func mapping(_ body: AsyncThrowingStream<Data, any Error>, base: String) -> AsyncThrowingStream<Data, any Error> {
+    static func mapping(
+        _ body: AsyncThrowingStream<Data, any Error>, base: String
+    ) -> AsyncThrowingStream<Data, any Error> {
         let (mapped, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let task = Task {
             do {

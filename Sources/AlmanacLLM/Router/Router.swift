@@ -44,7 +44,8 @@ public struct Router: Sendable {
             QuestionClause(tokens: part, question: question, whole: tokens, clock: clock)
         }
         func readings(_ clause: QuestionClause) -> [(tool: any Tool, reading: ToolReading)] {
-            let found = specific.compactMap { entry in entry.reader.read(clause).map { (tool: entry.tool, reading: $0) } }
+            let found = specific.compactMap { entry in entry.reader.read(clause).map { (tool: entry.tool, reading: $0) }
+            }
             let dominant = found.contains { $0.reading.weight == .dominant }
             return found.filter { !(dominant && $0.reading.weight == .weak) }
         }
@@ -151,5 +152,7 @@ public struct Router: Sendable {
     static let connectors: Set<String> = ["and", "also", "plus", "&"]
 
     /// Words that stand for a subject named before.
-    static let pronouns: Set<String> = ["they", "them", "their", "theyre", "he", "him", "his", "she", "her", "it", "its", "there"]
+    static let pronouns: Set<String> = [
+        "they", "them", "their", "theyre", "he", "him", "his", "she", "her", "it", "its", "there",
+    ]
 }

@@ -69,7 +69,8 @@ struct ArticleText {
     }
 
     static let blockTags: TagSet = [
-        "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "blockquote", "ul", "ol", "li", "dl",
+        "p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "blockquote", "ul", "ol", "li",
+        "dl",
         "dt", "dd", "table", "thead", "tbody", "tfoot", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6", "figure",
         "figcaption", "hr", "center", "form", "fieldset", "details", "summary", "address", "caption", "body", "html",
     ]
@@ -84,7 +85,8 @@ struct ArticleText {
     private mutating func flush() {
         let text = inline
         if !text.isEmpty {
-            blocks.append(ReadBlock(kind: quoteDepth > 0 && kind == .paragraph ? .quote : kind, level: level, text: text))
+            blocks.append(
+                ReadBlock(kind: quoteDepth > 0 && kind == .paragraph ? .quote : kind, level: level, text: text))
         }
         inline = ""
         pendingSpace = false
@@ -155,7 +157,10 @@ struct ArticleText {
                     level = depth
                 }
             }
-            if kind == .paragraph { kind = .item; level = depth }
+            if kind == .paragraph {
+                kind = .item
+                level = depth
+            }
             flush()
         case "tr":
             flush()

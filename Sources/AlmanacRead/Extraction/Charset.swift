@@ -15,7 +15,9 @@ enum Charset {
             return name.hasPrefix("UTF-16") ? "UTF-8" : name
         }
         // Validated through a buffer: a Data argument takes the stdlib's slow generic path.
-        let valid = data.withUnsafeBytes { raw in String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil }
+        let valid = data.withUnsafeBytes { raw in
+            String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) != nil
+        }
         return valid ? "UTF-8" : "windows-1252"
     }
 
@@ -23,8 +25,11 @@ enum Charset {
     static func parameter(_ contentType: String) -> String? {
         for part in contentType.split(separator: ";").dropFirst() {
             let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
-            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else {
+                continue
+            }
+            let value = pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\"'"))
             return value.isEmpty ? nil : value
         }
         return nil
@@ -46,7 +51,9 @@ enum Charset {
             let end = head[tagStart...].firstIndex(of: UInt8(ascii: ">")) ?? head.count
             if let found = find(charset, in: head, from: tagStart, to: end) {
                 var first = found + charset.count
-                while first < end, head[first] == UInt8(ascii: "\"") || head[first] == UInt8(ascii: "'") || head[first] == 0x20 {
+                while first < end,
+                    head[first] == UInt8(ascii: "\"") || head[first] == UInt8(ascii: "'") || head[first] == 0x20
+                {
                     first += 1
                 }
                 var last = first

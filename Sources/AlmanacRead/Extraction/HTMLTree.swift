@@ -43,7 +43,8 @@ final class HTMLNode {
     @exclusivity(unchecked) var linkLength: Double?
 
     init(
-        kind: Kind, tag: String = "", code: UInt8? = nil, attributes: [(name: String, value: String)] = [], text: String = ""
+        kind: Kind, tag: String = "", code: UInt8? = nil, attributes: [(name: String, value: String)] = [],
+        text: String = ""
     ) {
         self.kind = kind
         self.tag = tag
@@ -206,7 +207,10 @@ struct HTMLParseFailure: Error {
 enum HTMLParser {
     /// Elements whose content is never text a reader sees; dropped while building the tree so no
     /// later step can leak them (scripts and styles are a known injection channel).
-    static let dropped: TagSet = ["script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "select", "textarea", "button"]
+    static let dropped: TagSet = [
+        "script", "style", "noscript", "template", "iframe", "object", "embed", "svg", "canvas", "select", "textarea",
+        "button",
+    ]
 
     /// The document's root (`<html>`, made when the page had none) and the JSON-LD scripts'
     /// text, which the metadata reader wants before scripts are dropped.
@@ -452,7 +456,9 @@ enum HTMLParser {
                 var attributes: [(name: String, value: String)] = []
                 var attribute = almanac_html_first_attribute(pointer)
                 while let current = attribute {
-                    if let name = almanac_html_attribute_name(current), let value = almanac_html_attribute_value(current) {
+                    if let name = almanac_html_attribute_name(current),
+                        let value = almanac_html_attribute_value(current)
+                    {
                         attributes.append((names.name(name), String(cString: value)))
                     }
                     attribute = almanac_html_next_attribute(current)

@@ -56,24 +56,33 @@ public enum PageExtractor {
         case "text/html", "application/xhtml+xml":
             return try html(data, contentType: contentType, url: url, links: links)
         case "application/json", "application/ld+json":
-            return ReadPage(kind: .json, metadata: PageMetadata(), blocks: [ReadBlock(kind: .code, text: decode(data, contentType))])
-        case _ where media.hasPrefix("text/") || media.hasSuffix("+json") || media.hasSuffix("/xml") || media.hasSuffix("+xml"):
+            return ReadPage(
+                kind: .json, metadata: PageMetadata(), blocks: [ReadBlock(kind: .code, text: decode(data, contentType))]
+            )
+        case _
+        where media.hasPrefix("text/") || media.hasSuffix("+json") || media.hasSuffix("/xml") || media.hasSuffix("+xml"):
             let text = decode(data, contentType)
-            let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-                .filter { !$0.isEmpty }
+            let paragraphs = text.components(separatedBy: "\n\n").map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            .filter { !$0.isEmpty }
             let kind: ReadBlock.Kind = media == "text/plain" ? .paragraph : .code
-            return ReadPage(kind: .text, metadata: PageMetadata(), blocks: paragraphs.map { ReadBlock(kind: kind, text: $0) })
+            return ReadPage(
+                kind: .text, metadata: PageMetadata(), blocks: paragraphs.map { ReadBlock(kind: kind, text: $0) })
         case "application/pdf":
             throw UnreadableContent(
-                mediaType: media, message: "the page is a PDF (\(data.count) bytes); read only reads HTML, text and JSON")
+                mediaType: media,
+                message: "the page is a PDF (\(data.count) bytes); read only reads HTML, text and JSON")
         default:
             throw UnreadableContent(
-                mediaType: media, message: "the page is \(media) (\(data.count) bytes); read only reads HTML, text and JSON")
+                mediaType: media,
+                message: "the page is \(media) (\(data.count) bytes); read only reads HTML, text and JSON")
         }
     }
 
     /// The HTML path alone (benchmarks and the fuzzer call it directly).
-    public static func html(_ data: Data, contentType: String? = nil, url: URL?, links: Bool = false) throws -> ReadPage {
+    public static func html(_ data: Data, contentType: String? = nil, url: URL?, links: Bool = false) throws -> ReadPage
+    {
         let encoding = Charset.detect(data, contentType: contentType)
         let parsed = try HTMLParser.parse(data, encoding: encoding)
         var metadata = MetadataReader.read(parsed.root, jsonLD: parsed.jsonLD)
@@ -86,13 +95,15 @@ public enum PageExtractor {
 
     /// The media type from the header, else sniffed from the first bytes (a PDF, HTML, JSON).
     static func mediaType(_ contentType: String?, sniffing data: Data) -> String {
-        if let contentType, let type = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+        if let contentType,
+            let type = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
             !type.isEmpty, type != "application/octet-stream"
         {
             return type
         }
         if data.starts(with: Array("%PDF-".utf8)) { return "application/pdf" }
-        let head = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let head = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            .lowercased()
         if head.hasPrefix("{") || head.hasPrefix("[") { return "application/json" }
         if head.hasPrefix("<") { return "text/html" }
         if data.prefix(512).contains(0) { return "application/octet-stream" }

@@ -48,7 +48,8 @@ enum MetadataReader {
         for meta in found where meta.tag == "meta" || meta.tag == "link" {
             if meta.tag == "link" {
                 let rel = meta.attribute("rel")?.lowercased() ?? ""
-                if rel.split(separator: " ").contains("canonical"), canonical == nil, let href = meta.attribute("href") {
+                if rel.split(separator: " ").contains("canonical"), canonical == nil, let href = meta.attribute("href")
+                {
                     canonical = href.trimmingWhitespaceAndNewlines()
                 }
                 continue
@@ -73,17 +74,39 @@ enum MetadataReader {
 
         var metadata = PageMetadata()
         metadata.title =
-            linked.title ?? first(values, ["dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title", "twitter:title", "parsely-title"])
+            linked.title ?? first(
+                values,
+                [
+                    "dc:title", "dcterm:title", "og:title", "weibo:article:title", "weibo:webpage:title", "title",
+                    "twitter:title", "parsely-title",
+                ])
             ?? articleTitle(headings, documentTitle: documentTitle)
         let articleAuthor = values["article:author"].flatMap { $0.hasPrefix("http") ? nil : $0 }
-        metadata.byline = linked.byline ?? first(values, ["dc:creator", "dcterm:creator", "author", "parsely-author"]) ?? articleAuthor
+        metadata.byline =
+            linked.byline ?? first(values, ["dc:creator", "dcterm:creator", "author", "parsely-author"])
+            ?? articleAuthor
         metadata.siteName = linked.siteName ?? values["og:site_name"]
         metadata.published =
-            linked.published ?? first(values, ["article:published_time", "parsely-pub-date", "og:published_time", "dc:date", "dcterm:date", "date", "pubdate", "datepublished"])
+            linked.published ?? first(
+                values,
+                [
+                    "article:published_time", "parsely-pub-date", "og:published_time", "dc:date", "dcterm:date", "date",
+                    "pubdate", "datepublished",
+                ])
             ?? timeElement(found)
-        metadata.modified = linked.modified ?? first(values, ["article:modified_time", "og:updated_time", "last-modified", "datemodified", "dcterm:modified"])
+        metadata.modified =
+            linked.modified
+            ?? first(
+                values,
+                ["article:modified_time", "og:updated_time", "last-modified", "datemodified", "dcterm:modified"])
         metadata.excerpt =
-            linked.excerpt ?? first(values, ["dc:description", "dcterm:description", "og:description", "weibo:article:description", "weibo:webpage:description", "description", "twitter:description"])
+            linked.excerpt
+            ?? first(
+                values,
+                [
+                    "dc:description", "dcterm:description", "og:description", "weibo:article:description",
+                    "weibo:webpage:description", "description", "twitter:description",
+                ])
         let lang = root.attribute("lang") ?? root.attribute("xml:lang")
         metadata.language = lang.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 } ?? values["og:locale"]
         metadata.canonicalURL = canonical ?? values["og:url"]
@@ -95,7 +118,10 @@ enum MetadataReader {
     static let propertyKeys: Set<String> = {
         var keys = Set<String>()
         for prefix in ["article", "dc", "dcterm", "og", "twitter"] {
-            for name in ["author", "creator", "description", "published_time", "modified_time", "updated_time", "title", "site_name", "url", "locale"] {
+            for name in [
+                "author", "creator", "description", "published_time", "modified_time", "updated_time", "title",
+                "site_name", "url", "locale",
+            ] {
                 keys.insert("\(prefix):\(name)")
             }
         }
@@ -166,7 +192,9 @@ enum MetadataReader {
         } else if current.contains(": ") {
             let texts = headings.map { $0.textContent.trimmingWhitespaceAndNewlines() }
             let trimmed = current.trimmingWhitespace()
-            if !texts.contains(trimmed), let last = original.lastIndex(of: ":"), let first = original.firstIndex(of: ":") {
+            if !texts.contains(trimmed), let last = original.lastIndex(of: ":"),
+                let first = original.firstIndex(of: ":")
+            {
                 current = String(original[original.index(after: last)...])
                 if words(current) < 3 {
                     current = String(original[original.index(after: first)...])
@@ -223,7 +251,9 @@ enum JSONLDReader {
                 continue
             }
             for object in objects {
-                guard let context = object["@context"] as? String ?? (object["@context"] as? [String: Any])?["@vocab"] as? String,
+                guard
+                    let context = object["@context"] as? String ?? (object["@context"] as? [String: Any])?["@vocab"]
+                        as? String,
                     context.contains("schema.org")
                 else { continue }
                 var article = object

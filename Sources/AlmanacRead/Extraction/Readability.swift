@@ -37,7 +37,8 @@ struct Readability {
     static let divToPElements: TagSet = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
     static let phrasing: TagSet = [
         "abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data", "datalist", "dfn", "em", "embed", "i",
-        "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q", "ruby",
+        "img", "input", "kbd", "label", "mark", "math", "meter", "noscript", "object", "output", "progress", "q",
+        "ruby",
         "samp", "script", "select", "small", "span", "strong", "sub", "sup", "textarea", "time", "var", "wbr",
     ]
     static let alterToDivExceptions: TagSet = ["div", "article", "section", "p"]
@@ -134,7 +135,8 @@ struct Readability {
             }
             if flags.contains(.stripUnlikelys), current !== body {
                 if Self.containsAny(match, Words.unlikely), !Self.containsAny(match, Words.maybe),
-                    !current.hasAncestor("table", depth: 0), !current.hasAncestor("code", depth: 0), current.tag != "body",
+                    !current.hasAncestor("table", depth: 0), !current.hasAncestor("code", depth: 0),
+                    current.tag != "body",
                     current.tag != "a"
                 {
                     node = Self.removeAndNext(current)
@@ -155,7 +157,9 @@ struct Readability {
             var scoredNode = current
             if current.tag == "div" {
                 Self.wrapPhrasing(current)
-                if Self.hasSingleTag(current, "p"), Self.linkDensity(current) < 0.25, let only = current.elementChildren.first {
+                if Self.hasSingleTag(current, "p"), Self.linkDensity(current) < 0.25,
+                    let only = current.elementChildren.first
+                {
                     current.replace(with: only)
                     scoredNode = only
                     elementsToScore.append(only)
@@ -207,8 +211,10 @@ struct Readability {
         var topCandidate: HTMLNode
         if let first = top.first, first.tag != "body" {
             topCandidate = first
-            let alternatives = top.dropFirst().filter { $0.score / max(topCandidate.score, .leastNonzeroMagnitude) >= 0.75 }
-                .map(Self.ancestors)
+            let alternatives = top.dropFirst().filter {
+                $0.score / max(topCandidate.score, .leastNonzeroMagnitude) >= 0.75
+            }
+            .map(Self.ancestors)
             if alternatives.count >= 3 {
                 var parent = topCandidate.parent
                 while let current = parent, current.tag != "body" {
@@ -238,7 +244,8 @@ struct Readability {
                 parent = current.parent
             }
             parent = topCandidate.parent
-            while let current = parent, current.tag != "body", current.parent != nil, current.elementChildren.count == 1 {
+            while let current = parent, current.tag != "body", current.parent != nil, current.elementChildren.count == 1
+            {
                 topCandidate = current
                 parent = current.parent
             }
@@ -307,7 +314,9 @@ struct Readability {
             node.lowerNamesCache = names
         }
         for lower in [names.0, names.1] where !lower.isEmpty {
-            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid") || Self.containsAny(lower, Words.hidden) {
+            if Self.containsAny(lower, Words.negative) || Self.hasWord(lower, "hid")
+                || Self.containsAny(lower, Words.hidden)
+            {
                 weight -= 25
             }
             if Self.containsAny(lower, Words.positive) { weight += 25 }
@@ -336,7 +345,9 @@ struct Readability {
         cleanConditionally(article, "div")
         for heading in article.descendants(["h1"]) { heading.tag = "h2" }
         for paragraph in article.descendants(["p"]).reversed() {
-            let media = paragraph.count("img") + paragraph.count("embed") + paragraph.count("object") + paragraph.count("iframe")
+            let media =
+                paragraph.count("img") + paragraph.count("embed") + paragraph.count("object")
+                + paragraph.count("iframe")
             if media == 0, Self.textLength(paragraph) == 0 { paragraph.detach() }
         }
     }
@@ -359,7 +370,8 @@ struct Readability {
             }
             if !table.descendants(["table"]).isEmpty { continue }
             let rows = table.descendants(["tr"])
-            let columns = rows.map { row in row.elementChildren.filter { $0.tag == "td" || $0.tag == "th" }.count }.max() ?? 0
+            let columns =
+                rows.map { row in row.elementChildren.filter { $0.tag == "td" || $0.tag == "th" }.count }.max() ?? 0
             if rows.count >= 10 || columns > 4 || rows.count * columns > 10 { table.dataTable = true }
         }
     }
@@ -527,7 +539,9 @@ struct Readability {
             if containsAny(compact, Words.hiddenStyle) { return false }
         }
         if node.has("hidden") { return false }
-        if node.attribute("aria-hidden")?.lowercased() == "true", !node.className.contains("fallback-image") { return false }
+        if node.attribute("aria-hidden")?.lowercased() == "true", !node.className.contains("fallback-image") {
+            return false
+        }
         return true
     }
 
@@ -685,7 +699,9 @@ struct Readability {
                         value = UInt32(lead & 0x1F) << 6 | UInt32(bytes[index + 1] & 0x3F)
                         index += 2
                     } else if lead < 0xF0 {
-                        value = UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6 | UInt32(bytes[index + 2] & 0x3F)
+                        value =
+                            UInt32(lead & 0x0F) << 12 | UInt32(bytes[index + 1] & 0x3F) << 6
+                            | UInt32(bytes[index + 2] & 0x3F)
                         index += 3
                     } else {
                         value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12

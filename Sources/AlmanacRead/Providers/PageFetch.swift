@@ -34,7 +34,8 @@ enum PageFetch {
         try vet(final.url, service: service)
         if response.body.count > maximumBodyBytes {
             throw ProviderFailure(
-                .http, "\(service): the page is larger than \(maximumBodyBytes >> 20) MB (\(response.body.count >> 20) MB)")
+                .http,
+                "\(service): the page is larger than \(maximumBodyBytes >> 20) MB (\(response.body.count >> 20) MB)")
         }
         try checkComplete(response, service: service)
         if [301, 302, 303, 307, 308].contains(response.status) {
@@ -48,16 +49,19 @@ enum PageFetch {
     /// parses, so without this a partial page would read as a whole one.
     static func checkComplete(_ response: HTTPResponse, service: String) throws {
         let encoding = response.header("content-encoding")?.lowercased() ?? "identity"
-        guard encoding == "identity", let declared = response.header("content-length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
+        guard encoding == "identity",
+            let declared = response.header("content-length").flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }),
             declared != response.body.count
         else { return }
-        throw ProviderFailure(.decoding, "\(service): the body was cut short (\(response.body.count) of \(declared) bytes)")
+        throw ProviderFailure(
+            .decoding, "\(service): the body was cut short (\(response.body.count) of \(declared) bytes)")
     }
 
     /// http(s), a host, no credentials in the URL.
     static func vet(_ url: URL, service: String) throws {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw ProviderFailure(.network, "\(service): only http and https pages are read (got \(url.scheme ?? "no scheme"))")
+            throw ProviderFailure(
+                .network, "\(service): only http and https pages are read (got \(url.scheme ?? "no scheme"))")
         }
         guard let host = url.host, !host.isEmpty else {
             throw ProviderFailure(.network, "\(service): the URL has no host")

@@ -32,9 +32,17 @@ struct SiteProvider: DescribedProvider {
         summary: "the page itself (robots.txt honoured, conditional requests)",
         terms: UpstreamTerms(conditionalRequests: true),
         decoders: [
-            UpstreamDecoder(name: "read-html", seeds: ["Fixtures/read/pages/aclu/*.html", "Fixtures/read/pages/hidden-nodes/*.html", "Fixtures/read/pages/wikipedia/*.html"]) { data in
-                _ = try? PageExtractor.extract(data, contentType: "text/html", url: URL(string: "https://example.org/a/b"))
-                _ = try? PageExtractor.extract(data, contentType: "text/html; charset=windows-1252", url: nil, links: true)
+            UpstreamDecoder(
+                name: "read-html",
+                seeds: [
+                    "Fixtures/read/pages/aclu/*.html", "Fixtures/read/pages/hidden-nodes/*.html",
+                    "Fixtures/read/pages/wikipedia/*.html",
+                ]
+            ) { data in
+                _ = try? PageExtractor.extract(
+                    data, contentType: "text/html", url: URL(string: "https://example.org/a/b"))
+                _ = try? PageExtractor.extract(
+                    data, contentType: "text/html; charset=windows-1252", url: nil, links: true)
             }
         ])
 
@@ -54,18 +62,23 @@ struct SiteProvider: DescribedProvider {
                 .unauthorized,
                 rules.disallowAll
                     ? "\(service): robots.txt of \(query.url.host ?? "the site") could not be read (server error); not fetching"
-                    : "\(service): robots.txt of \(query.url.host ?? "the site") disallows \(Self.shortPath(path)) for \(RobotsRules.agentToken)")
+                    : "\(service): robots.txt of \(query.url.host ?? "the site") disallows \(Self.shortPath(path)) for \(RobotsRules.agentToken)"
+            )
         }
         let key = "read.page|\(query.links ? "links" : "plain")|\(query.url.absoluteString)"
-        let stored = await environment.state.value(for: key).flatMap { try? JSONDecoder().decode(Validated.self, from: $0) }
+        let stored = await environment.state.value(for: key).flatMap {
+            try? JSONDecoder().decode(Validated.self, from: $0)
+        }
         var headers = ["Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.8,*/*;q=0.5"]
         if let etag = stored?.etag { headers["If-None-Match"] = etag }
         if let modified = stored?.lastModified { headers["If-Modified-Since"] = modified }
-        let (response, final) = try await PageFetch.fetchPage(query.url, headers: headers, service: service, in: environment)
+        let (response, final) = try await PageFetch.fetchPage(
+            query.url, headers: headers, service: service, in: environment)
         if response.status == 304, let stored { return stored.page }
         try Self.check(response, service: service, now: environment.now)
         let page = try Self.extract(response, url: final, links: query.links, service: service)
-        let fetched = FetchedPage(requested: query.url.absoluteString, final: final.absoluteString, archivedAt: nil, page: page)
+        let fetched = FetchedPage(
+            requested: query.url.absoluteString, final: final.absoluteString, archivedAt: nil, page: page)
         let etag = response.header("etag")
         let modified = response.header("last-modified")
         if etag != nil || modified != nil,
@@ -83,7 +96,9 @@ struct SiteProvider: DescribedProvider {
         case 401, 403: throw ProviderFailure(.unauthorized, "\(service): HTTP \(response.status), access refused")
         case 404, 410: throw ProviderFailure(.notFound, "\(service): HTTP \(response.status), no such page")
         case 429:
-            throw ProviderFailure(.rateLimited, "\(service): HTTP 429, rate limited", retryAfter: RetryAfter.date(from: response, now: now))
+            throw ProviderFailure(
+                .rateLimited, "\(service): HTTP 429, rate limited",
+                retryAfter: RetryAfter.date(from: response, now: now))
         default: throw ProviderFailure(.http, "\(service): HTTP \(response.status)")
         }
     }
@@ -91,7 +106,8 @@ struct SiteProvider: DescribedProvider {
     /// The extracted page; an unreadable type (a PDF) fails this provider in one line.
     static func extract(_ response: HTTPResponse, url: URL, links: Bool, service: String) throws -> ReadPage {
         do {
-            return try PageExtractor.extract(response.body, contentType: response.header("content-type"), url: url, links: links)
+            return try PageExtractor.extract(
+                response.body, contentType: response.header("content-type"), url: url, links: links)
         } catch let unreadable as UnreadableContent {
             throw ProviderFailure(.decoding, "\(service): \(unreadable.message)")
         } catch let failure as HTMLParseFailure {
@@ -161,10 +177,16 @@ struct ArchiveProvider: DescribedProvider {
     func fetch(_ query: ReadQuery, in environment: ProviderEnvironment) async throws -> FetchedPage {
         let service = Self.service
         let base = try Self.descriptor.baseURL(environment.settings)
-        guard var components = URLComponents(url: base.appendingPathComponent("wayback/available"), resolvingAgainstBaseURL: false)
-        else { throw AlmanacError.usage("ALMANAC_ARCHIVE_URL is not a usable URL", suggestion: "e.g. https://archive.org") }
+        guard
+            var components = URLComponents(
+                url: base.appendingPathComponent("wayback/available"), resolvingAgainstBaseURL: false)
+        else {
+            throw AlmanacError.usage("ALMANAC_ARCHIVE_URL is not a usable URL", suggestion: "e.g. https://archive.org")
+        }
         components.queryItems = [URLQueryItem(name: "url", value: query.url.absoluteString)]
-        guard let lookup = components.url else { throw AlmanacError.internal("read: could not build the archive lookup URL") }
+        guard let lookup = components.url else {
+            throw AlmanacError.internal("read: could not build the archive lookup URL")
+        }
         // Both base URLs are the operator's (ALMANAC_ARCHIVE_URL, ALMANAC_WAYBACK_URL).
         let configured = Set(
             [base, try Self.descriptor.baseURL(environment.settings, endpoint: 1)].compactMap { Origin($0) })
@@ -174,7 +196,8 @@ struct ArchiveProvider: DescribedProvider {
         let (timestamp, _) = try Self.snapshot(from: answer)
         let wayback = try Self.descriptor.baseURL(environment.settings, endpoint: 1)
         // `id_` after the timestamp: the page as archived, without the Wayback toolbar or rewritten links.
-        guard let snapshot = URL(string: "\(wayback.absoluteString)/web/\(timestamp)id_/\(query.url.absoluteString)") else {
+        guard let snapshot = URL(string: "\(wayback.absoluteString)/web/\(timestamp)id_/\(query.url.absoluteString)")
+        else {
             throw ProviderFailure(.decoding, "\(service): unusable snapshot address")
         }
         let (response, final) = try await PageFetch.fetchPage(
@@ -182,14 +205,16 @@ struct ArchiveProvider: DescribedProvider {
         try SiteProvider.check(response, service: service, now: environment.now)
         let page = try SiteProvider.extract(response, url: query.url, links: query.links, service: service)
         return FetchedPage(
-            requested: query.url.absoluteString, final: final.absoluteString, archivedAt: Self.isoTimestamp(timestamp), page: page)
+            requested: query.url.absoluteString, final: final.absoluteString, archivedAt: Self.isoTimestamp(timestamp),
+            page: page)
     }
 
     /// The closest snapshot's 14-digit timestamp and URL, or a one-line failure.
     static func snapshot(from response: HTTPResponse) throws -> (timestamp: String, url: String) {
         let answer = try UpstreamJSON.decode(Availability.self, from: response.body, service: service)
         guard let closest = answer.archivedSnapshots?.closest, closest.available != false, let url = closest.url,
-            let timestamp = closest.timestamp, timestamp.count == 14, timestamp.allSatisfy(\.isASCII), timestamp.allSatisfy(\.isNumber)
+            let timestamp = closest.timestamp, timestamp.count == 14, timestamp.allSatisfy(\.isASCII),
+            timestamp.allSatisfy(\.isNumber)
         else {
             throw ProviderFailure(.notFound, "\(service): no archived copy of the page")
         }

@@ -117,7 +117,8 @@ enum RobotsCache {
         guard let host = url.host?.lowercased(), let scheme = url.scheme?.lowercased() else { return .allowAll }
         let port = url.port.map { ":\($0)" } ?? ""
         let key = "read.robots|\(scheme)://\(host)\(port)"
-        if let data = await environment.state.value(for: key), let stored = try? JSONDecoder().decode(Stored.self, from: data),
+        if let data = await environment.state.value(for: key),
+            let stored = try? JSONDecoder().decode(Stored.self, from: data),
             environment.now.timeIntervalSince(stored.fetchedAt) < lifetime, stored.fetchedAt <= environment.now
         {
             return stored.rules
@@ -129,7 +130,8 @@ enum RobotsCache {
             switch response.status {
             case 429:
                 throw ProviderFailure(
-                    .rateLimited, "\(service): HTTP 429 for robots.txt, rate limited", retryAfter: RetryAfter.date(from: response, now: environment.now))
+                    .rateLimited, "\(service): HTTP 429 for robots.txt, rate limited",
+                    retryAfter: RetryAfter.date(from: response, now: environment.now))
             case 200..<300: rules = RobotsRules.parse(String(decoding: response.body.prefix(500_000), as: UTF8.self))
             // RFC 9309 §2.3.1.3: an unavailable file (4xx) means no rules.
             case 400..<500: rules = .allowAll

@@ -122,7 +122,9 @@ struct ChainWebSearch: WebSearching {
     }
 
     /// The hits, with the provider's notes (SearXNG's unresponsive engines) for the attempt.
-    func searchNoted(_ query: String, count: Int, in environment: ProviderEnvironment) async throws
+    func searchNoted(
+        _ query: String, count: Int, in environment: ProviderEnvironment
+    ) async throws
         -> NotedAnswer<[WebSearchHit]>
     {
         let text = HTMLText.collapseWhitespace(query)

@@ -101,7 +101,8 @@ public struct EventsPayload: ToolPayload {
                 parts.append(
                     begun
                         ? "in progress"
-                        : "starts \(EventText.start(start, timeValid: event.timeValid, now: rendering.now, zone: zone))")
+                        : "starts \(EventText.start(start, timeValid: event.timeValid, now: rendering.now, zone: zone))"
+                )
             } else {
                 parts.append("scheduled")
             }
@@ -223,10 +224,12 @@ public struct EventsPayload: ToolPayload {
             return "\(when) \(what): \(names)"
         case .in:
             // ESPN's live status is the set ("1st"); the score's last pair is games in it, not sets.
-            let set = match.status.map { status in
-                let ordinal = status.first?.isNumber == true && ["st", "nd", "rd", "th"].contains(String(status.suffix(2)))
-                return ordinal ? "\(status) set" : status
-            } ?? ""
+            let set =
+                match.status.map { status in
+                    let ordinal =
+                        status.first?.isNumber == true && ["st", "nd", "rd", "th"].contains(String(status.suffix(2)))
+                    return ordinal ? "\(status) set" : status
+                } ?? ""
             return "LIVE \(set) \(what): \(names)" + (match.score.map { " \($0)" } ?? "")
         case .post:
             guard let winner = match.winner else {
@@ -538,7 +541,9 @@ enum EventText {
         let key = [bout.statusName, bout.status, bout.method].compactMap { $0 }.joined(separator: " ").lowercased()
             .replacingOccurrences(of: "_", with: " ")
         if key.contains("no contest") { return "no contest" }
-        if key.contains("draw") { return "draw" + (bout.method.map { $0.lowercased().contains("draw") ? "" : " (\($0))" } ?? "") }
+        if key.contains("draw") {
+            return "draw" + (bout.method.map { $0.lowercased().contains("draw") ? "" : " (\($0))" } ?? "")
+        }
         if let status = bout.status, !["final", "complete"].contains(status.lowercased()) { return status }
         return "no winner"
     }

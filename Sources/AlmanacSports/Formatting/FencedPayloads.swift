@@ -72,7 +72,8 @@ public struct NewsPayload: ToolPayload {
         try container.encode(
             shown.map {
                 ArticleJSON(
-                    headline: UntrustedText.clean($0.headline), description: $0.description.map { UntrustedText.clean($0) },
+                    headline: UntrustedText.clean($0.headline),
+                    description: $0.description.map { UntrustedText.clean($0) },
                     published: $0.published.map(TimeText.isoUTC), url: $0.url, type: $0.kind)
             }, forKey: .articles)
     }

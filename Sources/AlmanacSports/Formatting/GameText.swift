@@ -29,9 +29,10 @@ enum GameText {
 
     /// The zone label shared by every start time in `games`, or nil when they differ (a DST change).
     static func sharedZone(_ games: [Game], zone: TimeZone) -> String? {
-        let labels = Set(games.filter { $0.state == .pre && $0.timeValid }.map {
-            TimeText.zoneAbbreviation(zone, at: $0.start)
-        })
+        let labels = Set(
+            games.filter { $0.state == .pre && $0.timeValid }.map {
+                TimeText.zoneAbbreviation(zone, at: $0.start)
+            })
         return labels.count == 1 ? labels.first : nil
     }
 

@@ -56,7 +56,9 @@ public struct SchedulePayload: ToolPayload {
         let header = rendering.header(title())
         let games = shown
         let lastLine = nextOnly ? last.map { "Last: " + line($0, rendering: rendering) } : nil
-        guard !games.isEmpty else { return ([header, emptyLine] + [lastLine].compactMap { $0 }).joined(separator: "\n") }
+        guard !games.isEmpty else {
+            return ([header, emptyLine] + [lastLine].compactMap { $0 }).joined(separator: "\n")
+        }
         if nextOnly, let game = games.first {
             let next = (game.state == .in ? "Playing now: " : "Next: ") + line(game, rendering: rendering)
             return ([header, next] + [lastLine].compactMap { $0 }).joined(separator: "\n")
@@ -98,7 +100,8 @@ public struct SchedulePayload: ToolPayload {
         try container.encode(SportsView.schedule.rawValue, forKey: .view)
         try container.encode(nextOnly, forKey: .next)
         let team = schedule.team
-        try container.encode(TeamJSON(id: team.id, name: team.displayName, abbreviation: team.abbreviation), forKey: .team)
+        try container.encode(
+            TeamJSON(id: team.id, name: team.displayName, abbreviation: team.abbreviation), forKey: .team)
         try container.encode(schedule.season, forKey: .season)
         try container.encode(shown.map(GameJSON.init), forKey: .games)
         if nextOnly { try container.encodeIfPresent(last.map(GameJSON.init), forKey: .last) }

@@ -96,7 +96,9 @@ public struct ScoresPayload: ToolPayload {
         if let team { title += " · \(team.label)" }
         if let name = player?.name { title += " · \(name)" }
         if let zoneLabel { title += " · times \(zoneLabel)" }
-        if let legend = league.recordLegend, games.contains(where: { $0.home.record != nil }) { title += " · \(legend)" }
+        if let legend = league.recordLegend, games.contains(where: { $0.home.record != nil }) {
+            title += " · \(legend)"
+        }
         return title
     }
 
@@ -159,7 +161,8 @@ public struct ScoresPayload: ToolPayload {
         try container.encode(SportsView.scores.rawValue, forKey: .view)
         try container.encode(day.isoDate, forKey: .date)
         try container.encode(day.zoneIdentifier, forKey: .timeZone)
-        try container.encode(team.map { TeamJSON(id: $0.id, name: $0.label, abbreviation: $0.abbreviation) }, forKey: .team)
+        try container.encode(
+            team.map { TeamJSON(id: $0.id, name: $0.label, abbreviation: $0.abbreviation) }, forKey: .team)
         // Machines get start order; the context's live-first order is for readers on a budget.
         let chronological = shown.games.enumerated()
             .sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)

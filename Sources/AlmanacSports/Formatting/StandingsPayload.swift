@@ -25,7 +25,9 @@ public struct StandingsPayload: ToolPayload {
         standings.groups.compactMap { group in
             var entries = group.entries
             if let team {
-                entries = entries.filter { team.id == $0.teamId || team.abbreviation.caseInsensitiveCompare($0.abbreviation) == .orderedSame }
+                entries = entries.filter {
+                    team.id == $0.teamId || team.abbreviation.caseInsensitiveCompare($0.abbreviation) == .orderedSame
+                }
             }
             if let limit { entries = Array(entries.prefix(max(1, limit))) }
             return entries.isEmpty ? nil : Standings.Group(name: group.name, entries: entries)
@@ -62,8 +64,9 @@ public struct StandingsPayload: ToolPayload {
         let header = rendering.header(title())
         let groups = shown
         guard !groups.isEmpty else {
-            return header + "\n" + (team.map { "\($0.label) is not in the \(league.name) standings." }
-                ?? "No \(league.name) standings published.")
+            return header + "\n"
+                + (team.map { "\($0.label) is not in the \(league.name) standings." }
+                    ?? "No \(league.name) standings published.")
         }
         var lines: [String] = []
         for group in groups {
@@ -93,7 +96,8 @@ public struct StandingsPayload: ToolPayload {
                 }
                 return [position, entry.displayName, entry.record ?? "", entry.gamesBehind ?? "", entry.note ?? ""]
             }
-            let headings = league.style == .soccer ? ["#", "Team", "Pts", "W-D-L", "GD", ""] : ["#", "Team", "W-L", "GB", ""]
+            let headings =
+                league.style == .soccer ? ["#", "Team", "Pts", "W-D-L", "GD", ""] : ["#", "Team", "W-L", "GB", ""]
             lines += GameText.table([headings] + rows, right: [0]).map { "  " + $0 }
         }
         return lines.joined(separator: "\n")

@@ -11,12 +11,15 @@ enum FeedTeams {
     /// The ESPN entry for a feed's team: by ESPN abbreviation, else by full name (case and accents
     /// ignored: "Montréal Canadiens"), else by a nickname only one team ends with ("Oakland Athletics"
     /// is ESPN's "Athletics").
-    static func espnEntry(_ league: League, feedId: String? = nil, abbreviation: String?, displayName: String?)
+    static func espnEntry(
+        _ league: League, feedId: String? = nil, abbreviation: String?, displayName: String?
+    )
         -> TeamEntry?
     {
         guard let teams = KnownTeams.directory(for: league)?.teams else { return nil }
         // The feed's own id first: names change ("Oakland Athletics" became "Athletics"), ids do not.
-        if let feedId, let id = KnownTeams.feedIds[league.slug]?[feedId], let hit = teams.first(where: { $0.id == id }) {
+        if let feedId, let id = KnownTeams.feedIds[league.slug]?[feedId], let hit = teams.first(where: { $0.id == id })
+        {
             return hit
         }
         if let abbreviation, !abbreviation.isEmpty,

@@ -112,8 +112,10 @@ enum GamePeriod {
     /// A bare round word ("Final", "Semifinal") as a note reads like the game's status ("FT: Spain 1 v
     /// England 0 · Final"): it is said with its competition ("FIFA World Cup final"), or as "the final".
     static func stage(_ stage: String, of competition: String?) -> String {
-        let bare = ["final", "semifinal", "semifinals", "semi-final", "semi-finals", "quarterfinal", "quarterfinals",
-            "quarter-final", "quarter-finals", "3rd place", "third place", "3rd-place match", "third-place match"]
+        let bare = [
+            "final", "semifinal", "semifinals", "semi-final", "semi-finals", "quarterfinal", "quarterfinals",
+            "quarter-final", "quarter-finals", "3rd place", "third place", "3rd-place match", "third-place match",
+        ]
         let words = stage.trimmingCharacters(in: .whitespaces)
         guard bare.contains(words.lowercased()) else { return words }
         if let competition, !competition.isEmpty { return "\(competition) \(words.lowercased())" }

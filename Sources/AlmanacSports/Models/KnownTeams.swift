@@ -6,278 +6,765 @@ extension KnownTeams {
         "college-football": (
             complete: false,
             teams: [
-                TeamEntry(id: "2000", abbreviation: "ACU", displayName: "Abilene Christian Wildcats", shortDisplayName: "Wildcats", location: "Abilene Christian"),
-                TeamEntry(id: "349", abbreviation: "ARMY", displayName: "Army Black Knights", shortDisplayName: "Black Knights", location: "Army"),
-                TeamEntry(id: "252", abbreviation: "BYU", displayName: "BYU Cougars", shortDisplayName: "Cougars", location: "BYU"),
-                TeamEntry(id: "2050", abbreviation: "BALL", displayName: "Ball State Cardinals", shortDisplayName: "Cardinals", location: "Ball State"),
-                TeamEntry(id: "239", abbreviation: "BAY", displayName: "Baylor Bears", shortDisplayName: "Bears", location: "Baylor"),
-                TeamEntry(id: "2083", abbreviation: "BUCK", displayName: "Bucknell Bison", shortDisplayName: "Bison", location: "Bucknell"),
-                TeamEntry(id: "2084", abbreviation: "BUFF", displayName: "Buffalo Bulls", shortDisplayName: "Bulls", location: "Buffalo"),
-                TeamEntry(id: "25", abbreviation: "CAL", displayName: "California Golden Bears", shortDisplayName: "Golden Bears", location: "California"),
-                TeamEntry(id: "2117", abbreviation: "CMU", displayName: "Central Michigan Chippewas", shortDisplayName: "Chippewas", location: "Central Michigan"),
-                TeamEntry(id: "2132", abbreviation: "CIN", displayName: "Cincinnati Bearcats", shortDisplayName: "Bearcats", location: "Cincinnati"),
-                TeamEntry(id: "324", abbreviation: "CCU", displayName: "Coastal Carolina Chanticleers", shortDisplayName: "Chanticleers", location: "Coastal Carolina"),
-                TeamEntry(id: "61", abbreviation: "UGA", displayName: "Georgia Bulldogs", shortDisplayName: "Bulldogs", location: "Georgia"),
-                TeamEntry(id: "84", abbreviation: "IU", displayName: "Indiana Hoosiers", shortDisplayName: "Hoosiers", location: "Indiana"),
-                TeamEntry(id: "66", abbreviation: "ISU", displayName: "Iowa State Cyclones", shortDisplayName: "Cyclones", location: "Iowa State"),
-                TeamEntry(id: "2306", abbreviation: "KSU", displayName: "Kansas State Wildcats", shortDisplayName: "Wildcats", location: "Kansas State"),
-                TeamEntry(id: "2309", abbreviation: "KENT", displayName: "Kent State Golden Flashes", shortDisplayName: "Golden Flashes", location: "Kent State"),
-                TeamEntry(id: "96", abbreviation: "UK", displayName: "Kentucky Wildcats", shortDisplayName: "Wildcats", location: "Kentucky"),
-                TeamEntry(id: "112358", abbreviation: "LIU", displayName: "Long Island University Sharks", shortDisplayName: "Sharks", location: "Long Island University"),
-                TeamEntry(id: "193", abbreviation: "M-OH", displayName: "Miami (OH) RedHawks", shortDisplayName: "RedHawks", location: "Miami (OH)"),
-                TeamEntry(id: "130", abbreviation: "MICH", displayName: "Michigan Wolverines", shortDisplayName: "Wolverines", location: "Michigan"),
-                TeamEntry(id: "142", abbreviation: "MIZ", displayName: "Missouri Tigers", shortDisplayName: "Tigers", location: "Missouri"),
-                TeamEntry(id: "93", abbreviation: "MUR", displayName: "Murray State Racers", shortDisplayName: "Racers", location: "Murray State"),
-                TeamEntry(id: "158", abbreviation: "NEB", displayName: "Nebraska Cornhuskers", shortDisplayName: "Cornhuskers", location: "Nebraska"),
-                TeamEntry(id: "249", abbreviation: "UNT", displayName: "North Texas Mean Green", shortDisplayName: "Mean Green", location: "North Texas"),
-                TeamEntry(id: "77", abbreviation: "NU", displayName: "Northwestern Wildcats", shortDisplayName: "Wildcats", location: "Northwestern"),
-                TeamEntry(id: "87", abbreviation: "ND", displayName: "Notre Dame Fighting Irish", shortDisplayName: "Fighting Irish", location: "Notre Dame"),
-                TeamEntry(id: "195", abbreviation: "OHIO", displayName: "Ohio Bobcats", shortDisplayName: "Bobcats", location: "Ohio"),
-                TeamEntry(id: "201", abbreviation: "OU", displayName: "Oklahoma Sooners", shortDisplayName: "Sooners", location: "Oklahoma"),
-                TeamEntry(id: "295", abbreviation: "ODU", displayName: "Old Dominion Monarchs", shortDisplayName: "Monarchs", location: "Old Dominion"),
-                TeamEntry(id: "2483", abbreviation: "ORE", displayName: "Oregon Ducks", shortDisplayName: "Ducks", location: "Oregon"),
-                TeamEntry(id: "2509", abbreviation: "PUR", displayName: "Purdue Boilermakers", shortDisplayName: "Boilermakers", location: "Purdue"),
-                TeamEntry(id: "164", abbreviation: "RUTG", displayName: "Rutgers Scarlet Knights", shortDisplayName: "Scarlet Knights", location: "Rutgers"),
-                TeamEntry(id: "6", abbreviation: "USA", displayName: "South Alabama Jaguars", shortDisplayName: "Jaguars", location: "South Alabama"),
-                TeamEntry(id: "2579", abbreviation: "SC", displayName: "South Carolina Gamecocks", shortDisplayName: "Gamecocks", location: "South Carolina"),
-                TeamEntry(id: "79", abbreviation: "SIU", displayName: "Southern Illinois Salukis", shortDisplayName: "Salukis", location: "Southern Illinois"),
-                TeamEntry(id: "183", abbreviation: "SYR", displayName: "Syracuse Orange", shortDisplayName: "Orange", location: "Syracuse"),
-                TeamEntry(id: "218", abbreviation: "TEM", displayName: "Temple Owls", shortDisplayName: "Owls", location: "Temple"),
-                TeamEntry(id: "326", abbreviation: "TXST", displayName: "Texas State Bobcats", shortDisplayName: "Bobcats", location: "Texas State"),
-                TeamEntry(id: "119", abbreviation: "TOW", displayName: "Towson Tigers", shortDisplayName: "Tigers", location: "Towson"),
-                TeamEntry(id: "2655", abbreviation: "TULN", displayName: "Tulane Green Wave", shortDisplayName: "Green Wave", location: "Tulane"),
-                TeamEntry(id: "26", abbreviation: "UCLA", displayName: "UCLA Bruins", shortDisplayName: "Bruins", location: "UCLA"),
-                TeamEntry(id: "41", abbreviation: "CONN", displayName: "UConn Huskies", shortDisplayName: "Huskies", location: "UConn"),
-                TeamEntry(id: "2439", abbreviation: "UNLV", displayName: "UNLV Rebels", shortDisplayName: "Rebels", location: "UNLV"),
-                TeamEntry(id: "222", abbreviation: "VILL", displayName: "Villanova Wildcats", shortDisplayName: "Wildcats", location: "Villanova"),
-                TeamEntry(id: "258", abbreviation: "UVA", displayName: "Virginia Cavaliers", shortDisplayName: "Cavaliers", location: "Virginia"),
-                TeamEntry(id: "259", abbreviation: "VT", displayName: "Virginia Tech Hokies", shortDisplayName: "Hokies", location: "Virginia Tech"),
-                TeamEntry(id: "277", abbreviation: "WVU", displayName: "West Virginia Mountaineers", shortDisplayName: "Mountaineers", location: "West Virginia"),
-                TeamEntry(id: "98", abbreviation: "WKU", displayName: "Western Kentucky Hilltoppers", shortDisplayName: "Hilltoppers", location: "Western Kentucky"),
-                TeamEntry(id: "2747", abbreviation: "WOF", displayName: "Wofford Terriers", shortDisplayName: "Terriers", location: "Wofford"),
-                TeamEntry(id: "2754", abbreviation: "YSU", displayName: "Youngstown State Penguins", shortDisplayName: "Penguins", location: "Youngstown State"),
-            ]),
+                TeamEntry(
+                    id: "2000", abbreviation: "ACU", displayName: "Abilene Christian Wildcats",
+                    shortDisplayName: "Wildcats", location: "Abilene Christian"),
+                TeamEntry(
+                    id: "349", abbreviation: "ARMY", displayName: "Army Black Knights",
+                    shortDisplayName: "Black Knights", location: "Army"),
+                TeamEntry(
+                    id: "252", abbreviation: "BYU", displayName: "BYU Cougars", shortDisplayName: "Cougars",
+                    location: "BYU"),
+                TeamEntry(
+                    id: "2050", abbreviation: "BALL", displayName: "Ball State Cardinals",
+                    shortDisplayName: "Cardinals", location: "Ball State"),
+                TeamEntry(
+                    id: "239", abbreviation: "BAY", displayName: "Baylor Bears", shortDisplayName: "Bears",
+                    location: "Baylor"),
+                TeamEntry(
+                    id: "2083", abbreviation: "BUCK", displayName: "Bucknell Bison", shortDisplayName: "Bison",
+                    location: "Bucknell"),
+                TeamEntry(
+                    id: "2084", abbreviation: "BUFF", displayName: "Buffalo Bulls", shortDisplayName: "Bulls",
+                    location: "Buffalo"),
+                TeamEntry(
+                    id: "25", abbreviation: "CAL", displayName: "California Golden Bears",
+                    shortDisplayName: "Golden Bears", location: "California"),
+                TeamEntry(
+                    id: "2117", abbreviation: "CMU", displayName: "Central Michigan Chippewas",
+                    shortDisplayName: "Chippewas", location: "Central Michigan"),
+                TeamEntry(
+                    id: "2132", abbreviation: "CIN", displayName: "Cincinnati Bearcats", shortDisplayName: "Bearcats",
+                    location: "Cincinnati"),
+                TeamEntry(
+                    id: "324", abbreviation: "CCU", displayName: "Coastal Carolina Chanticleers",
+                    shortDisplayName: "Chanticleers", location: "Coastal Carolina"),
+                TeamEntry(
+                    id: "61", abbreviation: "UGA", displayName: "Georgia Bulldogs", shortDisplayName: "Bulldogs",
+                    location: "Georgia"),
+                TeamEntry(
+                    id: "84", abbreviation: "IU", displayName: "Indiana Hoosiers", shortDisplayName: "Hoosiers",
+                    location: "Indiana"),
+                TeamEntry(
+                    id: "66", abbreviation: "ISU", displayName: "Iowa State Cyclones", shortDisplayName: "Cyclones",
+                    location: "Iowa State"),
+                TeamEntry(
+                    id: "2306", abbreviation: "KSU", displayName: "Kansas State Wildcats", shortDisplayName: "Wildcats",
+                    location: "Kansas State"),
+                TeamEntry(
+                    id: "2309", abbreviation: "KENT", displayName: "Kent State Golden Flashes",
+                    shortDisplayName: "Golden Flashes", location: "Kent State"),
+                TeamEntry(
+                    id: "96", abbreviation: "UK", displayName: "Kentucky Wildcats", shortDisplayName: "Wildcats",
+                    location: "Kentucky"),
+                TeamEntry(
+                    id: "112358", abbreviation: "LIU", displayName: "Long Island University Sharks",
+                    shortDisplayName: "Sharks", location: "Long Island University"),
+                TeamEntry(
+                    id: "193", abbreviation: "M-OH", displayName: "Miami (OH) RedHawks", shortDisplayName: "RedHawks",
+                    location: "Miami (OH)"),
+                TeamEntry(
+                    id: "130", abbreviation: "MICH", displayName: "Michigan Wolverines", shortDisplayName: "Wolverines",
+                    location: "Michigan"),
+                TeamEntry(
+                    id: "142", abbreviation: "MIZ", displayName: "Missouri Tigers", shortDisplayName: "Tigers",
+                    location: "Missouri"),
+                TeamEntry(
+                    id: "93", abbreviation: "MUR", displayName: "Murray State Racers", shortDisplayName: "Racers",
+                    location: "Murray State"),
+                TeamEntry(
+                    id: "158", abbreviation: "NEB", displayName: "Nebraska Cornhuskers",
+                    shortDisplayName: "Cornhuskers", location: "Nebraska"),
+                TeamEntry(
+                    id: "249", abbreviation: "UNT", displayName: "North Texas Mean Green",
+                    shortDisplayName: "Mean Green", location: "North Texas"),
+                TeamEntry(
+                    id: "77", abbreviation: "NU", displayName: "Northwestern Wildcats", shortDisplayName: "Wildcats",
+                    location: "Northwestern"),
+                TeamEntry(
+                    id: "87", abbreviation: "ND", displayName: "Notre Dame Fighting Irish",
+                    shortDisplayName: "Fighting Irish", location: "Notre Dame"),
+                TeamEntry(
+                    id: "195", abbreviation: "OHIO", displayName: "Ohio Bobcats", shortDisplayName: "Bobcats",
+                    location: "Ohio"),
+                TeamEntry(
+                    id: "201", abbreviation: "OU", displayName: "Oklahoma Sooners", shortDisplayName: "Sooners",
+                    location: "Oklahoma"),
+                TeamEntry(
+                    id: "295", abbreviation: "ODU", displayName: "Old Dominion Monarchs", shortDisplayName: "Monarchs",
+                    location: "Old Dominion"),
+                TeamEntry(
+                    id: "2483", abbreviation: "ORE", displayName: "Oregon Ducks", shortDisplayName: "Ducks",
+                    location: "Oregon"),
+                TeamEntry(
+                    id: "2509", abbreviation: "PUR", displayName: "Purdue Boilermakers",
+                    shortDisplayName: "Boilermakers", location: "Purdue"),
+                TeamEntry(
+                    id: "164", abbreviation: "RUTG", displayName: "Rutgers Scarlet Knights",
+                    shortDisplayName: "Scarlet Knights", location: "Rutgers"),
+                TeamEntry(
+                    id: "6", abbreviation: "USA", displayName: "South Alabama Jaguars", shortDisplayName: "Jaguars",
+                    location: "South Alabama"),
+                TeamEntry(
+                    id: "2579", abbreviation: "SC", displayName: "South Carolina Gamecocks",
+                    shortDisplayName: "Gamecocks", location: "South Carolina"),
+                TeamEntry(
+                    id: "79", abbreviation: "SIU", displayName: "Southern Illinois Salukis",
+                    shortDisplayName: "Salukis", location: "Southern Illinois"),
+                TeamEntry(
+                    id: "183", abbreviation: "SYR", displayName: "Syracuse Orange", shortDisplayName: "Orange",
+                    location: "Syracuse"),
+                TeamEntry(
+                    id: "218", abbreviation: "TEM", displayName: "Temple Owls", shortDisplayName: "Owls",
+                    location: "Temple"),
+                TeamEntry(
+                    id: "326", abbreviation: "TXST", displayName: "Texas State Bobcats", shortDisplayName: "Bobcats",
+                    location: "Texas State"),
+                TeamEntry(
+                    id: "119", abbreviation: "TOW", displayName: "Towson Tigers", shortDisplayName: "Tigers",
+                    location: "Towson"),
+                TeamEntry(
+                    id: "2655", abbreviation: "TULN", displayName: "Tulane Green Wave", shortDisplayName: "Green Wave",
+                    location: "Tulane"),
+                TeamEntry(
+                    id: "26", abbreviation: "UCLA", displayName: "UCLA Bruins", shortDisplayName: "Bruins",
+                    location: "UCLA"),
+                TeamEntry(
+                    id: "41", abbreviation: "CONN", displayName: "UConn Huskies", shortDisplayName: "Huskies",
+                    location: "UConn"),
+                TeamEntry(
+                    id: "2439", abbreviation: "UNLV", displayName: "UNLV Rebels", shortDisplayName: "Rebels",
+                    location: "UNLV"),
+                TeamEntry(
+                    id: "222", abbreviation: "VILL", displayName: "Villanova Wildcats", shortDisplayName: "Wildcats",
+                    location: "Villanova"),
+                TeamEntry(
+                    id: "258", abbreviation: "UVA", displayName: "Virginia Cavaliers", shortDisplayName: "Cavaliers",
+                    location: "Virginia"),
+                TeamEntry(
+                    id: "259", abbreviation: "VT", displayName: "Virginia Tech Hokies", shortDisplayName: "Hokies",
+                    location: "Virginia Tech"),
+                TeamEntry(
+                    id: "277", abbreviation: "WVU", displayName: "West Virginia Mountaineers",
+                    shortDisplayName: "Mountaineers", location: "West Virginia"),
+                TeamEntry(
+                    id: "98", abbreviation: "WKU", displayName: "Western Kentucky Hilltoppers",
+                    shortDisplayName: "Hilltoppers", location: "Western Kentucky"),
+                TeamEntry(
+                    id: "2747", abbreviation: "WOF", displayName: "Wofford Terriers", shortDisplayName: "Terriers",
+                    location: "Wofford"),
+                TeamEntry(
+                    id: "2754", abbreviation: "YSU", displayName: "Youngstown State Penguins",
+                    shortDisplayName: "Penguins", location: "Youngstown State"),
+            ]
+        ),
         "eng.1": (
             complete: false,
             teams: [
-                TeamEntry(id: "349", abbreviation: "BOU", displayName: "AFC Bournemouth", shortDisplayName: "Bournemouth", location: "AFC Bournemouth"),
-                TeamEntry(id: "359", abbreviation: "ARS", displayName: "Arsenal", shortDisplayName: "Arsenal", location: "Arsenal"),
-                TeamEntry(id: "362", abbreviation: "AVL", displayName: "Aston Villa", shortDisplayName: "Aston Villa", location: "Aston Villa"),
-                TeamEntry(id: "337", abbreviation: "BRE", displayName: "Brentford", shortDisplayName: "Brentford", location: "Brentford"),
-                TeamEntry(id: "331", abbreviation: "BHA", displayName: "Brighton & Hove Albion", shortDisplayName: "Brighton", location: "Brighton & Hove Albion"),
-                TeamEntry(id: "363", abbreviation: "CHE", displayName: "Chelsea", shortDisplayName: "Chelsea", location: "Chelsea"),
-                TeamEntry(id: "384", abbreviation: "CRY", displayName: "Crystal Palace", shortDisplayName: "C Palace", location: "Crystal Palace"),
-                TeamEntry(id: "368", abbreviation: "EVE", displayName: "Everton", shortDisplayName: "Everton", location: "Everton"),
-                TeamEntry(id: "370", abbreviation: "FUL", displayName: "Fulham", shortDisplayName: "Fulham", location: "Fulham"),
-                TeamEntry(id: "373", abbreviation: "IPS", displayName: "Ipswich Town", shortDisplayName: "Ipswich", location: "Ipswich Town"),
-                TeamEntry(id: "375", abbreviation: "LEI", displayName: "Leicester City", shortDisplayName: "Leicester", location: "Leicester City"),
-                TeamEntry(id: "364", abbreviation: "LIV", displayName: "Liverpool", shortDisplayName: "Liverpool", location: "Liverpool"),
-                TeamEntry(id: "382", abbreviation: "MNC", displayName: "Manchester City", shortDisplayName: "Man City", location: "Manchester City"),
-                TeamEntry(id: "360", abbreviation: "MAN", displayName: "Manchester United", shortDisplayName: "Man United", location: "Manchester United"),
-                TeamEntry(id: "361", abbreviation: "NEW", displayName: "Newcastle United", shortDisplayName: "Newcastle", location: "Newcastle United"),
-                TeamEntry(id: "393", abbreviation: "NFO", displayName: "Nottingham Forest", shortDisplayName: "Nottm Forest", location: "Nottingham Forest"),
-                TeamEntry(id: "376", abbreviation: "SOU", displayName: "Southampton", shortDisplayName: "Southampton", location: "Southampton"),
-                TeamEntry(id: "367", abbreviation: "TOT", displayName: "Tottenham Hotspur", shortDisplayName: "Spurs", location: "Tottenham Hotspur"),
-                TeamEntry(id: "371", abbreviation: "WHU", displayName: "West Ham United", shortDisplayName: "West Ham", location: "West Ham United"),
-                TeamEntry(id: "380", abbreviation: "WOL", displayName: "Wolverhampton Wanderers", shortDisplayName: "Wolves", location: "Wolverhampton Wanderers"),
-            ]),
+                TeamEntry(
+                    id: "349", abbreviation: "BOU", displayName: "AFC Bournemouth", shortDisplayName: "Bournemouth",
+                    location: "AFC Bournemouth"),
+                TeamEntry(
+                    id: "359", abbreviation: "ARS", displayName: "Arsenal", shortDisplayName: "Arsenal",
+                    location: "Arsenal"),
+                TeamEntry(
+                    id: "362", abbreviation: "AVL", displayName: "Aston Villa", shortDisplayName: "Aston Villa",
+                    location: "Aston Villa"),
+                TeamEntry(
+                    id: "337", abbreviation: "BRE", displayName: "Brentford", shortDisplayName: "Brentford",
+                    location: "Brentford"),
+                TeamEntry(
+                    id: "331", abbreviation: "BHA", displayName: "Brighton & Hove Albion", shortDisplayName: "Brighton",
+                    location: "Brighton & Hove Albion"),
+                TeamEntry(
+                    id: "363", abbreviation: "CHE", displayName: "Chelsea", shortDisplayName: "Chelsea",
+                    location: "Chelsea"),
+                TeamEntry(
+                    id: "384", abbreviation: "CRY", displayName: "Crystal Palace", shortDisplayName: "C Palace",
+                    location: "Crystal Palace"),
+                TeamEntry(
+                    id: "368", abbreviation: "EVE", displayName: "Everton", shortDisplayName: "Everton",
+                    location: "Everton"),
+                TeamEntry(
+                    id: "370", abbreviation: "FUL", displayName: "Fulham", shortDisplayName: "Fulham",
+                    location: "Fulham"),
+                TeamEntry(
+                    id: "373", abbreviation: "IPS", displayName: "Ipswich Town", shortDisplayName: "Ipswich",
+                    location: "Ipswich Town"),
+                TeamEntry(
+                    id: "375", abbreviation: "LEI", displayName: "Leicester City", shortDisplayName: "Leicester",
+                    location: "Leicester City"),
+                TeamEntry(
+                    id: "364", abbreviation: "LIV", displayName: "Liverpool", shortDisplayName: "Liverpool",
+                    location: "Liverpool"),
+                TeamEntry(
+                    id: "382", abbreviation: "MNC", displayName: "Manchester City", shortDisplayName: "Man City",
+                    location: "Manchester City"),
+                TeamEntry(
+                    id: "360", abbreviation: "MAN", displayName: "Manchester United", shortDisplayName: "Man United",
+                    location: "Manchester United"),
+                TeamEntry(
+                    id: "361", abbreviation: "NEW", displayName: "Newcastle United", shortDisplayName: "Newcastle",
+                    location: "Newcastle United"),
+                TeamEntry(
+                    id: "393", abbreviation: "NFO", displayName: "Nottingham Forest", shortDisplayName: "Nottm Forest",
+                    location: "Nottingham Forest"),
+                TeamEntry(
+                    id: "376", abbreviation: "SOU", displayName: "Southampton", shortDisplayName: "Southampton",
+                    location: "Southampton"),
+                TeamEntry(
+                    id: "367", abbreviation: "TOT", displayName: "Tottenham Hotspur", shortDisplayName: "Spurs",
+                    location: "Tottenham Hotspur"),
+                TeamEntry(
+                    id: "371", abbreviation: "WHU", displayName: "West Ham United", shortDisplayName: "West Ham",
+                    location: "West Ham United"),
+                TeamEntry(
+                    id: "380", abbreviation: "WOL", displayName: "Wolverhampton Wanderers", shortDisplayName: "Wolves",
+                    location: "Wolverhampton Wanderers"),
+            ]
+        ),
         "mens-college-basketball": (
             complete: false,
             teams: [
-                TeamEntry(id: "103", abbreviation: "BC", displayName: "Boston College Eagles", shortDisplayName: "Boston College", location: "Boston College"),
-                TeamEntry(id: "25", abbreviation: "CAL", displayName: "California Golden Bears", shortDisplayName: "California", location: "California"),
-                TeamEntry(id: "228", abbreviation: "CLEM", displayName: "Clemson Tigers", shortDisplayName: "Clemson", location: "Clemson"),
-                TeamEntry(id: "150", abbreviation: "DUKE", displayName: "Duke Blue Devils", shortDisplayName: "Duke", location: "Duke"),
-                TeamEntry(id: "52", abbreviation: "FSU", displayName: "Florida State Seminoles", shortDisplayName: "Florida St", location: "Florida State"),
-                TeamEntry(id: "59", abbreviation: "GT", displayName: "Georgia Tech Yellow Jackets", shortDisplayName: "Georgia Tech", location: "Georgia Tech"),
-                TeamEntry(id: "97", abbreviation: "LOU", displayName: "Louisville Cardinals", shortDisplayName: "Louisville", location: "Louisville"),
-                TeamEntry(id: "2390", abbreviation: "MIA", displayName: "Miami Hurricanes", shortDisplayName: "Miami", location: "Miami"),
-                TeamEntry(id: "152", abbreviation: "NCSU", displayName: "NC State Wolfpack", shortDisplayName: "NC State", location: "NC State"),
-                TeamEntry(id: "153", abbreviation: "UNC", displayName: "North Carolina Tar Heels", shortDisplayName: "North Carolina", location: "North Carolina"),
-                TeamEntry(id: "87", abbreviation: "ND", displayName: "Notre Dame Fighting Irish", shortDisplayName: "Notre Dame", location: "Notre Dame"),
-                TeamEntry(id: "221", abbreviation: "PITT", displayName: "Pittsburgh Panthers", shortDisplayName: "Pitt", location: "Pittsburgh"),
-                TeamEntry(id: "2567", abbreviation: "SMU", displayName: "SMU Mustangs", shortDisplayName: "SMU", location: "SMU"),
-                TeamEntry(id: "24", abbreviation: "STAN", displayName: "Stanford Cardinal", shortDisplayName: "Stanford", location: "Stanford"),
-                TeamEntry(id: "183", abbreviation: "SYR", displayName: "Syracuse Orange", shortDisplayName: "Syracuse", location: "Syracuse"),
-                TeamEntry(id: "258", abbreviation: "UVA", displayName: "Virginia Cavaliers", shortDisplayName: "Virginia", location: "Virginia"),
-                TeamEntry(id: "259", abbreviation: "VT", displayName: "Virginia Tech Hokies", shortDisplayName: "Virginia Tech", location: "Virginia Tech"),
-                TeamEntry(id: "154", abbreviation: "WAKE", displayName: "Wake Forest Demon Deacons", shortDisplayName: "Wake Forest", location: "Wake Forest"),
-            ]),
+                TeamEntry(
+                    id: "103", abbreviation: "BC", displayName: "Boston College Eagles",
+                    shortDisplayName: "Boston College", location: "Boston College"),
+                TeamEntry(
+                    id: "25", abbreviation: "CAL", displayName: "California Golden Bears",
+                    shortDisplayName: "California", location: "California"),
+                TeamEntry(
+                    id: "228", abbreviation: "CLEM", displayName: "Clemson Tigers", shortDisplayName: "Clemson",
+                    location: "Clemson"),
+                TeamEntry(
+                    id: "150", abbreviation: "DUKE", displayName: "Duke Blue Devils", shortDisplayName: "Duke",
+                    location: "Duke"),
+                TeamEntry(
+                    id: "52", abbreviation: "FSU", displayName: "Florida State Seminoles",
+                    shortDisplayName: "Florida St", location: "Florida State"),
+                TeamEntry(
+                    id: "59", abbreviation: "GT", displayName: "Georgia Tech Yellow Jackets",
+                    shortDisplayName: "Georgia Tech", location: "Georgia Tech"),
+                TeamEntry(
+                    id: "97", abbreviation: "LOU", displayName: "Louisville Cardinals", shortDisplayName: "Louisville",
+                    location: "Louisville"),
+                TeamEntry(
+                    id: "2390", abbreviation: "MIA", displayName: "Miami Hurricanes", shortDisplayName: "Miami",
+                    location: "Miami"),
+                TeamEntry(
+                    id: "152", abbreviation: "NCSU", displayName: "NC State Wolfpack", shortDisplayName: "NC State",
+                    location: "NC State"),
+                TeamEntry(
+                    id: "153", abbreviation: "UNC", displayName: "North Carolina Tar Heels",
+                    shortDisplayName: "North Carolina", location: "North Carolina"),
+                TeamEntry(
+                    id: "87", abbreviation: "ND", displayName: "Notre Dame Fighting Irish",
+                    shortDisplayName: "Notre Dame", location: "Notre Dame"),
+                TeamEntry(
+                    id: "221", abbreviation: "PITT", displayName: "Pittsburgh Panthers", shortDisplayName: "Pitt",
+                    location: "Pittsburgh"),
+                TeamEntry(
+                    id: "2567", abbreviation: "SMU", displayName: "SMU Mustangs", shortDisplayName: "SMU",
+                    location: "SMU"),
+                TeamEntry(
+                    id: "24", abbreviation: "STAN", displayName: "Stanford Cardinal", shortDisplayName: "Stanford",
+                    location: "Stanford"),
+                TeamEntry(
+                    id: "183", abbreviation: "SYR", displayName: "Syracuse Orange", shortDisplayName: "Syracuse",
+                    location: "Syracuse"),
+                TeamEntry(
+                    id: "258", abbreviation: "UVA", displayName: "Virginia Cavaliers", shortDisplayName: "Virginia",
+                    location: "Virginia"),
+                TeamEntry(
+                    id: "259", abbreviation: "VT", displayName: "Virginia Tech Hokies",
+                    shortDisplayName: "Virginia Tech", location: "Virginia Tech"),
+                TeamEntry(
+                    id: "154", abbreviation: "WAKE", displayName: "Wake Forest Demon Deacons",
+                    shortDisplayName: "Wake Forest", location: "Wake Forest"),
+            ]
+        ),
         "mlb": (
             complete: true,
             teams: [
-                TeamEntry(id: "29", abbreviation: "ARI", displayName: "Arizona Diamondbacks", shortDisplayName: "Diamondbacks", location: "Arizona"),
-                TeamEntry(id: "11", abbreviation: "ATH", displayName: "Athletics", shortDisplayName: "Athletics", location: "Athletics"),
-                TeamEntry(id: "15", abbreviation: "ATL", displayName: "Atlanta Braves", shortDisplayName: "Braves", location: "Atlanta"),
-                TeamEntry(id: "1", abbreviation: "BAL", displayName: "Baltimore Orioles", shortDisplayName: "Orioles", location: "Baltimore"),
-                TeamEntry(id: "2", abbreviation: "BOS", displayName: "Boston Red Sox", shortDisplayName: "Red Sox", location: "Boston"),
-                TeamEntry(id: "16", abbreviation: "CHC", displayName: "Chicago Cubs", shortDisplayName: "Cubs", location: "Chicago"),
-                TeamEntry(id: "4", abbreviation: "CHW", displayName: "Chicago White Sox", shortDisplayName: "White Sox", location: "Chicago"),
-                TeamEntry(id: "17", abbreviation: "CIN", displayName: "Cincinnati Reds", shortDisplayName: "Reds", location: "Cincinnati"),
-                TeamEntry(id: "5", abbreviation: "CLE", displayName: "Cleveland Guardians", shortDisplayName: "Guardians", location: "Cleveland"),
-                TeamEntry(id: "27", abbreviation: "COL", displayName: "Colorado Rockies", shortDisplayName: "Rockies", location: "Colorado"),
-                TeamEntry(id: "6", abbreviation: "DET", displayName: "Detroit Tigers", shortDisplayName: "Tigers", location: "Detroit"),
-                TeamEntry(id: "18", abbreviation: "HOU", displayName: "Houston Astros", shortDisplayName: "Astros", location: "Houston"),
-                TeamEntry(id: "7", abbreviation: "KC", displayName: "Kansas City Royals", shortDisplayName: "Royals", location: "Kansas City"),
-                TeamEntry(id: "3", abbreviation: "LAA", displayName: "Los Angeles Angels", shortDisplayName: "Angels", location: "Los Angeles"),
-                TeamEntry(id: "19", abbreviation: "LAD", displayName: "Los Angeles Dodgers", shortDisplayName: "Dodgers", location: "Los Angeles"),
-                TeamEntry(id: "28", abbreviation: "MIA", displayName: "Miami Marlins", shortDisplayName: "Marlins", location: "Miami"),
-                TeamEntry(id: "8", abbreviation: "MIL", displayName: "Milwaukee Brewers", shortDisplayName: "Brewers", location: "Milwaukee"),
-                TeamEntry(id: "9", abbreviation: "MIN", displayName: "Minnesota Twins", shortDisplayName: "Twins", location: "Minnesota"),
-                TeamEntry(id: "21", abbreviation: "NYM", displayName: "New York Mets", shortDisplayName: "Mets", location: "New York"),
-                TeamEntry(id: "10", abbreviation: "NYY", displayName: "New York Yankees", shortDisplayName: "Yankees", location: "New York"),
-                TeamEntry(id: "22", abbreviation: "PHI", displayName: "Philadelphia Phillies", shortDisplayName: "Phillies", location: "Philadelphia"),
-                TeamEntry(id: "23", abbreviation: "PIT", displayName: "Pittsburgh Pirates", shortDisplayName: "Pirates", location: "Pittsburgh"),
-                TeamEntry(id: "25", abbreviation: "SD", displayName: "San Diego Padres", shortDisplayName: "Padres", location: "San Diego"),
-                TeamEntry(id: "26", abbreviation: "SF", displayName: "San Francisco Giants", shortDisplayName: "Giants", location: "San Francisco"),
-                TeamEntry(id: "12", abbreviation: "SEA", displayName: "Seattle Mariners", shortDisplayName: "Mariners", location: "Seattle"),
-                TeamEntry(id: "24", abbreviation: "STL", displayName: "St. Louis Cardinals", shortDisplayName: "Cardinals", location: "St. Louis"),
-                TeamEntry(id: "30", abbreviation: "TB", displayName: "Tampa Bay Rays", shortDisplayName: "Rays", location: "Tampa Bay"),
-                TeamEntry(id: "13", abbreviation: "TEX", displayName: "Texas Rangers", shortDisplayName: "Rangers", location: "Texas"),
-                TeamEntry(id: "14", abbreviation: "TOR", displayName: "Toronto Blue Jays", shortDisplayName: "Blue Jays", location: "Toronto"),
-                TeamEntry(id: "20", abbreviation: "WSH", displayName: "Washington Nationals", shortDisplayName: "Nationals", location: "Washington"),
-            ]),
+                TeamEntry(
+                    id: "29", abbreviation: "ARI", displayName: "Arizona Diamondbacks",
+                    shortDisplayName: "Diamondbacks", location: "Arizona"),
+                TeamEntry(
+                    id: "11", abbreviation: "ATH", displayName: "Athletics", shortDisplayName: "Athletics",
+                    location: "Athletics"),
+                TeamEntry(
+                    id: "15", abbreviation: "ATL", displayName: "Atlanta Braves", shortDisplayName: "Braves",
+                    location: "Atlanta"),
+                TeamEntry(
+                    id: "1", abbreviation: "BAL", displayName: "Baltimore Orioles", shortDisplayName: "Orioles",
+                    location: "Baltimore"),
+                TeamEntry(
+                    id: "2", abbreviation: "BOS", displayName: "Boston Red Sox", shortDisplayName: "Red Sox",
+                    location: "Boston"),
+                TeamEntry(
+                    id: "16", abbreviation: "CHC", displayName: "Chicago Cubs", shortDisplayName: "Cubs",
+                    location: "Chicago"),
+                TeamEntry(
+                    id: "4", abbreviation: "CHW", displayName: "Chicago White Sox", shortDisplayName: "White Sox",
+                    location: "Chicago"),
+                TeamEntry(
+                    id: "17", abbreviation: "CIN", displayName: "Cincinnati Reds", shortDisplayName: "Reds",
+                    location: "Cincinnati"),
+                TeamEntry(
+                    id: "5", abbreviation: "CLE", displayName: "Cleveland Guardians", shortDisplayName: "Guardians",
+                    location: "Cleveland"),
+                TeamEntry(
+                    id: "27", abbreviation: "COL", displayName: "Colorado Rockies", shortDisplayName: "Rockies",
+                    location: "Colorado"),
+                TeamEntry(
+                    id: "6", abbreviation: "DET", displayName: "Detroit Tigers", shortDisplayName: "Tigers",
+                    location: "Detroit"),
+                TeamEntry(
+                    id: "18", abbreviation: "HOU", displayName: "Houston Astros", shortDisplayName: "Astros",
+                    location: "Houston"),
+                TeamEntry(
+                    id: "7", abbreviation: "KC", displayName: "Kansas City Royals", shortDisplayName: "Royals",
+                    location: "Kansas City"),
+                TeamEntry(
+                    id: "3", abbreviation: "LAA", displayName: "Los Angeles Angels", shortDisplayName: "Angels",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "19", abbreviation: "LAD", displayName: "Los Angeles Dodgers", shortDisplayName: "Dodgers",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "28", abbreviation: "MIA", displayName: "Miami Marlins", shortDisplayName: "Marlins",
+                    location: "Miami"),
+                TeamEntry(
+                    id: "8", abbreviation: "MIL", displayName: "Milwaukee Brewers", shortDisplayName: "Brewers",
+                    location: "Milwaukee"),
+                TeamEntry(
+                    id: "9", abbreviation: "MIN", displayName: "Minnesota Twins", shortDisplayName: "Twins",
+                    location: "Minnesota"),
+                TeamEntry(
+                    id: "21", abbreviation: "NYM", displayName: "New York Mets", shortDisplayName: "Mets",
+                    location: "New York"),
+                TeamEntry(
+                    id: "10", abbreviation: "NYY", displayName: "New York Yankees", shortDisplayName: "Yankees",
+                    location: "New York"),
+                TeamEntry(
+                    id: "22", abbreviation: "PHI", displayName: "Philadelphia Phillies", shortDisplayName: "Phillies",
+                    location: "Philadelphia"),
+                TeamEntry(
+                    id: "23", abbreviation: "PIT", displayName: "Pittsburgh Pirates", shortDisplayName: "Pirates",
+                    location: "Pittsburgh"),
+                TeamEntry(
+                    id: "25", abbreviation: "SD", displayName: "San Diego Padres", shortDisplayName: "Padres",
+                    location: "San Diego"),
+                TeamEntry(
+                    id: "26", abbreviation: "SF", displayName: "San Francisco Giants", shortDisplayName: "Giants",
+                    location: "San Francisco"),
+                TeamEntry(
+                    id: "12", abbreviation: "SEA", displayName: "Seattle Mariners", shortDisplayName: "Mariners",
+                    location: "Seattle"),
+                TeamEntry(
+                    id: "24", abbreviation: "STL", displayName: "St. Louis Cardinals", shortDisplayName: "Cardinals",
+                    location: "St. Louis"),
+                TeamEntry(
+                    id: "30", abbreviation: "TB", displayName: "Tampa Bay Rays", shortDisplayName: "Rays",
+                    location: "Tampa Bay"),
+                TeamEntry(
+                    id: "13", abbreviation: "TEX", displayName: "Texas Rangers", shortDisplayName: "Rangers",
+                    location: "Texas"),
+                TeamEntry(
+                    id: "14", abbreviation: "TOR", displayName: "Toronto Blue Jays", shortDisplayName: "Blue Jays",
+                    location: "Toronto"),
+                TeamEntry(
+                    id: "20", abbreviation: "WSH", displayName: "Washington Nationals", shortDisplayName: "Nationals",
+                    location: "Washington"),
+            ]
+        ),
         "nba": (
             complete: true,
             teams: [
-                TeamEntry(id: "1", abbreviation: "ATL", displayName: "Atlanta Hawks", shortDisplayName: "Hawks", location: "Atlanta"),
-                TeamEntry(id: "2", abbreviation: "BOS", displayName: "Boston Celtics", shortDisplayName: "Celtics", location: "Boston"),
-                TeamEntry(id: "17", abbreviation: "BKN", displayName: "Brooklyn Nets", shortDisplayName: "Nets", location: "Brooklyn"),
-                TeamEntry(id: "30", abbreviation: "CHA", displayName: "Charlotte Hornets", shortDisplayName: "Hornets", location: "Charlotte"),
-                TeamEntry(id: "4", abbreviation: "CHI", displayName: "Chicago Bulls", shortDisplayName: "Bulls", location: "Chicago"),
-                TeamEntry(id: "5", abbreviation: "CLE", displayName: "Cleveland Cavaliers", shortDisplayName: "Cavaliers", location: "Cleveland"),
-                TeamEntry(id: "6", abbreviation: "DAL", displayName: "Dallas Mavericks", shortDisplayName: "Mavericks", location: "Dallas"),
-                TeamEntry(id: "7", abbreviation: "DEN", displayName: "Denver Nuggets", shortDisplayName: "Nuggets", location: "Denver"),
-                TeamEntry(id: "8", abbreviation: "DET", displayName: "Detroit Pistons", shortDisplayName: "Pistons", location: "Detroit"),
-                TeamEntry(id: "9", abbreviation: "GS", displayName: "Golden State Warriors", shortDisplayName: "Warriors", location: "Golden State"),
-                TeamEntry(id: "10", abbreviation: "HOU", displayName: "Houston Rockets", shortDisplayName: "Rockets", location: "Houston"),
-                TeamEntry(id: "11", abbreviation: "IND", displayName: "Indiana Pacers", shortDisplayName: "Pacers", location: "Indiana"),
-                TeamEntry(id: "12", abbreviation: "LAC", displayName: "LA Clippers", shortDisplayName: "Clippers", location: "LA"),
-                TeamEntry(id: "13", abbreviation: "LAL", displayName: "Los Angeles Lakers", shortDisplayName: "Lakers", location: "Los Angeles"),
-                TeamEntry(id: "29", abbreviation: "MEM", displayName: "Memphis Grizzlies", shortDisplayName: "Grizzlies", location: "Memphis"),
-                TeamEntry(id: "14", abbreviation: "MIA", displayName: "Miami Heat", shortDisplayName: "Heat", location: "Miami"),
-                TeamEntry(id: "15", abbreviation: "MIL", displayName: "Milwaukee Bucks", shortDisplayName: "Bucks", location: "Milwaukee"),
-                TeamEntry(id: "16", abbreviation: "MIN", displayName: "Minnesota Timberwolves", shortDisplayName: "Timberwolves", location: "Minnesota"),
-                TeamEntry(id: "3", abbreviation: "NO", displayName: "New Orleans Pelicans", shortDisplayName: "Pelicans", location: "New Orleans"),
-                TeamEntry(id: "18", abbreviation: "NY", displayName: "New York Knicks", shortDisplayName: "Knicks", location: "New York"),
-                TeamEntry(id: "25", abbreviation: "OKC", displayName: "Oklahoma City Thunder", shortDisplayName: "Thunder", location: "Oklahoma City Thunder"),
-                TeamEntry(id: "19", abbreviation: "ORL", displayName: "Orlando Magic", shortDisplayName: "Magic", location: "Orlando"),
-                TeamEntry(id: "20", abbreviation: "PHI", displayName: "Philadelphia 76ers", shortDisplayName: "76ers", location: "Philadelphia"),
-                TeamEntry(id: "21", abbreviation: "PHX", displayName: "Phoenix Suns", shortDisplayName: "Suns", location: "Phoenix"),
-                TeamEntry(id: "22", abbreviation: "POR", displayName: "Portland Trail Blazers", shortDisplayName: "Trail Blazers", location: "Portland"),
-                TeamEntry(id: "23", abbreviation: "SAC", displayName: "Sacramento Kings", shortDisplayName: "Kings", location: "Sacramento"),
-                TeamEntry(id: "24", abbreviation: "SA", displayName: "San Antonio Spurs", shortDisplayName: "Spurs", location: "San Antonio"),
-                TeamEntry(id: "28", abbreviation: "TOR", displayName: "Toronto Raptors", shortDisplayName: "Raptors", location: "Toronto"),
-                TeamEntry(id: "26", abbreviation: "UTAH", displayName: "Utah Jazz", shortDisplayName: "Jazz", location: "Utah"),
-                TeamEntry(id: "27", abbreviation: "WSH", displayName: "Washington Wizards", shortDisplayName: "Wizards", location: "Washington"),
-            ]),
+                TeamEntry(
+                    id: "1", abbreviation: "ATL", displayName: "Atlanta Hawks", shortDisplayName: "Hawks",
+                    location: "Atlanta"),
+                TeamEntry(
+                    id: "2", abbreviation: "BOS", displayName: "Boston Celtics", shortDisplayName: "Celtics",
+                    location: "Boston"),
+                TeamEntry(
+                    id: "17", abbreviation: "BKN", displayName: "Brooklyn Nets", shortDisplayName: "Nets",
+                    location: "Brooklyn"),
+                TeamEntry(
+                    id: "30", abbreviation: "CHA", displayName: "Charlotte Hornets", shortDisplayName: "Hornets",
+                    location: "Charlotte"),
+                TeamEntry(
+                    id: "4", abbreviation: "CHI", displayName: "Chicago Bulls", shortDisplayName: "Bulls",
+                    location: "Chicago"),
+                TeamEntry(
+                    id: "5", abbreviation: "CLE", displayName: "Cleveland Cavaliers", shortDisplayName: "Cavaliers",
+                    location: "Cleveland"),
+                TeamEntry(
+                    id: "6", abbreviation: "DAL", displayName: "Dallas Mavericks", shortDisplayName: "Mavericks",
+                    location: "Dallas"),
+                TeamEntry(
+                    id: "7", abbreviation: "DEN", displayName: "Denver Nuggets", shortDisplayName: "Nuggets",
+                    location: "Denver"),
+                TeamEntry(
+                    id: "8", abbreviation: "DET", displayName: "Detroit Pistons", shortDisplayName: "Pistons",
+                    location: "Detroit"),
+                TeamEntry(
+                    id: "9", abbreviation: "GS", displayName: "Golden State Warriors", shortDisplayName: "Warriors",
+                    location: "Golden State"),
+                TeamEntry(
+                    id: "10", abbreviation: "HOU", displayName: "Houston Rockets", shortDisplayName: "Rockets",
+                    location: "Houston"),
+                TeamEntry(
+                    id: "11", abbreviation: "IND", displayName: "Indiana Pacers", shortDisplayName: "Pacers",
+                    location: "Indiana"),
+                TeamEntry(
+                    id: "12", abbreviation: "LAC", displayName: "LA Clippers", shortDisplayName: "Clippers",
+                    location: "LA"),
+                TeamEntry(
+                    id: "13", abbreviation: "LAL", displayName: "Los Angeles Lakers", shortDisplayName: "Lakers",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "29", abbreviation: "MEM", displayName: "Memphis Grizzlies", shortDisplayName: "Grizzlies",
+                    location: "Memphis"),
+                TeamEntry(
+                    id: "14", abbreviation: "MIA", displayName: "Miami Heat", shortDisplayName: "Heat",
+                    location: "Miami"),
+                TeamEntry(
+                    id: "15", abbreviation: "MIL", displayName: "Milwaukee Bucks", shortDisplayName: "Bucks",
+                    location: "Milwaukee"),
+                TeamEntry(
+                    id: "16", abbreviation: "MIN", displayName: "Minnesota Timberwolves",
+                    shortDisplayName: "Timberwolves", location: "Minnesota"),
+                TeamEntry(
+                    id: "3", abbreviation: "NO", displayName: "New Orleans Pelicans", shortDisplayName: "Pelicans",
+                    location: "New Orleans"),
+                TeamEntry(
+                    id: "18", abbreviation: "NY", displayName: "New York Knicks", shortDisplayName: "Knicks",
+                    location: "New York"),
+                TeamEntry(
+                    id: "25", abbreviation: "OKC", displayName: "Oklahoma City Thunder", shortDisplayName: "Thunder",
+                    location: "Oklahoma City Thunder"),
+                TeamEntry(
+                    id: "19", abbreviation: "ORL", displayName: "Orlando Magic", shortDisplayName: "Magic",
+                    location: "Orlando"),
+                TeamEntry(
+                    id: "20", abbreviation: "PHI", displayName: "Philadelphia 76ers", shortDisplayName: "76ers",
+                    location: "Philadelphia"),
+                TeamEntry(
+                    id: "21", abbreviation: "PHX", displayName: "Phoenix Suns", shortDisplayName: "Suns",
+                    location: "Phoenix"),
+                TeamEntry(
+                    id: "22", abbreviation: "POR", displayName: "Portland Trail Blazers",
+                    shortDisplayName: "Trail Blazers", location: "Portland"),
+                TeamEntry(
+                    id: "23", abbreviation: "SAC", displayName: "Sacramento Kings", shortDisplayName: "Kings",
+                    location: "Sacramento"),
+                TeamEntry(
+                    id: "24", abbreviation: "SA", displayName: "San Antonio Spurs", shortDisplayName: "Spurs",
+                    location: "San Antonio"),
+                TeamEntry(
+                    id: "28", abbreviation: "TOR", displayName: "Toronto Raptors", shortDisplayName: "Raptors",
+                    location: "Toronto"),
+                TeamEntry(
+                    id: "26", abbreviation: "UTAH", displayName: "Utah Jazz", shortDisplayName: "Jazz", location: "Utah"
+                ),
+                TeamEntry(
+                    id: "27", abbreviation: "WSH", displayName: "Washington Wizards", shortDisplayName: "Wizards",
+                    location: "Washington"),
+            ]
+        ),
         "nfl": (
             complete: true,
             teams: [
-                TeamEntry(id: "22", abbreviation: "ARI", displayName: "Arizona Cardinals", shortDisplayName: "Cardinals", location: "Arizona"),
-                TeamEntry(id: "1", abbreviation: "ATL", displayName: "Atlanta Falcons", shortDisplayName: "Falcons", location: "Atlanta"),
-                TeamEntry(id: "33", abbreviation: "BAL", displayName: "Baltimore Ravens", shortDisplayName: "Ravens", location: "Baltimore"),
-                TeamEntry(id: "2", abbreviation: "BUF", displayName: "Buffalo Bills", shortDisplayName: "Bills", location: "Buffalo"),
-                TeamEntry(id: "29", abbreviation: "CAR", displayName: "Carolina Panthers", shortDisplayName: "Panthers", location: "Carolina"),
-                TeamEntry(id: "3", abbreviation: "CHI", displayName: "Chicago Bears", shortDisplayName: "Bears", location: "Chicago"),
-                TeamEntry(id: "4", abbreviation: "CIN", displayName: "Cincinnati Bengals", shortDisplayName: "Bengals", location: "Cincinnati"),
-                TeamEntry(id: "5", abbreviation: "CLE", displayName: "Cleveland Browns", shortDisplayName: "Browns", location: "Cleveland"),
-                TeamEntry(id: "6", abbreviation: "DAL", displayName: "Dallas Cowboys", shortDisplayName: "Cowboys", location: "Dallas"),
-                TeamEntry(id: "7", abbreviation: "DEN", displayName: "Denver Broncos", shortDisplayName: "Broncos", location: "Denver"),
-                TeamEntry(id: "8", abbreviation: "DET", displayName: "Detroit Lions", shortDisplayName: "Lions", location: "Detroit"),
-                TeamEntry(id: "9", abbreviation: "GB", displayName: "Green Bay Packers", shortDisplayName: "Packers", location: "Green Bay"),
-                TeamEntry(id: "34", abbreviation: "HOU", displayName: "Houston Texans", shortDisplayName: "Texans", location: "Houston"),
-                TeamEntry(id: "11", abbreviation: "IND", displayName: "Indianapolis Colts", shortDisplayName: "Colts", location: "Indianapolis"),
-                TeamEntry(id: "30", abbreviation: "JAX", displayName: "Jacksonville Jaguars", shortDisplayName: "Jaguars", location: "Jacksonville"),
-                TeamEntry(id: "12", abbreviation: "KC", displayName: "Kansas City Chiefs", shortDisplayName: "Chiefs", location: "Kansas City"),
-                TeamEntry(id: "13", abbreviation: "LV", displayName: "Las Vegas Raiders", shortDisplayName: "Raiders", location: "Las Vegas"),
-                TeamEntry(id: "24", abbreviation: "LAC", displayName: "Los Angeles Chargers", shortDisplayName: "Chargers", location: "Los Angeles"),
-                TeamEntry(id: "14", abbreviation: "LAR", displayName: "Los Angeles Rams", shortDisplayName: "Rams", location: "Los Angeles"),
-                TeamEntry(id: "15", abbreviation: "MIA", displayName: "Miami Dolphins", shortDisplayName: "Dolphins", location: "Miami"),
-                TeamEntry(id: "16", abbreviation: "MIN", displayName: "Minnesota Vikings", shortDisplayName: "Vikings", location: "Minnesota"),
-                TeamEntry(id: "17", abbreviation: "NE", displayName: "New England Patriots", shortDisplayName: "Patriots", location: "New England"),
-                TeamEntry(id: "18", abbreviation: "NO", displayName: "New Orleans Saints", shortDisplayName: "Saints", location: "New Orleans"),
-                TeamEntry(id: "19", abbreviation: "NYG", displayName: "New York Giants", shortDisplayName: "Giants", location: "New York"),
-                TeamEntry(id: "20", abbreviation: "NYJ", displayName: "New York Jets", shortDisplayName: "Jets", location: "New York"),
-                TeamEntry(id: "21", abbreviation: "PHI", displayName: "Philadelphia Eagles", shortDisplayName: "Eagles", location: "Philadelphia"),
-                TeamEntry(id: "23", abbreviation: "PIT", displayName: "Pittsburgh Steelers", shortDisplayName: "Steelers", location: "Pittsburgh"),
-                TeamEntry(id: "25", abbreviation: "SF", displayName: "San Francisco 49ers", shortDisplayName: "49ers", location: "San Francisco"),
-                TeamEntry(id: "26", abbreviation: "SEA", displayName: "Seattle Seahawks", shortDisplayName: "Seahawks", location: "Seattle"),
-                TeamEntry(id: "27", abbreviation: "TB", displayName: "Tampa Bay Buccaneers", shortDisplayName: "Buccaneers", location: "Tampa Bay"),
-                TeamEntry(id: "10", abbreviation: "TEN", displayName: "Tennessee Titans", shortDisplayName: "Titans", location: "Tennessee"),
-                TeamEntry(id: "28", abbreviation: "WSH", displayName: "Washington Commanders", shortDisplayName: "Commanders", location: "Washington"),
-            ]),
+                TeamEntry(
+                    id: "22", abbreviation: "ARI", displayName: "Arizona Cardinals", shortDisplayName: "Cardinals",
+                    location: "Arizona"),
+                TeamEntry(
+                    id: "1", abbreviation: "ATL", displayName: "Atlanta Falcons", shortDisplayName: "Falcons",
+                    location: "Atlanta"),
+                TeamEntry(
+                    id: "33", abbreviation: "BAL", displayName: "Baltimore Ravens", shortDisplayName: "Ravens",
+                    location: "Baltimore"),
+                TeamEntry(
+                    id: "2", abbreviation: "BUF", displayName: "Buffalo Bills", shortDisplayName: "Bills",
+                    location: "Buffalo"),
+                TeamEntry(
+                    id: "29", abbreviation: "CAR", displayName: "Carolina Panthers", shortDisplayName: "Panthers",
+                    location: "Carolina"),
+                TeamEntry(
+                    id: "3", abbreviation: "CHI", displayName: "Chicago Bears", shortDisplayName: "Bears",
+                    location: "Chicago"),
+                TeamEntry(
+                    id: "4", abbreviation: "CIN", displayName: "Cincinnati Bengals", shortDisplayName: "Bengals",
+                    location: "Cincinnati"),
+                TeamEntry(
+                    id: "5", abbreviation: "CLE", displayName: "Cleveland Browns", shortDisplayName: "Browns",
+                    location: "Cleveland"),
+                TeamEntry(
+                    id: "6", abbreviation: "DAL", displayName: "Dallas Cowboys", shortDisplayName: "Cowboys",
+                    location: "Dallas"),
+                TeamEntry(
+                    id: "7", abbreviation: "DEN", displayName: "Denver Broncos", shortDisplayName: "Broncos",
+                    location: "Denver"),
+                TeamEntry(
+                    id: "8", abbreviation: "DET", displayName: "Detroit Lions", shortDisplayName: "Lions",
+                    location: "Detroit"),
+                TeamEntry(
+                    id: "9", abbreviation: "GB", displayName: "Green Bay Packers", shortDisplayName: "Packers",
+                    location: "Green Bay"),
+                TeamEntry(
+                    id: "34", abbreviation: "HOU", displayName: "Houston Texans", shortDisplayName: "Texans",
+                    location: "Houston"),
+                TeamEntry(
+                    id: "11", abbreviation: "IND", displayName: "Indianapolis Colts", shortDisplayName: "Colts",
+                    location: "Indianapolis"),
+                TeamEntry(
+                    id: "30", abbreviation: "JAX", displayName: "Jacksonville Jaguars", shortDisplayName: "Jaguars",
+                    location: "Jacksonville"),
+                TeamEntry(
+                    id: "12", abbreviation: "KC", displayName: "Kansas City Chiefs", shortDisplayName: "Chiefs",
+                    location: "Kansas City"),
+                TeamEntry(
+                    id: "13", abbreviation: "LV", displayName: "Las Vegas Raiders", shortDisplayName: "Raiders",
+                    location: "Las Vegas"),
+                TeamEntry(
+                    id: "24", abbreviation: "LAC", displayName: "Los Angeles Chargers", shortDisplayName: "Chargers",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "14", abbreviation: "LAR", displayName: "Los Angeles Rams", shortDisplayName: "Rams",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "15", abbreviation: "MIA", displayName: "Miami Dolphins", shortDisplayName: "Dolphins",
+                    location: "Miami"),
+                TeamEntry(
+                    id: "16", abbreviation: "MIN", displayName: "Minnesota Vikings", shortDisplayName: "Vikings",
+                    location: "Minnesota"),
+                TeamEntry(
+                    id: "17", abbreviation: "NE", displayName: "New England Patriots", shortDisplayName: "Patriots",
+                    location: "New England"),
+                TeamEntry(
+                    id: "18", abbreviation: "NO", displayName: "New Orleans Saints", shortDisplayName: "Saints",
+                    location: "New Orleans"),
+                TeamEntry(
+                    id: "19", abbreviation: "NYG", displayName: "New York Giants", shortDisplayName: "Giants",
+                    location: "New York"),
+                TeamEntry(
+                    id: "20", abbreviation: "NYJ", displayName: "New York Jets", shortDisplayName: "Jets",
+                    location: "New York"),
+                TeamEntry(
+                    id: "21", abbreviation: "PHI", displayName: "Philadelphia Eagles", shortDisplayName: "Eagles",
+                    location: "Philadelphia"),
+                TeamEntry(
+                    id: "23", abbreviation: "PIT", displayName: "Pittsburgh Steelers", shortDisplayName: "Steelers",
+                    location: "Pittsburgh"),
+                TeamEntry(
+                    id: "25", abbreviation: "SF", displayName: "San Francisco 49ers", shortDisplayName: "49ers",
+                    location: "San Francisco"),
+                TeamEntry(
+                    id: "26", abbreviation: "SEA", displayName: "Seattle Seahawks", shortDisplayName: "Seahawks",
+                    location: "Seattle"),
+                TeamEntry(
+                    id: "27", abbreviation: "TB", displayName: "Tampa Bay Buccaneers", shortDisplayName: "Buccaneers",
+                    location: "Tampa Bay"),
+                TeamEntry(
+                    id: "10", abbreviation: "TEN", displayName: "Tennessee Titans", shortDisplayName: "Titans",
+                    location: "Tennessee"),
+                TeamEntry(
+                    id: "28", abbreviation: "WSH", displayName: "Washington Commanders", shortDisplayName: "Commanders",
+                    location: "Washington"),
+            ]
+        ),
         "nhl": (
             complete: true,
             teams: [
-                TeamEntry(id: "25", abbreviation: "ANA", displayName: "Anaheim Ducks", shortDisplayName: "Ducks", location: "Anaheim"),
-                TeamEntry(id: "24", abbreviation: "ARI", displayName: "Arizona Coyotes", shortDisplayName: "Coyotes", location: "Arizona"),
-                TeamEntry(id: "nhl:6", abbreviation: "BOS", displayName: "Boston Bruins", shortDisplayName: "Bruins", location: "Boston"),
-                TeamEntry(id: "2", abbreviation: "BUF", displayName: "Buffalo Sabres", shortDisplayName: "Sabres", location: "Buffalo"),
-                TeamEntry(id: "3", abbreviation: "CGY", displayName: "Calgary Flames", shortDisplayName: "Flames", location: "Calgary"),
-                TeamEntry(id: "nhl:12", abbreviation: "CAR", displayName: "Carolina Hurricanes", shortDisplayName: "Hurricanes", location: "Carolina"),
-                TeamEntry(id: "nhl:16", abbreviation: "CHI", displayName: "Chicago Blackhawks", shortDisplayName: "Blackhawks", location: "Chicago"),
-                TeamEntry(id: "17", abbreviation: "COL", displayName: "Colorado Avalanche", shortDisplayName: "Avalanche", location: "Colorado"),
-                TeamEntry(id: "29", abbreviation: "CBJ", displayName: "Columbus Blue Jackets", shortDisplayName: "Blue Jackets", location: "Columbus"),
-                TeamEntry(id: "nhl:25", abbreviation: "DAL", displayName: "Dallas Stars", shortDisplayName: "Stars", location: "Dallas"),
-                TeamEntry(id: "nhl:17", abbreviation: "DET", displayName: "Detroit Red Wings", shortDisplayName: "Red Wings", location: "Detroit"),
-                TeamEntry(id: "6", abbreviation: "EDM", displayName: "Edmonton Oilers", shortDisplayName: "Oilers", location: "Edmonton"),
-                TeamEntry(id: "26", abbreviation: "FLA", displayName: "Florida Panthers", shortDisplayName: "Panthers", location: "Florida"),
-                TeamEntry(id: "8", abbreviation: "LA", displayName: "Los Angeles Kings", shortDisplayName: "Kings", location: "Los Angeles"),
-                TeamEntry(id: "30", abbreviation: "MIN", displayName: "Minnesota Wild", shortDisplayName: "Wild", location: "Minnesota"),
-                TeamEntry(id: "nhl:8", abbreviation: "MTL", displayName: "Montréal Canadiens", shortDisplayName: "Canadiens", location: "Montréal"),
-                TeamEntry(id: "nhl:18", abbreviation: "NSH", displayName: "Nashville Predators", shortDisplayName: "Predators", location: "Nashville"),
-                TeamEntry(id: "nhl:1", abbreviation: "NJ", displayName: "New Jersey Devils", shortDisplayName: "Devils", location: "New Jersey"),
-                TeamEntry(id: "nhl:2", abbreviation: "NYI", displayName: "New York Islanders", shortDisplayName: "Islanders", location: "NY Islanders"),
-                TeamEntry(id: "nhl:3", abbreviation: "NYR", displayName: "New York Rangers", shortDisplayName: "Rangers", location: "NY Rangers"),
-                TeamEntry(id: "nhl:9", abbreviation: "OTT", displayName: "Ottawa Senators", shortDisplayName: "Senators", location: "Ottawa"),
-                TeamEntry(id: "nhl:4", abbreviation: "PHI", displayName: "Philadelphia Flyers", shortDisplayName: "Flyers", location: "Philadelphia"),
-                TeamEntry(id: "16", abbreviation: "PIT", displayName: "Pittsburgh Penguins", shortDisplayName: "Penguins", location: "Pittsburgh"),
-                TeamEntry(id: "18", abbreviation: "SJ", displayName: "San Jose Sharks", shortDisplayName: "Sharks", location: "San Jose"),
-                TeamEntry(id: "nhl:55", abbreviation: "SEA", displayName: "Seattle Kraken", shortDisplayName: "Kraken", location: "Seattle"),
-                TeamEntry(id: "nhl:19", abbreviation: "STL", displayName: "St. Louis Blues", shortDisplayName: "Blues", location: "St. Louis"),
-                TeamEntry(id: "nhl:14", abbreviation: "TB", displayName: "Tampa Bay Lightning", shortDisplayName: "Lightning", location: "Tampa Bay"),
-                TeamEntry(id: "nhl:10", abbreviation: "TOR", displayName: "Toronto Maple Leafs", shortDisplayName: "Maple Leafs", location: "Toronto"),
-                TeamEntry(id: "nhl:68", abbreviation: "UTA", displayName: "Utah Mammoth", shortDisplayName: "Mammoth", location: "Utah"),
-                TeamEntry(id: "22", abbreviation: "VAN", displayName: "Vancouver Canucks", shortDisplayName: "Canucks", location: "Vancouver"),
-                TeamEntry(id: "37", abbreviation: "VGK", displayName: "Vegas Golden Knights", shortDisplayName: "Golden Knights", location: "Vegas"),
-                TeamEntry(id: "23", abbreviation: "WSH", displayName: "Washington Capitals", shortDisplayName: "Capitals", location: "Washington"),
-                TeamEntry(id: "28", abbreviation: "WPG", displayName: "Winnipeg Jets", shortDisplayName: "Jets", location: "Winnipeg"),
-            ]),
+                TeamEntry(
+                    id: "25", abbreviation: "ANA", displayName: "Anaheim Ducks", shortDisplayName: "Ducks",
+                    location: "Anaheim"),
+                TeamEntry(
+                    id: "24", abbreviation: "ARI", displayName: "Arizona Coyotes", shortDisplayName: "Coyotes",
+                    location: "Arizona"),
+                TeamEntry(
+                    id: "nhl:6", abbreviation: "BOS", displayName: "Boston Bruins", shortDisplayName: "Bruins",
+                    location: "Boston"),
+                TeamEntry(
+                    id: "2", abbreviation: "BUF", displayName: "Buffalo Sabres", shortDisplayName: "Sabres",
+                    location: "Buffalo"),
+                TeamEntry(
+                    id: "3", abbreviation: "CGY", displayName: "Calgary Flames", shortDisplayName: "Flames",
+                    location: "Calgary"),
+                TeamEntry(
+                    id: "nhl:12", abbreviation: "CAR", displayName: "Carolina Hurricanes",
+                    shortDisplayName: "Hurricanes", location: "Carolina"),
+                TeamEntry(
+                    id: "nhl:16", abbreviation: "CHI", displayName: "Chicago Blackhawks",
+                    shortDisplayName: "Blackhawks", location: "Chicago"),
+                TeamEntry(
+                    id: "17", abbreviation: "COL", displayName: "Colorado Avalanche", shortDisplayName: "Avalanche",
+                    location: "Colorado"),
+                TeamEntry(
+                    id: "29", abbreviation: "CBJ", displayName: "Columbus Blue Jackets",
+                    shortDisplayName: "Blue Jackets", location: "Columbus"),
+                TeamEntry(
+                    id: "nhl:25", abbreviation: "DAL", displayName: "Dallas Stars", shortDisplayName: "Stars",
+                    location: "Dallas"),
+                TeamEntry(
+                    id: "nhl:17", abbreviation: "DET", displayName: "Detroit Red Wings", shortDisplayName: "Red Wings",
+                    location: "Detroit"),
+                TeamEntry(
+                    id: "6", abbreviation: "EDM", displayName: "Edmonton Oilers", shortDisplayName: "Oilers",
+                    location: "Edmonton"),
+                TeamEntry(
+                    id: "26", abbreviation: "FLA", displayName: "Florida Panthers", shortDisplayName: "Panthers",
+                    location: "Florida"),
+                TeamEntry(
+                    id: "8", abbreviation: "LA", displayName: "Los Angeles Kings", shortDisplayName: "Kings",
+                    location: "Los Angeles"),
+                TeamEntry(
+                    id: "30", abbreviation: "MIN", displayName: "Minnesota Wild", shortDisplayName: "Wild",
+                    location: "Minnesota"),
+                TeamEntry(
+                    id: "nhl:8", abbreviation: "MTL", displayName: "Montréal Canadiens", shortDisplayName: "Canadiens",
+                    location: "Montréal"),
+                TeamEntry(
+                    id: "nhl:18", abbreviation: "NSH", displayName: "Nashville Predators",
+                    shortDisplayName: "Predators", location: "Nashville"),
+                TeamEntry(
+                    id: "nhl:1", abbreviation: "NJ", displayName: "New Jersey Devils", shortDisplayName: "Devils",
+                    location: "New Jersey"),
+                TeamEntry(
+                    id: "nhl:2", abbreviation: "NYI", displayName: "New York Islanders", shortDisplayName: "Islanders",
+                    location: "NY Islanders"),
+                TeamEntry(
+                    id: "nhl:3", abbreviation: "NYR", displayName: "New York Rangers", shortDisplayName: "Rangers",
+                    location: "NY Rangers"),
+                TeamEntry(
+                    id: "nhl:9", abbreviation: "OTT", displayName: "Ottawa Senators", shortDisplayName: "Senators",
+                    location: "Ottawa"),
+                TeamEntry(
+                    id: "nhl:4", abbreviation: "PHI", displayName: "Philadelphia Flyers", shortDisplayName: "Flyers",
+                    location: "Philadelphia"),
+                TeamEntry(
+                    id: "16", abbreviation: "PIT", displayName: "Pittsburgh Penguins", shortDisplayName: "Penguins",
+                    location: "Pittsburgh"),
+                TeamEntry(
+                    id: "18", abbreviation: "SJ", displayName: "San Jose Sharks", shortDisplayName: "Sharks",
+                    location: "San Jose"),
+                TeamEntry(
+                    id: "nhl:55", abbreviation: "SEA", displayName: "Seattle Kraken", shortDisplayName: "Kraken",
+                    location: "Seattle"),
+                TeamEntry(
+                    id: "nhl:19", abbreviation: "STL", displayName: "St. Louis Blues", shortDisplayName: "Blues",
+                    location: "St. Louis"),
+                TeamEntry(
+                    id: "nhl:14", abbreviation: "TB", displayName: "Tampa Bay Lightning", shortDisplayName: "Lightning",
+                    location: "Tampa Bay"),
+                TeamEntry(
+                    id: "nhl:10", abbreviation: "TOR", displayName: "Toronto Maple Leafs",
+                    shortDisplayName: "Maple Leafs", location: "Toronto"),
+                TeamEntry(
+                    id: "nhl:68", abbreviation: "UTA", displayName: "Utah Mammoth", shortDisplayName: "Mammoth",
+                    location: "Utah"),
+                TeamEntry(
+                    id: "22", abbreviation: "VAN", displayName: "Vancouver Canucks", shortDisplayName: "Canucks",
+                    location: "Vancouver"),
+                TeamEntry(
+                    id: "37", abbreviation: "VGK", displayName: "Vegas Golden Knights",
+                    shortDisplayName: "Golden Knights", location: "Vegas"),
+                TeamEntry(
+                    id: "23", abbreviation: "WSH", displayName: "Washington Capitals", shortDisplayName: "Capitals",
+                    location: "Washington"),
+                TeamEntry(
+                    id: "28", abbreviation: "WPG", displayName: "Winnipeg Jets", shortDisplayName: "Jets",
+                    location: "Winnipeg"),
+            ]
+        ),
         "usa.1": (
             complete: false,
             teams: [
-                TeamEntry(id: "18418", abbreviation: "ATL", displayName: "Atlanta United FC", shortDisplayName: "Atlanta", location: "Atlanta United FC"),
-                TeamEntry(id: "20906", abbreviation: "ATX", displayName: "Austin FC", shortDisplayName: "Austin", location: "Austin FC"),
-                TeamEntry(id: "9720", abbreviation: "MTL", displayName: "CF Montréal", shortDisplayName: "CF Montréal", location: "CF Montréal"),
-                TeamEntry(id: "21300", abbreviation: "CLT", displayName: "Charlotte FC", shortDisplayName: "Charlotte", location: "Charlotte FC"),
-                TeamEntry(id: "182", abbreviation: "CHI", displayName: "Chicago Fire FC", shortDisplayName: "Chicago", location: "Chicago Fire FC"),
-                TeamEntry(id: "184", abbreviation: "COL", displayName: "Colorado Rapids", shortDisplayName: "Colorado", location: "Colorado Rapids"),
-                TeamEntry(id: "18267", abbreviation: "CIN", displayName: "FC Cincinnati", shortDisplayName: "Cincinnati", location: "FC Cincinnati"),
-                TeamEntry(id: "185", abbreviation: "DAL", displayName: "FC Dallas", shortDisplayName: "Dallas", location: "FC Dallas"),
-                TeamEntry(id: "187", abbreviation: "LA", displayName: "LA Galaxy", shortDisplayName: "LA Galaxy", location: "LA Galaxy"),
-                TeamEntry(id: "17362", abbreviation: "MIN", displayName: "Minnesota United FC", shortDisplayName: "Minnesota", location: "Minnesota United FC"),
-                TeamEntry(id: "18986", abbreviation: "NSH", displayName: "Nashville SC", shortDisplayName: "Nashville", location: "Nashville SC"),
-                TeamEntry(id: "189", abbreviation: "NE", displayName: "New England Revolution", shortDisplayName: "New England", location: "New England Revolution"),
-                TeamEntry(id: "17606", abbreviation: "NYC", displayName: "New York City FC", shortDisplayName: "NYCFC", location: "New York City FC"),
-                TeamEntry(id: "190", abbreviation: "NY", displayName: "New York Red Bulls", shortDisplayName: "NY Red Bulls", location: "New York Red Bulls"),
-                TeamEntry(id: "12011", abbreviation: "ORL", displayName: "Orlando City SC", shortDisplayName: "Orlando", location: "Orlando City SC"),
-                TeamEntry(id: "10739", abbreviation: "PHI", displayName: "Philadelphia Union", shortDisplayName: "Philadelphia", location: "Philadelphia Union"),
-                TeamEntry(id: "4771", abbreviation: "RSL", displayName: "Real Salt Lake", shortDisplayName: "Salt Lake", location: "Real Salt Lake"),
-                TeamEntry(id: "191", abbreviation: "SJ", displayName: "San Jose Earthquakes", shortDisplayName: "San Jose", location: "San Jose Earthquakes"),
-                TeamEntry(id: "9726", abbreviation: "SEA", displayName: "Seattle Sounders FC", shortDisplayName: "Seattle", location: "Seattle Sounders FC"),
-                TeamEntry(id: "186", abbreviation: "SKC", displayName: "Sporting Kansas City", shortDisplayName: "Kansas City", location: "Sporting Kansas City"),
-                TeamEntry(id: "7318", abbreviation: "TOR", displayName: "Toronto FC", shortDisplayName: "Toronto", location: "Toronto FC"),
-                TeamEntry(id: "9727", abbreviation: "VAN", displayName: "Vancouver Whitecaps", shortDisplayName: "Vancouver", location: "Vancouver Whitecaps"),
-            ]),
+                TeamEntry(
+                    id: "18418", abbreviation: "ATL", displayName: "Atlanta United FC", shortDisplayName: "Atlanta",
+                    location: "Atlanta United FC"),
+                TeamEntry(
+                    id: "20906", abbreviation: "ATX", displayName: "Austin FC", shortDisplayName: "Austin",
+                    location: "Austin FC"),
+                TeamEntry(
+                    id: "9720", abbreviation: "MTL", displayName: "CF Montréal", shortDisplayName: "CF Montréal",
+                    location: "CF Montréal"),
+                TeamEntry(
+                    id: "21300", abbreviation: "CLT", displayName: "Charlotte FC", shortDisplayName: "Charlotte",
+                    location: "Charlotte FC"),
+                TeamEntry(
+                    id: "182", abbreviation: "CHI", displayName: "Chicago Fire FC", shortDisplayName: "Chicago",
+                    location: "Chicago Fire FC"),
+                TeamEntry(
+                    id: "184", abbreviation: "COL", displayName: "Colorado Rapids", shortDisplayName: "Colorado",
+                    location: "Colorado Rapids"),
+                TeamEntry(
+                    id: "18267", abbreviation: "CIN", displayName: "FC Cincinnati", shortDisplayName: "Cincinnati",
+                    location: "FC Cincinnati"),
+                TeamEntry(
+                    id: "185", abbreviation: "DAL", displayName: "FC Dallas", shortDisplayName: "Dallas",
+                    location: "FC Dallas"),
+                TeamEntry(
+                    id: "187", abbreviation: "LA", displayName: "LA Galaxy", shortDisplayName: "LA Galaxy",
+                    location: "LA Galaxy"),
+                TeamEntry(
+                    id: "17362", abbreviation: "MIN", displayName: "Minnesota United FC", shortDisplayName: "Minnesota",
+                    location: "Minnesota United FC"),
+                TeamEntry(
+                    id: "18986", abbreviation: "NSH", displayName: "Nashville SC", shortDisplayName: "Nashville",
+                    location: "Nashville SC"),
+                TeamEntry(
+                    id: "189", abbreviation: "NE", displayName: "New England Revolution",
+                    shortDisplayName: "New England", location: "New England Revolution"),
+                TeamEntry(
+                    id: "17606", abbreviation: "NYC", displayName: "New York City FC", shortDisplayName: "NYCFC",
+                    location: "New York City FC"),
+                TeamEntry(
+                    id: "190", abbreviation: "NY", displayName: "New York Red Bulls", shortDisplayName: "NY Red Bulls",
+                    location: "New York Red Bulls"),
+                TeamEntry(
+                    id: "12011", abbreviation: "ORL", displayName: "Orlando City SC", shortDisplayName: "Orlando",
+                    location: "Orlando City SC"),
+                TeamEntry(
+                    id: "10739", abbreviation: "PHI", displayName: "Philadelphia Union",
+                    shortDisplayName: "Philadelphia", location: "Philadelphia Union"),
+                TeamEntry(
+                    id: "4771", abbreviation: "RSL", displayName: "Real Salt Lake", shortDisplayName: "Salt Lake",
+                    location: "Real Salt Lake"),
+                TeamEntry(
+                    id: "191", abbreviation: "SJ", displayName: "San Jose Earthquakes", shortDisplayName: "San Jose",
+                    location: "San Jose Earthquakes"),
+                TeamEntry(
+                    id: "9726", abbreviation: "SEA", displayName: "Seattle Sounders FC", shortDisplayName: "Seattle",
+                    location: "Seattle Sounders FC"),
+                TeamEntry(
+                    id: "186", abbreviation: "SKC", displayName: "Sporting Kansas City",
+                    shortDisplayName: "Kansas City", location: "Sporting Kansas City"),
+                TeamEntry(
+                    id: "7318", abbreviation: "TOR", displayName: "Toronto FC", shortDisplayName: "Toronto",
+                    location: "Toronto FC"),
+                TeamEntry(
+                    id: "9727", abbreviation: "VAN", displayName: "Vancouver Whitecaps", shortDisplayName: "Vancouver",
+                    location: "Vancouver Whitecaps"),
+            ]
+        ),
         "wnba": (
             complete: false,
             teams: [
-                TeamEntry(id: "129689", abbreviation: "GS", displayName: "Golden State Valkyries", shortDisplayName: "Valkyries", location: "Golden State Valkyries"),
-                TeamEntry(id: "9", abbreviation: "NY", displayName: "New York Liberty", shortDisplayName: "Liberty", location: "New York Liberty"),
-                TeamEntry(id: "11", abbreviation: "PHX", displayName: "Phoenix Mercury", shortDisplayName: "Mercury", location: "Phoenix Mercury"),
-                TeamEntry(id: "16", abbreviation: "WSH", displayName: "Washington Mystics", shortDisplayName: "Mystics", location: "Washington Mystics"),
-            ]),
+                TeamEntry(
+                    id: "129689", abbreviation: "GS", displayName: "Golden State Valkyries",
+                    shortDisplayName: "Valkyries", location: "Golden State Valkyries"),
+                TeamEntry(
+                    id: "9", abbreviation: "NY", displayName: "New York Liberty", shortDisplayName: "Liberty",
+                    location: "New York Liberty"),
+                TeamEntry(
+                    id: "11", abbreviation: "PHX", displayName: "Phoenix Mercury", shortDisplayName: "Mercury",
+                    location: "Phoenix Mercury"),
+                TeamEntry(
+                    id: "16", abbreviation: "WSH", displayName: "Washington Mystics", shortDisplayName: "Mystics",
+                    location: "Washington Mystics"),
+            ]
+        ),
     ]
 
     /// The official feeds' team ids (MLB Stats API, NHL web API) → the directory entry's id, from their recorded answers.

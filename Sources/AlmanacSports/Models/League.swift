@@ -147,7 +147,9 @@ extension League {
             return false
         }
         return text.count <= 60
-            && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
+            && text.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+            }
     }
 
     /// The generator's rule for a league outside the catalog: college by name, soccer style for football codes.

@@ -13,7 +13,8 @@ extension League {
         League(sport: "hockey", slug: "nhl", name: "NHL", style: .pro),
         League(sport: "football", slug: "college-football", name: "College Football", style: .college),
         League(sport: "basketball", slug: "mens-college-basketball", name: "Men's College Basketball", style: .college),
-        League(sport: "basketball", slug: "womens-college-basketball", name: "Women's College Basketball", style: .college),
+        League(
+            sport: "basketball", slug: "womens-college-basketball", name: "Women's College Basketball", style: .college),
         League(sport: "soccer", slug: "eng.1", name: "Premier League", style: .soccer),
         League(sport: "soccer", slug: "eng.2", name: "EFL Championship", style: .soccer),
         League(sport: "soccer", slug: "esp.1", name: "LaLiga", style: .soccer),
@@ -53,7 +54,8 @@ extension League {
         League(sport: "baseball", slug: "college-softball", name: "College Softball", style: .college),
         League(sport: "hockey", slug: "mens-college-hockey", name: "Men's College Hockey", style: .college),
         League(sport: "hockey", slug: "womens-college-hockey", name: "Women's College Hockey", style: .college),
-        League(sport: "volleyball", slug: "womens-college-volleyball", name: "Women's College Volleyball", style: .college),
+        League(
+            sport: "volleyball", slug: "womens-college-volleyball", name: "Women's College Volleyball", style: .college),
         League(sport: "volleyball", slug: "mens-college-volleyball", name: "Men's College Volleyball", style: .college),
         League(sport: "lacrosse", slug: "mens-college-lacrosse", name: "Men's College Lacrosse", style: .college),
         League(sport: "lacrosse", slug: "womens-college-lacrosse", name: "Women's College Lacrosse", style: .college),
@@ -124,8 +126,11 @@ extension League {
         League(sport: "basketball", slug: "nba-summer-orlando", name: "NBA Summer Orlando", style: .pro),
         League(sport: "basketball", slug: "nba-summer-sacramento", name: "NBA Summer Sacramento", style: .pro),
         League(sport: "basketball", slug: "nba-summer-utah", name: "NBA Summer Utah", style: .pro),
-        League(sport: "basketball", slug: "womens-olympics-basketball", name: "Womens Olympics Basketball", style: .pro),
-        League(sport: "field-hockey", slug: "womens-college-field-hockey", name: "Womens College Field Hockey", style: .college),
+        League(
+            sport: "basketball", slug: "womens-olympics-basketball", name: "Womens Olympics Basketball", style: .pro),
+        League(
+            sport: "field-hockey", slug: "womens-college-field-hockey", name: "Womens College Field Hockey",
+            style: .college),
         League(sport: "football", slug: "xfl", name: "XFL", style: .pro),
         League(sport: "golf", slug: "mens-olympics-golf", name: "Mens Olympics Golf", style: .pro),
         League(sport: "golf", slug: "tgl", name: "TGL", style: .pro),
@@ -244,9 +249,12 @@ extension League {
         League(sport: "soccer", slug: "fifa.w.olympics", name: "Fifa W Olympics", style: .soccer),
         League(sport: "soccer", slug: "concacaf.gold_qual", name: "Concacaf Gold Qual", style: .soccer),
         League(sport: "soccer", slug: "concacaf.w.gold", name: "Concacaf W Gold", style: .soccer),
-        League(sport: "soccer", slug: "concacaf.confederations_playoff", name: "Concacaf Confederations Playoff", style: .soccer),
+        League(
+            sport: "soccer", slug: "concacaf.confederations_playoff", name: "Concacaf Confederations Playoff",
+            style: .soccer),
         League(sport: "soccer", slug: "concacaf.w.champions_cup", name: "Concacaf W Champions Cup", style: .soccer),
-        League(sport: "soccer", slug: "concacaf.womens.championship", name: "Concacaf Womens Championship", style: .soccer),
+        League(
+            sport: "soccer", slug: "concacaf.womens.championship", name: "Concacaf Womens Championship", style: .soccer),
         League(sport: "soccer", slug: "uefa.euroq", name: "Uefa Euroq", style: .soccer),
         League(sport: "soccer", slug: "uefa.weuro", name: "Uefa Weuro", style: .soccer),
         League(sport: "soccer", slug: "uefa.euro_u21", name: "Uefa Euro U21", style: .soccer),
@@ -256,7 +264,9 @@ extension League {
         League(sport: "soccer", slug: "usa.usl.l1.cup", name: "USA USL L1 Cup", style: .soccer),
         League(sport: "soccer", slug: "mex.2", name: "MEX 2", style: .soccer),
         League(sport: "soccer", slug: "global.finalissima", name: "Global Finalissima", style: .soccer),
-        League(sport: "soccer", slug: "global.u20.intercontinental_cup", name: "Global U20 Intercontinental Cup", style: .soccer),
+        League(
+            sport: "soccer", slug: "global.u20.intercontinental_cup", name: "Global U20 Intercontinental Cup",
+            style: .soccer),
         League(sport: "soccer", slug: "global.w.finalissima", name: "Global W Finalissima", style: .soccer),
         League(sport: "soccer", slug: "fifa.world.u20", name: "Fifa World U20", style: .soccer),
         League(sport: "soccer", slug: "afc.asian.cup", name: "AFC Asian Cup", style: .soccer),
@@ -316,7 +326,8 @@ extension League {
         League(sport: "soccer", slug: "arg.trofeo_de_la_campeones", name: "ARG Trofeo De La Campeones", style: .soccer),
         League(sport: "soccer", slug: "arg.2", name: "ARG 2", style: .soccer),
         League(sport: "soccer", slug: "arg.supercopa", name: "ARG Supercopa", style: .soccer),
-        League(sport: "soccer", slug: "arg.supercopa.internacional", name: "ARG Supercopa Internacional", style: .soccer),
+        League(
+            sport: "soccer", slug: "arg.supercopa.internacional", name: "ARG Supercopa Internacional", style: .soccer),
         League(sport: "soccer", slug: "arg.3", name: "ARG 3", style: .soccer),
         League(sport: "soccer", slug: "bra.supercopa_do_brazil", name: "BRA Supercopa Do Brazil", style: .soccer),
         League(sport: "soccer", slug: "bra.2", name: "BRA 2", style: .soccer),
@@ -343,7 +354,9 @@ extension League {
         League(sport: "soccer", slug: "bol.copa", name: "BOL Copa", style: .soccer),
         League(sport: "soccer", slug: "bol.1", name: "BOL 1", style: .soccer),
         League(sport: "soccer", slug: "mex.campeon", name: "MEX Campeon", style: .soccer),
-        League(sport: "soccer", slug: "concacaf.central.american.cup", name: "Concacaf Central American Cup", style: .soccer),
+        League(
+            sport: "soccer", slug: "concacaf.central.american.cup", name: "Concacaf Central American Cup",
+            style: .soccer),
         League(sport: "soccer", slug: "concacaf.champions_cup", name: "Concacaf Champions Cup", style: .soccer),
         League(sport: "soccer", slug: "concacaf.u23", name: "Concacaf U23", style: .soccer),
         League(sport: "soccer", slug: "hon.1", name: "HON 1", style: .soccer),
@@ -361,7 +374,8 @@ extension League {
         League(sport: "soccer", slug: "usa.ncaa.m.1", name: "USA Ncaa M 1", style: .college),
         League(sport: "soccer", slug: "usa.ncaa.w.1", name: "USA Ncaa W 1", style: .college),
         League(sport: "water-polo", slug: "mens-college-water-polo", name: "Mens College Water Polo", style: .college),
-        League(sport: "water-polo", slug: "womens-college-water-polo", name: "Womens College Water Polo", style: .college),
+        League(
+            sport: "water-polo", slug: "womens-college-water-polo", name: "Womens College Water Polo", style: .college),
     ]
 
     /// How many leagues lead `catalog` as `League.all` (the named ones).
@@ -469,5 +483,8 @@ extension League {
     ]
 
     /// ESPN's sports, in its order (some, like cricket, list no league).
-    public static let catalogSports: [String] = ["australian-football", "baseball", "basketball", "cricket", "field-hockey", "football", "golf", "hockey", "lacrosse", "mma", "racing", "rugby", "rugby-league", "soccer", "tennis", "volleyball", "water-polo"]
+    public static let catalogSports: [String] = [
+        "australian-football", "baseball", "basketball", "cricket", "field-hockey", "football", "golf", "hockey",
+        "lacrosse", "mma", "racing", "rugby", "rugby-league", "soccer", "tennis", "volleyball", "water-polo",
+    ]
 }

@@ -72,9 +72,10 @@ public struct Standings: Sendable, Hashable, Codable {
         /// people write a group compare equal: "American League East" and "AL East" are "al east".
         static func key(_ text: String) -> String {
             var words = TeamMatcher.normalize(text)
-            for (long, short) in [("american league", "al"), ("national league", "nl"),
-                ("american football conference", "afc"), ("national football conference", "nfc")]
-            {
+            for (long, short) in [
+                ("american league", "al"), ("national league", "nl"),
+                ("american football conference", "afc"), ("national football conference", "nfc"),
+            ] {
                 words = words.replacingOccurrences(of: long, with: short)
             }
             let directions = ["eastern": "east", "western": "west", "northern": "north", "southern": "south"]

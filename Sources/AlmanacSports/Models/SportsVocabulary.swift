@@ -114,7 +114,9 @@ public enum SportsVocabulary {
     /// How a recorded team is said in its league's style: its `--team` word, spellings, place-only
     /// spellings, and a bare town ESPN shortens it to, which names it only when no other team's
     /// name holds that town (see ``buildTeams()``).
-    static func sayings(_ entry: TeamEntry, style: League.Style)
+    static func sayings(
+        _ entry: TeamEntry, style: League.Style
+    )
         -> (name: String, spellings: [String], places: Set<String>, town: String?)
     {
         let full = spoken(entry.displayName)

@@ -69,7 +69,8 @@ extension StandingsWire {
             if let table, let entries = table.entries, !entries.isEmpty {
                 season = season ?? table.seasonDisplayName.flatMap(Self.seasonLabel)
                 groups.append(
-                    Standings.Group(name: name ?? league.name, entries: Self.rows(entries, league: league), parent: parent))
+                    Standings.Group(
+                        name: name ?? league.name, entries: Self.rows(entries, league: league), parent: parent))
             }
             for child in children ?? [] { collect(child.name, parent: name, child.standings, child.children) }
         }
@@ -105,8 +106,10 @@ extension StandingsWire {
         }
         // Upstream lists some tables out of order (NBA); seed or rank is the order people read.
         if rows.allSatisfy({ $0.position != nil }) {
-            rows = rows.enumerated().sorted { ($0.element.position ?? 0, $0.offset) < ($1.element.position ?? 0, $1.offset) }
-                .map(\.element)
+            rows = rows.enumerated().sorted {
+                ($0.element.position ?? 0, $0.offset) < ($1.element.position ?? 0, $1.offset)
+            }
+            .map(\.element)
         }
         return rows
     }

@@ -369,7 +369,9 @@ extension ESPNProvider {
     /// is sent (600 or more silently truncates to 25). Golf positions come from the leaderboard endpoint
     /// (`/apis/site/v2/sports/golf/leaderboard?league=pga&event=ID`); when it fails, the scoreboard's order
     /// stands, without positions.
-    func events(_ query: SportsQuery, day: LocalDay, base: URL, environment: ProviderEnvironment) async throws
+    func events(
+        _ query: SportsQuery, day: LocalDay, base: URL, environment: ProviderEnvironment
+    ) async throws
         -> SportEvents
     {
         let league = query.league
@@ -400,7 +402,9 @@ extension ESPNProvider {
     /// when the endpoint does not know the tour or event (404) or has no board for it. Any other failure
     /// (timeout, a cut or malformed body) fails the attempt: a board without positions must not pass for
     /// a complete answer when the cause is passing.
-    func leaderboard(for event: SportEvent, league: League, base: URL, environment: ProviderEnvironment) async throws
+    func leaderboard(
+        for event: SportEvent, league: League, base: URL, environment: ProviderEnvironment
+    ) async throws
         -> SportEvent
     {
         let url = Self.url(

@@ -55,7 +55,7 @@ public struct ESPNProvider: DescribedProvider {
                     if let league = League.named(slug) { _ = try? ESPNEventsDecoder.decode(data, league: league) }
                 }
                 _ = try? ESPNEventsDecoder.leaderboardEvent(data, id: "0")
-            }
+            },
         ],
         sampleCall: SampleCall(words: ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]))
 
@@ -92,14 +92,17 @@ public struct ESPNProvider: DescribedProvider {
     }
 
     /// Every game starting in `day`, from the Eastern dates overlapping it, and ESPN's name for the league.
-    func games(league: League, day: LocalDay, base: URL, environment: ProviderEnvironment) async throws
+    func games(
+        league: League, day: LocalDay, base: URL, environment: ProviderEnvironment
+    ) async throws
         -> (games: [Game], leagueName: String?)
     {
         let dates = day.easternDates
         let pages = try await withThrowingTaskGroup(of: (Int, (games: [Game], leagueName: String?)).self) { group in
             for (index, date) in dates.enumerated() {
                 let groups = league.scoreboardGroups.map { "&groups=\($0)" } ?? ""
-                let url = Self.url(base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)\(groups)")
+                let url = Self.url(
+                    base, "/apis/site/v2/sports/\(league.path)/scoreboard", query: "dates=\(date)\(groups)")
                 group.addTask {
                     let response = try await environment.transport.fetch(
                         HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)
@@ -146,7 +149,9 @@ public struct ESPNProvider: DescribedProvider {
 
     /// A team's schedule for the query's season; when that season has nothing left to play (the
     /// off-season), the next season's schedule instead.
-    func schedule(_ query: SportsQuery, team: TeamRef, base: URL, environment: ProviderEnvironment) async throws
+    func schedule(
+        _ query: SportsQuery, team: TeamRef, base: URL, environment: ProviderEnvironment
+    ) async throws
         -> TeamSchedule
     {
         if query.league.sport == "soccer", let id = team.id, !id.isEmpty, id.allSatisfy(\.isNumber),
@@ -168,7 +173,9 @@ public struct ESPNProvider: DescribedProvider {
             TeamScheduleWire.self, Self.url(base, path, query: "season=\(season)&seasontype=3"), environment)
         if let playoffs = postseason?.schedule(league: query.league)?.games, !playoffs.isEmpty {
             let known = Set(schedule.games.map(\.id))
-            schedule.games = (schedule.games + playoffs.filter { !known.contains($0.id) }).sorted { $0.start < $1.start }
+            schedule.games = (schedule.games + playoffs.filter { !known.contains($0.id) }).sorted {
+                $0.start < $1.start
+            }
             if schedule.games.contains(where: { Self.isUpcoming($0, now: environment.now) }) { return schedule }
         }
         do {
@@ -184,7 +191,9 @@ public struct ESPNProvider: DescribedProvider {
     /// `soccer/all/teams/{id}/schedule` (results) and the same with `fixture=true` (games to come), the two
     /// URLs other ESPN clients use for a club's whole season. Nil when ESPN has no such schedule for the
     /// team (404), so the league's own schedule answers instead.
-    func allCompetitions(_ query: SportsQuery, teamId: String, base: URL, environment: ProviderEnvironment)
+    func allCompetitions(
+        _ query: SportsQuery, teamId: String, base: URL, environment: ProviderEnvironment
+    )
         async throws -> TeamSchedule?
     {
         let path = "/apis/site/v2/sports/soccer/all/teams/\(teamId)/schedule"
@@ -194,7 +203,8 @@ public struct ESPNProvider: DescribedProvider {
         guard let first = bodies.compactMap({ $0.schedule(league: query.league) }).first else { return nil }
         var byId: [String: Game] = [:]
         for body in bodies {
-            for game in body.schedule(league: query.league)?.games ?? [] where byId[game.id] == nil || game.state != .pre {
+            for game in body.schedule(league: query.league)?.games ?? []
+            where byId[game.id] == nil || game.state != .pre {
                 byId[game.id] = game
             }
         }
@@ -210,7 +220,9 @@ public struct ESPNProvider: DescribedProvider {
         }
     }
 
-    private func scheduleWire(_ base: URL, _ path: String, season: Int, _ environment: ProviderEnvironment)
+    private func scheduleWire(
+        _ base: URL, _ path: String, season: Int, _ environment: ProviderEnvironment
+    )
         async throws -> TeamScheduleWire
     {
         try await get(TeamScheduleWire.self, Self.url(base, path, query: "season=\(season)"), environment)

@@ -126,7 +126,9 @@ struct LeaderCategoryWire: Decodable {
     /// The category's leaders, credited to `teamId` when the wire does not say their team.
     func domain(teamId: String?) -> [Game.Leader] {
         (leaders ?? []).compactMap { leader in
-            guard let athlete = leader.athlete?.displayName ?? leader.athlete?.fullName, !athlete.isEmpty else { return nil }
+            guard let athlete = leader.athlete?.displayName ?? leader.athlete?.fullName, !athlete.isEmpty else {
+                return nil
+            }
             return Game.Leader(
                 category: UntrustedText.clean(displayName ?? name ?? "", limit: 40),
                 athlete: UntrustedText.clean(athlete, limit: 60),
@@ -306,7 +308,9 @@ extension EventWire {
         game.neutralSite = competition.neutralSite ?? false
         let leaders =
             competitors.flatMap { competitor in
-                (competitor.leaders?.categories ?? []).flatMap { $0.domain(teamId: competitor.team?.id ?? competitor.id) }
+                (competitor.leaders?.categories ?? []).flatMap {
+                    $0.domain(teamId: competitor.team?.id ?? competitor.id)
+                }
             } + (competition.leaders?.categories ?? []).flatMap { $0.domain(teamId: nil) }
         // One line per player and category: ESPN repeats a category ("MLB Rating") now and then.
         var seen = Set<String>()
@@ -329,7 +333,8 @@ extension EventWire {
             game.away.winner = nil
         }
         if state != .pre, GamePeriod.isHalted(game) {
-            game.period = GamePeriod.fromESPN(type?.detail, type?.shortDetail, number: (status ?? competition.status)?.period)
+            game.period = GamePeriod.fromESPN(
+                type?.detail, type?.shortDetail, number: (status ?? competition.status)?.period)
         }
         return game
     }
@@ -362,7 +367,8 @@ extension TeamWire {
         guard let id, let abbreviation else { return nil }
         let display = displayName ?? abbreviation
         return TeamEntry(
-            id: id, abbreviation: abbreviation, displayName: display, shortDisplayName: shortDisplayName ?? name ?? display,
+            id: id, abbreviation: abbreviation, displayName: display,
+            shortDisplayName: shortDisplayName ?? name ?? display,
             location: location ?? display)
     }
 }

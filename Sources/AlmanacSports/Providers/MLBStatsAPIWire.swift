@@ -106,7 +106,9 @@ enum MLBStatsAPIDecoder {
     /// The games of a schedule body, in upstream order (entries without two teams and a start skipped).
     static func games(_ data: Data, league: League) throws -> [Game] {
         FeedTeams.uniqueNames(
-            try decode(MLBScheduleWire.self, from: data).dates.flatMap { $0.games ?? [] }.compactMap { $0.game(league: league) })
+            try decode(MLBScheduleWire.self, from: data).dates.flatMap { $0.games ?? [] }.compactMap {
+                $0.game(league: league)
+            })
     }
 }
 
@@ -252,9 +254,12 @@ extension MLBStandingsWire {
                     position: row.divisionRank.flatMap { Int($0) }, record: record, wins: row.wins, losses: row.losses,
                     gamesBehind: row.gamesBack)
             }
-            let ordered = rows.allSatisfy { $0.position != nil }
-                ? rows.enumerated().sorted { ($0.element.position ?? 0, $0.offset) < ($1.element.position ?? 0, $1.offset) }
-                    .map(\.element)
+            let ordered =
+                rows.allSatisfy { $0.position != nil }
+                ? rows.enumerated().sorted {
+                    ($0.element.position ?? 0, $0.offset) < ($1.element.position ?? 0, $1.offset)
+                }
+                .map(\.element)
                 : rows
             return ordered.isEmpty ? nil : Standings.Group(name: name, entries: ordered)
         }

@@ -57,7 +57,9 @@ public struct NHLProvider: DescribedProvider {
     }
 
     private func get(_ url: URL, _ environment: ProviderEnvironment) async throws -> Data {
-        try await environment.transport.fetch(HTTPRequest(url: url), timeout: environment.timeout, service: Self.service)
-            .body
+        try await environment.transport.fetch(
+            HTTPRequest(url: url), timeout: environment.timeout, service: Self.service
+        )
+        .body
     }
 }

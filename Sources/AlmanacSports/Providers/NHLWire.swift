@@ -219,7 +219,9 @@ extension NHLStandingsWire {
             byConference[conference, default: []].append((index, entry))
         }
         let groups = order.sorted().map { name in
-            let rows = (byConference[name] ?? []).sorted { ($0.1.position ?? Int.max, $0.0) < ($1.1.position ?? Int.max, $1.0) }
+            let rows = (byConference[name] ?? []).sorted {
+                ($0.1.position ?? Int.max, $0.0) < ($1.1.position ?? Int.max, $1.0)
+            }
             return Standings.Group(name: name, entries: rows.map(\.1), parent: parents[name])
         }
         return Standings(season: season, groups: groups)

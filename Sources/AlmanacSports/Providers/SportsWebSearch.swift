@@ -22,6 +22,7 @@ extension SportsTool {
     /// as configured), its hits fenced as untrusted text.
     static func webFallback(_ searcher: (any WebSearching)?) -> [any Provider<SportsQuery, SportsData>] {
         WebSearchFallback<SportsQuery, SportsData>.chain(
-            searcher, question: { $0.webSearchText }, answer: { _, words, hits in .web(WebAnswer(query: words, hits: hits)) })
+            searcher, question: { $0.webSearchText },
+            answer: { _, words, hits in .web(WebAnswer(query: words, hits: hits)) })
     }
 }

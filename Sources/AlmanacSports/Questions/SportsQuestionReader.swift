@@ -48,7 +48,8 @@ public struct SportsQuestionReader: QuestionReader {
             let oneWord = !spelling.contains(" ")
             let common =
                 oneWord
-                && (SportsQuestionWords.commonWords.contains(spelling) || SportsQuestionWords.commonWords.contains(team.name))
+                && (SportsQuestionWords.commonWords.contains(spelling)
+                    || SportsQuestionWords.commonWords.contains(team.name))
             return TeamSpelling(spelling: spelling, team: team, weak: common || team.placeSpellings.contains(spelling))
         }
     }
@@ -93,7 +94,8 @@ public struct SportsQuestionReader: QuestionReader {
         .sorted { $0.phrase.count > $1.phrase.count }
 
     /// Athlete spellings, longest first.
-    static let athleteSpellings: [(spelling: String, athlete: SportsQuestionWords.Athlete)] = SportsQuestionWords.athletes
+    static let athleteSpellings: [(spelling: String, athlete: SportsQuestionWords.Athlete)] = SportsQuestionWords
+        .athletes
         .flatMap { athlete in athlete.spellings.map { (spelling: $0, athlete: athlete) } }
         .sorted { $0.spelling.count > $1.spelling.count }
 
@@ -150,7 +152,8 @@ struct SportsClause {
         {
             league = League.named(country.league)
         }
-        sportHint = words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
+        sportHint =
+            words.lazy.compactMap { SportsVocabulary.sports.contains($0) ? SportsVocabulary.league(forSport: $0) : nil }
             .first
         var eventMatch = SportsQuestionReader.eventPhrases.first { has($0.phrase) }
         if let found = eventMatch {
@@ -171,15 +174,19 @@ struct SportsClause {
         }
         group = SportsQuestionReader.groupPhrases.first { has($0.phrase) }?.group
         // "how did the jets do": the shape of a question about a result.
-        let resultShape = clause.words.first == "how" && clause.has("did") && clause.words.last == "do"
+        let resultShape =
+            clause.words.first == "how" && clause.has("did") && clause.words.last == "do"
             || clause.has("how did")
-                && (clause.words.last == "do" || ["do today", "do tonight", "do yesterday", "do last night", "get on"].contains { clause.has($0) })
+                && (clause.words.last == "do"
+                    || ["do today", "do tonight", "do yesterday", "do last night", "get on"].contains { clause.has($0) })
         let sportsy = league != nil || sportHint != nil || hasAny(Words.sportsContext) || event != nil || resultShape
         // A surname that is also a word or a place ("sinner", "osaka") needs words about a contest.
-        let contest = sportsy || hasAny(Words.individualContext) || Words.individualSportWords.contains { has($0.phrase) }
-        athlete = SportsQuestionReader.athleteSpellings.first {
-            has($0.spelling) && (contest || !Words.weakAthleteSpellings.contains($0.spelling))
-        }?.athlete
+        let contest =
+            sportsy || hasAny(Words.individualContext) || Words.individualSportWords.contains { has($0.phrase) }
+        athlete =
+            SportsQuestionReader.athleteSpellings.first {
+                has($0.spelling) && (contest || !Words.weakAthleteSpellings.contains($0.spelling))
+            }?.athlete
         let teamMatch = firstTeam(sportsy: sportsy || athlete != nil)
         if teamMatch == nil, event == nil, group == nil {
             unlisted = findUnlistedEvent(contest: contest || athlete != nil)
@@ -309,8 +316,10 @@ struct SportsClause {
     /// The words between "is/did/how" and "doing/winning/finish" ("how is scheffler doing"), else a
     /// capitalised name ("Scheffler score at the Masters").
     private mutating func findPlayerByShape() {
-        let leagueWords = Set(SportsQuestionReader.leaguePhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
-        let eventWords = Set(SportsQuestionReader.eventPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
+        let leagueWords = Set(
+            SportsQuestionReader.leaguePhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
+        let eventWords = Set(
+            SportsQuestionReader.eventPhrases.flatMap { $0.phrase.split(separator: " ").map(String.init) })
         let sportWords = Set(Words.individualSportWords.flatMap { $0.phrase.split(separator: " ").map(String.init) })
         let words = self.words
         let unlistedWords = Set(unlisted?.words ?? [])
@@ -384,7 +393,9 @@ struct SportsClause {
                 return parts.count == 3 ? clock.resolve(year: parts[0], month: parts[1], day: parts[2]) : nil
             }
         case .nth(let month, let weekday, let n):
-            return (year - 1...year + 1).compactMap { Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar) }
+            return (year - 1...year + 1).compactMap {
+                Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar)
+            }
         case .after(let month, let weekday, let n, let days):
             return (year - 1...year + 1).compactMap {
                 Self.nth(month: month, weekday: weekday, n: n, year: $0, calendar)
@@ -407,7 +418,8 @@ struct SportsClause {
             if first <= today && today <= final { return nil }
         }
         // "when does the world cup start": its first day.
-        let days = hasAny(Words.startWords)
+        let days =
+            hasAny(Words.startWords)
             ? finals.map { calendar.date(byAdding: .day, value: -(event.days - 1), to: $0) ?? $0 } : finals
         let last = days.filter { $0 < today }.max()
         let next = days.filter { $0 > today }.min()

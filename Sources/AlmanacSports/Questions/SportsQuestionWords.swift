@@ -93,14 +93,18 @@ enum SportsQuestionWords {
 
     /// Words asking for a table.
     /// ("where do the pacers stand": where a team stands is its place in the table.)
-    static let standingsWords: Set<String> = ["standings", "table", "rankings", "seed", "seeding", "seeds", "stand", "relegated", "relegation"]
+    static let standingsWords: Set<String> = [
+        "standings", "table", "rankings", "seed", "seeding", "seeds", "stand", "relegated", "relegation",
+    ]
     /// Phrases asking who won a league or title over a season: that is the table (or the final).
     static let seasonTitle = [
         "win the league", "won the league", "win the title", "won the title", "league title", "league champions",
         "champions this season", "top of the league", "top of the table", "winning the league", "lead the league",
         "leads the league", "leading the league",
     ]
-    static let newsWords: Set<String> = ["news", "injury", "injuries", "trade", "trades", "rumors", "rumours", "headlines"]
+    static let newsWords: Set<String> = [
+        "news", "injury", "injuries", "trade", "trades", "rumors", "rumours", "headlines",
+    ]
     static let scheduleWords: Set<String> = ["schedule", "fixtures", "calendar"]
     /// Words that ask for the women's side of a sport.
     static let womenWords: Set<String> = ["women", "womens", "ladies", "woman", "girls"]
@@ -153,8 +157,11 @@ enum SportsQuestionWords {
     /// Named events and their dates. Days follow the recent editions (Super Bowl: second Sunday of
     /// February since 2022; the Masters: second Sunday of April; Wimbledon's final: second Sunday of July).
     static let events: [NamedEvent] = [
-        NamedEvent(phrases: ["super bowl", "superbowl"], league: "nfl", rule: .nth(month: 2, weekday: 0, n: 2), days: 1),
-        NamedEvent(phrases: ["stanley cup final", "stanley cup finals", "stanley cup"], league: "nhl", rule: .months([6]), days: 20),
+        NamedEvent(
+            phrases: ["super bowl", "superbowl"], league: "nfl", rule: .nth(month: 2, weekday: 0, n: 2), days: 1),
+        NamedEvent(
+            phrases: ["stanley cup final", "stanley cup finals", "stanley cup"], league: "nhl", rule: .months([6]),
+            days: 20),
         NamedEvent(phrases: ["nba finals", "nba final"], league: "nba", rule: .months([6]), days: 20),
         NamedEvent(phrases: ["wnba finals"], league: "wnba", rule: .months([10]), days: 20),
         NamedEvent(phrases: ["world series"], league: "mlb", rule: .months([10, 11]), days: 12),
@@ -162,22 +169,34 @@ enum SportsQuestionWords {
             phrases: ["march madness", "final four", "ncaa tournament", "sweet sixteen", "sweet 16", "elite eight"],
             league: "mens-college-basketball", rule: .nth(month: 4, weekday: 1, n: 1), days: 21),
         NamedEvent(phrases: ["college world series", "cws"], league: "college-baseball", rule: .months([6]), days: 12),
-        NamedEvent(phrases: ["womens college world series", "wcws"], league: "college-softball", rule: .months([5, 6]), days: 10),
-        NamedEvent(phrases: ["frozen four"], league: "mens-college-hockey", rule: .nth(month: 4, weekday: 6, n: 2), days: 3),
-        NamedEvent(phrases: ["the masters", "masters"], league: "pga", rule: .nth(month: 4, weekday: 0, n: 2), days: 4),
+        NamedEvent(
+            phrases: ["womens college world series", "wcws"], league: "college-softball", rule: .months([5, 6]),
+            days: 10),
+        NamedEvent(
+            phrases: ["frozen four"], league: "mens-college-hockey", rule: .nth(month: 4, weekday: 6, n: 2), days: 3),
+        NamedEvent(
+            phrases: ["the masters", "masters"], league: "pga", rule: .nth(month: 4, weekday: 0, n: 2), days: 4),
         NamedEvent(phrases: ["pga championship"], league: "pga", rule: .nth(month: 5, weekday: 0, n: 3), days: 4),
-        NamedEvent(phrases: ["us open golf", "u s open golf", "us open"], league: "pga", rule: .nth(month: 6, weekday: 0, n: 3), days: 4),
+        NamedEvent(
+            phrases: ["us open golf", "u s open golf", "us open"], league: "pga",
+            rule: .nth(month: 6, weekday: 0, n: 3), days: 4),
         NamedEvent(
             phrases: ["the open championship", "british open", "open championship"], league: "pga",
             rule: .nth(month: 7, weekday: 0, n: 3), days: 4),
         NamedEvent(phrases: ["players championship"], league: "pga", rule: .nth(month: 3, weekday: 0, n: 2), days: 4),
-        NamedEvent(phrases: ["valero texas open", "texas open"], league: "pga", rule: .nth(month: 4, weekday: 0, n: 1), days: 4),
+        NamedEvent(
+            phrases: ["valero texas open", "texas open"], league: "pga", rule: .nth(month: 4, weekday: 0, n: 1), days: 4
+        ),
         NamedEvent(phrases: ["the memorial", "memorial tournament"], league: "pga", rule: .months([5, 6]), days: 4),
-        NamedEvent(phrases: ["tour championship", "fedex cup", "fedexcup"], league: "pga", rule: .months([8]), days: 4),
+        NamedEvent(
+            phrases: ["tour championship", "fedex cup", "fedexcup"], league: "pga", rule: .months([8]), days: 4),
         NamedEvent(phrases: ["ryder cup"], league: "pga", rule: .months([9]), days: 3),
         NamedEvent(phrases: ["womens pga", "kpmg womens pga"], league: "lpga", rule: .months([6]), days: 4),
-        NamedEvent(phrases: ["australian open", "aussie open"], league: "atp", rule: .nth(month: 1, weekday: 0, n: -1), days: 15),
-        NamedEvent(phrases: ["french open", "roland garros"], league: "atp", rule: .nth(month: 6, weekday: 0, n: 2), days: 15),
+        NamedEvent(
+            phrases: ["australian open", "aussie open"], league: "atp", rule: .nth(month: 1, weekday: 0, n: -1),
+            days: 15),
+        NamedEvent(
+            phrases: ["french open", "roland garros"], league: "atp", rule: .nth(month: 6, weekday: 0, n: 2), days: 15),
         NamedEvent(phrases: ["wimbledon"], league: "atp", rule: .nth(month: 7, weekday: 0, n: 2), days: 14),
         NamedEvent(
             phrases: ["us open", "u s open", "us open tennis"], league: "atp",
@@ -188,9 +207,11 @@ enum SportsQuestionWords {
         NamedEvent(phrases: ["genesis invitational"], league: "pga", rule: .months([2]), days: 4),
         NamedEvent(phrases: ["arnold palmer invitational"], league: "pga", rule: .months([3]), days: 4),
         NamedEvent(phrases: ["phoenix open", "waste management open"], league: "pga", rule: .months([2]), days: 4),
-        NamedEvent(phrases: ["pebble beach pro-am", "pebble beach pro am"], league: "pga", rule: .months([2]), days: 4),
+        NamedEvent(
+            phrases: ["pebble beach pro-am", "pebble beach pro am"], league: "pga", rule: .months([2]), days: 4),
         NamedEvent(phrases: ["travelers championship"], league: "pga", rule: .months([6]), days: 4),
-        NamedEvent(phrases: ["wells fargo championship", "truist championship"], league: "pga", rule: .months([5]), days: 4),
+        NamedEvent(
+            phrases: ["wells fargo championship", "truist championship"], league: "pga", rule: .months([5]), days: 4),
         NamedEvent(phrases: ["charles schwab challenge"], league: "pga", rule: .months([5]), days: 4),
         NamedEvent(phrases: ["rbc canadian open", "canadian open"], league: "pga", rule: .months([6]), days: 4),
         NamedEvent(phrases: ["scottish open"], league: "pga", rule: .months([7]), days: 4),
@@ -203,7 +224,8 @@ enum SportsQuestionWords {
         NamedEvent(phrases: ["miami open"], league: "atp", rule: .months([3, 4]), days: 14),
         NamedEvent(phrases: ["madrid open"], league: "atp", rule: .months([4, 5]), days: 12),
         NamedEvent(phrases: ["italian open", "rome masters"], league: "atp", rule: .months([5]), days: 12),
-        NamedEvent(phrases: ["cincinnati open", "western and southern open"], league: "atp", rule: .months([8]), days: 12),
+        NamedEvent(
+            phrases: ["cincinnati open", "western and southern open"], league: "atp", rule: .months([8]), days: 12),
         NamedEvent(phrases: ["monte carlo masters"], league: "atp", rule: .months([4]), days: 8),
         NamedEvent(phrases: ["queens club"], league: "atp", rule: .months([6]), days: 7),
         NamedEvent(phrases: ["shanghai masters"], league: "atp", rule: .months([10]), days: 12),
@@ -217,14 +239,17 @@ enum SportsQuestionWords {
         NamedEvent(
             phrases: ["world cup final", "fifa world cup", "world cup", "worldcup"], league: "fifa.world",
             rule: .fixed(["2018-07-15", "2022-12-18", "2026-07-19", "2030-07-21"]), days: 39),
-        NamedEvent(phrases: ["indy 500", "indianapolis 500", "indy500"], league: "irl", rule: .nth(month: 5, weekday: 0, n: -1), days: 1),
+        NamedEvent(
+            phrases: ["indy 500", "indianapolis 500", "indy500"], league: "irl",
+            rule: .nth(month: 5, weekday: 0, n: -1), days: 1),
         NamedEvent(phrases: ["daytona 500"], league: "nascar-premier", rule: .nth(month: 2, weekday: 0, n: 3), days: 1),
         NamedEvent(phrases: ["monaco grand prix", "monaco gp"], league: "f1", rule: .months([5, 6]), days: 3),
         NamedEvent(phrases: ["british grand prix", "silverstone"], league: "f1", rule: .months([7]), days: 3),
         NamedEvent(phrases: ["las vegas grand prix", "vegas grand prix"], league: "f1", rule: .months([11]), days: 3),
         NamedEvent(phrases: ["abu dhabi grand prix"], league: "f1", rule: .months([12]), days: 3),
         NamedEvent(phrases: ["italian grand prix", "monza"], league: "f1", rule: .months([9]), days: 3),
-        NamedEvent(phrases: ["us grand prix", "united states grand prix", "cota"], league: "f1", rule: .months([10]), days: 3),
+        NamedEvent(
+            phrases: ["us grand prix", "united states grand prix", "cota"], league: "f1", rule: .months([10]), days: 3),
         NamedEvent(phrases: ["miami grand prix"], league: "f1", rule: .months([5]), days: 3),
         NamedEvent(phrases: ["canadian grand prix"], league: "f1", rule: .months([6]), days: 3),
         NamedEvent(phrases: ["japanese grand prix"], league: "f1", rule: .months([4]), days: 3),
@@ -249,21 +274,24 @@ enum SportsQuestionWords {
     /// `player|league|spelling,spelling|weak`: one line per athlete, the first spelling the full name.
     static let athleteLines: [String] = [
         // Tennis, men
-        "alcaraz|atp|carlos alcaraz,alcaraz", "sinner|atp|jannik sinner,sinner", "djokovic|atp|novak djokovic,djokovic,novak",
+        "alcaraz|atp|carlos alcaraz,alcaraz", "sinner|atp|jannik sinner,sinner",
+        "djokovic|atp|novak djokovic,djokovic,novak",
         "medvedev|atp|daniil medvedev,medvedev", "zverev|atp|alexander zverev,sascha zverev,zverev",
         "fritz|atp|taylor fritz,fritz", "tsitsipas|atp|stefanos tsitsipas,tsitsipas", "ruud|atp|casper ruud,ruud",
         "de minaur|atp|alex de minaur,de minaur", "shelton|atp|ben shelton,shelton",
         "tommy paul|atp|tommy paul", "draper|atp|jack draper,draper", "nadal|atp|rafael nadal,rafa nadal,nadal,rafa",
         "rune|atp|holger rune", "rublev|atp|andrey rublev,rublev", "tiafoe|atp|frances tiafoe,tiafoe",
         "musetti|atp|lorenzo musetti,musetti", "dimitrov|atp|grigor dimitrov,dimitrov",
-        "lehecka|atp|jiri lehecka,lehecka", "bublik|atp|alexander bublik,bublik", "struff|atp|jan-lennard struff,struff",
+        "lehecka|atp|jiri lehecka,lehecka", "bublik|atp|alexander bublik,bublik",
+        "struff|atp|jan-lennard struff,struff",
         "machac|atp|tomas machac,machac", "mensik|atp|jakub mensik,mensik",
         // Tennis, women
         "swiatek|wta|iga swiatek,swiatek,iga", "sabalenka|wta|aryna sabalenka,sabalenka",
         "gauff|wta|coco gauff,gauff,coco", "rybakina|wta|elena rybakina,rybakina", "pegula|wta|jessica pegula,pegula",
         "paolini|wta|jasmine paolini,paolini", "madison keys|wta|madison keys", "osaka|wta|naomi osaka,osaka",
         "raducanu|wta|emma raducanu,raducanu", "jabeur|wta|ons jabeur,jabeur", "andreeva|wta|mirra andreeva,andreeva",
-        "zheng|wta|zheng qinwen,qinwen zheng", "navarro|wta|emma navarro", "krejcikova|wta|barbora krejcikova,krejcikova",
+        "zheng|wta|zheng qinwen,qinwen zheng", "navarro|wta|emma navarro",
+        "krejcikova|wta|barbora krejcikova,krejcikova",
         "anisimova|wta|amanda anisimova,anisimova", "ostapenko|wta|jelena ostapenko,ostapenko",
         // Golf, PGA Tour
         "scheffler|pga|scottie scheffler,scheffler", "mcilroy|pga|rory mcilroy,mcilroy,rory",
@@ -271,7 +299,8 @@ enum SportsQuestionWords {
         "spieth|pga|jordan spieth,spieth", "cantlay|pga|patrick cantlay,cantlay", "aberg|pga|ludvig aberg,aberg",
         "fleetwood|pga|tommy fleetwood,fleetwood", "hovland|pga|viktor hovland,hovland",
         "matsuyama|pga|hideki matsuyama,matsuyama", "fowler|pga|rickie fowler,fowler",
-        "woods|pga|tiger woods|", "thomas|pga|justin thomas", "finau|pga|tony finau,finau", "lowry|pga|shane lowry,lowry",
+        "woods|pga|tiger woods|", "thomas|pga|justin thomas", "finau|pga|tony finau,finau",
+        "lowry|pga|shane lowry,lowry",
         "homa|pga|max homa,homa", "zalatoris|pga|will zalatoris,zalatoris", "day|pga|jason day",
         "burns|pga|sam burns", "clark|pga|wyndham clark", "english|pga|harris english",
         "spaun|pga|jj spaun,j j spaun,spaun", "macintyre|pga|robert macintyre,bob macintyre,macintyre",
@@ -290,7 +319,8 @@ enum SportsQuestionWords {
         "elliott|nascar-premier|chase elliott",
         // MMA
         "jon jones|ufc|jon jones", "mcgregor|ufc|conor mcgregor,mcgregor", "adesanya|ufc|israel adesanya,adesanya",
-        "pereira|ufc|alex pereira,pereira", "makhachev|ufc|islam makhachev,makhachev", "topuria|ufc|ilia topuria,topuria",
+        "pereira|ufc|alex pereira,pereira", "makhachev|ufc|islam makhachev,makhachev",
+        "topuria|ufc|ilia topuria,topuria",
         "omalley|ufc|sean omalley,omalley", "volkanovski|ufc|alexander volkanovski,volkanovski",
         "aspinall|ufc|tom aspinall,aspinall",
         // Basketball
@@ -307,14 +337,18 @@ enum SportsQuestionWords {
         "rodgers|nfl|aaron rodgers,rodgers",
         // Baseball
         "ohtani|mlb|shohei ohtani,ohtani,shohei", "judge|mlb|aaron judge,judge", "soto|mlb|juan soto",
-        "betts|mlb|mookie betts,mookie", "trout|mlb|mike trout", "harper|mlb|bryce harper", "skenes|mlb|paul skenes,skenes",
+        "betts|mlb|mookie betts,mookie", "trout|mlb|mike trout", "harper|mlb|bryce harper",
+        "skenes|mlb|paul skenes,skenes",
         // Hockey
-        "mcdavid|nhl|connor mcdavid,mcdavid", "ovechkin|nhl|alex ovechkin,ovechkin,ovi", "crosby|nhl|sidney crosby,crosby",
+        "mcdavid|nhl|connor mcdavid,mcdavid", "ovechkin|nhl|alex ovechkin,ovechkin,ovi",
+        "crosby|nhl|sidney crosby,crosby",
         "matthews|nhl|auston matthews", "makar|nhl|cale makar,makar", "mackinnon|nhl|nathan mackinnon,mackinnon",
         "draisaitl|nhl|leon draisaitl,draisaitl", "bedard|nhl|connor bedard,bedard",
         // Soccer
-        "messi|usa.1|lionel messi,messi", "haaland|eng.1|erling haaland,haaland", "salah|eng.1|mohamed salah,mo salah,salah",
-        "mbappe|esp.1|kylian mbappe,mbappe", "harry kane|ger.1|harry kane", "bellingham|esp.1|jude bellingham,bellingham",
+        "messi|usa.1|lionel messi,messi", "haaland|eng.1|erling haaland,haaland",
+        "salah|eng.1|mohamed salah,mo salah,salah",
+        "mbappe|esp.1|kylian mbappe,mbappe", "harry kane|ger.1|harry kane",
+        "bellingham|esp.1|jude bellingham,bellingham",
         "saka|eng.1|bukayo saka,saka", "cristiano ronaldo|ksa.1|cristiano ronaldo",
     ]
 
@@ -345,20 +379,28 @@ enum SportsQuestionWords {
         var groups: [Group] = []
         for (short, long) in [("al", "american league"), ("nl", "national league")] {
             for part in ["east", "central", "west"] {
-                groups.append(Group(phrases: ["\(short) \(part)", "\(long) \(part)"], league: "mlb", name: "\(short.uppercased()) \(part.capitalized)"))
+                groups.append(
+                    Group(
+                        phrases: ["\(short) \(part)", "\(long) \(part)"], league: "mlb",
+                        name: "\(short.uppercased()) \(part.capitalized)"))
             }
         }
         for conference in ["afc", "nfc"] {
             for part in ["east", "north", "south", "west"] {
-                groups.append(Group(phrases: ["\(conference) \(part)"], league: "nfl", name: "\(conference.uppercased()) \(part.capitalized)"))
+                groups.append(
+                    Group(
+                        phrases: ["\(conference) \(part)"], league: "nfl",
+                        name: "\(conference.uppercased()) \(part.capitalized)"))
             }
         }
         for division in ["atlantic", "metropolitan", "central", "pacific"] {
-            groups.append(Group(phrases: ["\(division) division"], league: "nhl", name: "\(division.capitalized) Division"))
+            groups.append(
+                Group(phrases: ["\(division) division"], league: "nhl", name: "\(division.capitalized) Division"))
         }
         groups.append(Group(phrases: ["metro division"], league: "nhl", name: "Metropolitan Division"))
         for division in ["southeast", "northwest", "southwest"] {
-            groups.append(Group(phrases: ["\(division) division"], league: "nba", name: "\(division.capitalized) Division"))
+            groups.append(
+                Group(phrases: ["\(division) division"], league: "nba", name: "\(division.capitalized) Division"))
         }
         for side in ["eastern", "western"] {
             groups.append(Group(phrases: ["\(side) conference"], league: "", name: "\(side.capitalized) Conference"))

@@ -75,7 +75,9 @@ public struct MetAlertsProvider: DescribedProvider {
             // `awareness_level` is "2; yellow; Moderate"; `riskMatrixColor` "Yellow".
             let level =
                 properties.awarenessLevel.flatMap { text in
-                    text.split(separator: ";").dropFirst().first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                    text.split(separator: ";").dropFirst().first.map {
+                        $0.trimmingCharacters(in: .whitespaces).lowercased()
+                    }
                 } ?? properties.riskMatrixColor?.lowercased()
             return WeatherAlert(
                 id: properties.id ?? "", service: "MET Norway",
@@ -86,7 +88,8 @@ public struct MetAlertsProvider: DescribedProvider {
                 expires: (interval.count > 1 ? interval[1] : nil).flatMap(TimeText.parseInstant),
                 headline: AlertText.nonEmpty(properties.title),
                 description: AlertText.nonEmpty(
-                    [properties.description, properties.consequences].compactMap(AlertText.nonEmpty).joined(separator: " ")),
+                    [properties.description, properties.consequences].compactMap(AlertText.nonEmpty).joined(
+                        separator: " ")),
                 instruction: AlertText.nonEmpty(properties.instruction),
                 url: properties.resources?.first?.uri ?? properties.web)
         }

@@ -305,7 +305,9 @@ extension DayAggregator.Day {
         probability = DayAggregator.larger(probability, period.details?.probabilityOfPrecipitation)
         fold(temperature: period.details?.airTemperatureMin)
         fold(temperature: period.details?.airTemperatureMax)
-        if let code = period.summary?.symbolCode.flatMap(MetSymbol.wmoCode) { self.code = Swift.max(self.code ?? code, code) }
+        if let code = period.summary?.symbolCode.flatMap(MetSymbol.wmoCode) {
+            self.code = Swift.max(self.code ?? code, code)
+        }
     }
 }
 

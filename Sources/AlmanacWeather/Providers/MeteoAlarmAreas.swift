@@ -96,8 +96,15 @@ struct AreaName: Equatable {
         var plain = ""
         var depth = 0
         for character in text {
-            if character == "(" { depth += 1 } else if character == ")" { depth = max(0, depth - 1) }
-            else if depth > 0 { bracketed.append(character) } else { plain.append(character) }
+            if character == "(" {
+                depth += 1
+            } else if character == ")" {
+                depth = max(0, depth - 1)
+            } else if depth > 0 {
+                bracketed.append(character)
+            } else {
+                plain.append(character)
+            }
         }
         for word in words(plain) where !unitWords.contains(word.text) {
             if !inQualifier, !core.isEmpty, prepositions.contains(word.text) {

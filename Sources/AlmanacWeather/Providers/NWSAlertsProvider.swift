@@ -129,7 +129,8 @@ public struct NWSAlertsProvider: DescribedProvider {
                     .filter { !$0.isEmpty },
                 onset: onsetText.flatMap(TimeText.parseInstant),
                 expires: (properties.ends ?? properties.expires).flatMap(TimeText.parseInstant),
-                headline: AlertText.nonEmpty(properties.headline), description: AlertText.nonEmpty(properties.description),
+                headline: AlertText.nonEmpty(properties.headline),
+                description: AlertText.nonEmpty(properties.description),
                 instruction: AlertText.nonEmpty(properties.instruction), url: properties.atID ?? feature.id)
         }
         return AlertsReport(service: "NWS", alerts: alerts, zoneHint: zoneHint)

@@ -25,7 +25,8 @@ public struct NominatimGeocoder: DescribedProvider {
         // The fault matrix points Open-Meteo geocoding at a dead port, so Nominatim answers first;
         // healthy, the forecast at the place it names (Ottawa) is served by a stand-in exchange
         // (Fixtures/weather/nominatim/standin-ottawa-forecast: a recorded forecast, moved).
-        sampleCall: SampleCall(words: ["run", "weather", "Ottawa"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
+        sampleCall: SampleCall(
+            words: ["run", "weather", "Ottawa"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
         liveRequestHeaders: { ["User-Agent": terms.userAgentValue($0)] })
 
     /// Nominatim's usage policy: an identifying agent (with the contact when one is set), at most

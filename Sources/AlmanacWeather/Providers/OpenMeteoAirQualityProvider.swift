@@ -108,7 +108,8 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
     static let pollen = ["alder", "birch", "grass", "mugwort", "olive", "ragweed"]
     /// The variables asked, current and hourly (each named in a recorded answer).
     static let variables =
-        ["european_aqi", "us_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide", "uv_index"] + pollen.map { "\($0)_pollen" }
+        ["european_aqi", "us_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide", "uv_index"]
+        + pollen.map { "\($0)_pollen" }
 
     /// Creates the provider.
     public init() {}
@@ -146,7 +147,9 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
         }()
         let calendar = TimeText.calendar(zone)
         let current = dto.current.flatMap { block -> AirQualityReport.Reading? in
-            guard let time = block["time"]?.text.flatMap({ LocalTime.instant($0, calendar: calendar) }) else { return nil }
+            guard let time = block["time"]?.text.flatMap({ LocalTime.instant($0, calendar: calendar) }) else {
+                return nil
+            }
             return reading(time) { block[$0]?.number }
         }
         var hourly: [AirQualityReport.Reading] = []
@@ -157,7 +160,8 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
             }
         }
         guard current != nil || !hourly.isEmpty else {
-            throw ProviderFailure(.decoding, "Open-Meteo air quality: unreadable response (no current values and no hours)")
+            throw ProviderFailure(
+                .decoding, "Open-Meteo air quality: unreadable response (no current values and no hours)")
         }
         return AirQualityReport(
             timezone: dto.timezone, utcOffsetSeconds: dto.utcOffsetSeconds, current: current, hourly: hourly)

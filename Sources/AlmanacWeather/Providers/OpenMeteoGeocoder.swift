@@ -85,14 +85,17 @@ public struct OpenMeteoGeocoder: DescribedProvider {
     public static let descriptor = ProviderDescriptor(
         name: "open-meteo-geocoding", tool: "weather", role: .geocoding, priority: 0,
         summary: "Open-Meteo geocoding API", label: "Open-Meteo geocoding",
-        endpoints: [ProviderEndpoint(env: "ALMANAC_GEOCODING_URL", defaultBase: "https://geocoding-api.open-meteo.com")],
+        endpoints: [
+            ProviderEndpoint(env: "ALMANAC_GEOCODING_URL", defaultBase: "https://geocoding-api.open-meteo.com")
+        ],
         probe: HealthProbe(path: "/v1/search?name=Lisbon&count=1"),
         decoders: [
             UpstreamDecoder(name: "geocoding", seeds: ["Fixtures/weather/open-meteo/geocoding-*.response.json"]) {
                 _ = try? OpenMeteoGeocoder.decode($0)
             }
         ],
-        sampleCall: SampleCall(words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
+        sampleCall: SampleCall(
+            words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
         fixtureFolder: "open-meteo")
 
     /// Creates the geocoder.
@@ -157,4 +160,3 @@ public struct OpenMeteoGeocoder: DescribedProvider {
         let results: [Item]?
     }
 }
-

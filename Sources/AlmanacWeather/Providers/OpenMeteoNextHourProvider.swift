@@ -60,12 +60,14 @@ public struct OpenMeteoNextHourProvider: DescribedProvider {
         for (index, text) in block.time.enumerated() where index < amounts.count {
             guard let end = LocalTime.instant(text, calendar: calendar), let amount = amounts[index], amount.isFinite
             else { continue }
-            steps.append(NextHourReport.Step(time: end.addingTimeInterval(-900), rate: (amount * 4 * 100).rounded() / 100))
+            steps.append(
+                NextHourReport.Step(time: end.addingTimeInterval(-900), rate: (amount * 4 * 100).rounded() / 100))
         }
         guard !steps.isEmpty else {
             throw ProviderFailure(.decoding, "Open-Meteo: unreadable response (no minutely_15 precipitation)")
         }
-        return NextHourReport(source: "Open-Meteo model, 15-minute steps", stepSeconds: 900, steps: steps, timezone: dto.timezone)
+        return NextHourReport(
+            source: "Open-Meteo model, 15-minute steps", stepSeconds: 900, steps: steps, timezone: dto.timezone)
     }
 
     /// The fields we read (named in the recorded answer, Fixtures/weather/open-meteo-15min/).

@@ -17,8 +17,9 @@ struct BraveClient: Sendable {
 
     /// Where the key comes from: `BRAVE_API_KEY`, else `api_key` under `[brave]` in config.toml.
     static func apiKey(_ settings: Settings) -> String? {
-        guard let key = settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key")?
-            .trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
+        guard
+            let key = settings.value(env: "BRAVE_API_KEY", config: "brave", "api_key")?
+                .trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty
         else { return nil }
         return key
     }
@@ -41,15 +42,22 @@ struct BraveClient: Sendable {
         let path = query.kind == .web ? "/res/v1/web/search" : "/res/v1/news/search"
         guard var components = URLComponents(url: base.appendingPathComponent(path), resolvingAgainstBaseURL: false)
         else {
-            throw AlmanacError.usage("ALMANAC_BRAVE_URL is not a usable URL", suggestion: "e.g. https://api.search.brave.com")
+            throw AlmanacError.usage(
+                "ALMANAC_BRAVE_URL is not a usable URL", suggestion: "e.g. https://api.search.brave.com")
         }
-        var items = [URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "count", value: String(query.count))]
-        if let freshness = query.freshness { items.append(URLQueryItem(name: "freshness", value: freshness.braveValue)) }
+        var items = [
+            URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "count", value: String(query.count)),
+        ]
+        if let freshness = query.freshness {
+            items.append(URLQueryItem(name: "freshness", value: freshness.braveValue))
+        }
         if let country = query.country { items.append(URLQueryItem(name: "country", value: country)) }
         // `offset` counts pages of `count` results (0-9); page 1 sends none, as before.
         if query.page > 1 { items.append(URLQueryItem(name: "offset", value: String(query.page - 1))) }
         // Brave's `search_lang` takes lower-case codes ("en", "pt-br", "zh-hans").
-        if let language = query.language { items.append(URLQueryItem(name: "search_lang", value: language.lowercased())) }
+        if let language = query.language {
+            items.append(URLQueryItem(name: "search_lang", value: language.lowercased()))
+        }
         components.queryItems = items
         guard let url = components.url else {
             throw AlmanacError.internal("search: could not build the Brave request URL")
@@ -87,7 +95,9 @@ struct BraveClient: Sendable {
         return try Self.decode(response, for: query, now: environment.now)
     }
 
-    private func send(_ request: HTTPRequest, credential: BoundCredential?, in environment: ProviderEnvironment)
+    private func send(
+        _ request: HTTPRequest, credential: BoundCredential?, in environment: ProviderEnvironment
+    )
         async throws -> HTTPResponse
     {
         let origin = Origin(request.url).map { Set([$0]) } ?? []
@@ -107,7 +117,8 @@ struct BraveClient: Sendable {
                 .unauthorized,
                 "\(service): HTTP \(response.status), the API key was refused; check BRAVE_API_KEY or [brave] api_key")
         case 422:
-            throw ProviderFailure(.http, "\(service): HTTP 422, a search parameter was rejected (check --country and --language)")
+            throw ProviderFailure(
+                .http, "\(service): HTTP 422, a search parameter was rejected (check --country and --language)")
         case 429:
             let resume = BraveRateLimit.resume(from: response, now: now)
             let when = resume.map { " for \(max(1, Int($0.timeIntervalSince(now).rounded(.up)))) s" } ?? ""
@@ -121,13 +132,18 @@ struct BraveClient: Sendable {
         guard type == expected else {
             throw ProviderFailure(
                 .decoding,
-                "\(service): expected a \(query.kind.rawValue) search answer (type '\(expected)'), got type '\(type ?? "none")'")
+                "\(service): expected a \(query.kind.rawValue) search answer (type '\(expected)'), got type '\(type ?? "none")'"
+            )
         }
         switch query.kind {
         case .web:
-            wire = try UpstreamJSON.decode(BraveWire.WebResponse.self, from: response.body, service: service).web?.results ?? []
+            wire =
+                try UpstreamJSON.decode(BraveWire.WebResponse.self, from: response.body, service: service).web?.results
+                ?? []
         case .news:
-            wire = try UpstreamJSON.decode(BraveWire.NewsResponse.self, from: response.body, service: service).results ?? []
+            wire =
+                try UpstreamJSON.decode(BraveWire.NewsResponse.self, from: response.body, service: service).results
+                ?? []
         }
         let hits = wire.compactMap { result -> SearchHit? in
             guard let url = result.url?.trimmingCharacters(in: .whitespaces), !url.isEmpty else { return nil }

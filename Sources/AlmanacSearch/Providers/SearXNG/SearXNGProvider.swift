@@ -43,7 +43,8 @@ struct SearXNGProvider: SearchProvider {
 
     func fetch(_ query: SearchQuery, in environment: ProviderEnvironment) async throws -> SearchResults {
         let request = try Self.request(for: query, settings: environment.settings)
-        let response = try await environment.transport.send(request, timeout: environment.timeout, service: Self.service)
+        let response = try await environment.transport.send(
+            request, timeout: environment.timeout, service: Self.service)
         return try Self.decode(response, for: query, now: environment.now)
     }
 
@@ -52,7 +53,8 @@ struct SearXNGProvider: SearchProvider {
         let base = try descriptor.baseURL(settings)
         guard var components = URLComponents(url: base.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
         else {
-            throw AlmanacError.usage("ALMANAC_SEARXNG_URL is not a usable URL", suggestion: "e.g. http://127.0.0.1:8888")
+            throw AlmanacError.usage(
+                "ALMANAC_SEARXNG_URL is not a usable URL", suggestion: "e.g. http://127.0.0.1:8888")
         }
         var items = [
             URLQueryItem(name: "q", value: query.text), URLQueryItem(name: "format", value: "json"),
@@ -90,7 +92,8 @@ struct SearXNGProvider: SearchProvider {
         case 429:
             let resume = RetryAfter.date(from: response, now: now) ?? now.addingTimeInterval(defaultRateLimitPause)
             let seconds = max(1, Int(resume.timeIntervalSince(now).rounded(.up)))
-            throw ProviderFailure(.rateLimited, "\(service): HTTP 429, rate limited for \(seconds) s", retryAfter: resume)
+            throw ProviderFailure(
+                .rateLimited, "\(service): HTTP 429, rate limited for \(seconds) s", retryAfter: resume)
         default:
             throw ProviderFailure(.http, "\(service): HTTP \(response.status) from the instance")
         }
@@ -147,7 +150,8 @@ struct SearXNGProvider: SearchProvider {
     /// `google (timeout)` from `["google", "timeout"]`.
     private static func engineTrouble(_ pair: [SearXNGWire.Lossy]) -> String? {
         guard let name = pair.first?.text.map(HTMLText.plain), !name.isEmpty else { return nil }
-        let reason = pair.dropFirst().compactMap(\.text).map(HTMLText.plain).filter { !$0.isEmpty }.joined(separator: ", ")
+        let reason = pair.dropFirst().compactMap(\.text).map(HTMLText.plain).filter { !$0.isEmpty }.joined(
+            separator: ", ")
         return reason.isEmpty ? name : "\(name) (\(reason))"
     }
 
