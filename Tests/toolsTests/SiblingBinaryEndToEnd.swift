@@ -4,6 +4,15 @@ import Testing
 
 @Suite("tools mcp and tools serve hand over to their own binaries")
 struct SiblingBinaryEndToEnd {
+    /// Copies the built `tools` by a `cp` process: a copy written in this process holds a writable
+    /// descriptor that a fork on another test's thread inherits, and the exec then fails with
+    /// "Text file busy" (seen in a full parallel run).
+    static func copyBinary(to destination: URL) throws {
+        let copy = try Command.run(
+            URL(fileURLWithPath: "/bin/cp"), [ToolsBinary.url.path, destination.path], environment: [:], timeout: 30)
+        guard copy.status == 0 else { throw CocoaError(.fileWriteUnknown) }
+    }
+
     @Test(
         "a tools copied without tools-mcp or tools-serve beside it says which binary is missing and how to build it, exit 64",
         arguments: [
@@ -15,7 +24,7 @@ struct SiblingBinaryEndToEnd {
         let lonely = scratch.url.appendingPathComponent("bin/tools")
         try FileManager.default.createDirectory(
             at: lonely.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ToolsBinary.url, to: lonely)
+        try Self.copyBinary(to: lonely)
         let output = try Command.run(lonely, [command], environment: scratch.environment(), timeout: 30)
         #expect(output.status == 64)
         let lines = output.stderr.split(separator: "\n").map(String.init)
@@ -38,10 +47,10 @@ struct SiblingBinaryEndToEnd {
         let scratch = try Scratch()
         let bin = scratch.url.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: ToolsBinary.url, to: bin.appendingPathComponent("tools"))
+        try Self.copyBinary(to: bin.appendingPathComponent("tools"))
         // tools-serve present (any executable will do: doctor does not run it), tools-mcp missing.
         let serve = bin.appendingPathComponent("tools-serve")
-        try FileManager.default.copyItem(at: ToolsBinary.url, to: serve)
+        try Self.copyBinary(to: serve)
         let environment = scratch.environment(
             DoctorEndToEndTests.everyEndpoint(at: server.baseURL).merging(["ALMANAC_LLM_URL": server.baseURL]) { $1 })
         let output = try Command.run(
