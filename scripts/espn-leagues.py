@@ -80,7 +80,7 @@ FEATURED = [
     ("nba-development", "NBA G League", ["g-league", "gleague"]),
     ("nbl", "NBL", ["nbl"]),
     ("180659", "Six Nations", ["six-nations", "6-nations"]),
-    ("289234", "International Test Match", ["rugby-tests", "test-matches"]),
+    ("289234", "International Test Match", ["rugby-tests", "test-matches", "rugby-test"]),
     ("sco.1", "Scottish Premiership", ["spfl", "scottish-premiership"]),
     ("bra.1", "Brasileirão Série A", ["brasileirao", "brazil-serie-a"]),
     ("arg.1", "Argentine Liga Profesional", ["liga-profesional", "argentina-primera"]),

@@ -424,7 +424,7 @@ extension League {
         ("nba-development", ["g-league", "gleague"]),
         ("nbl", ["nbl"]),
         ("180659", ["six-nations", "6-nations"]),
-        ("289234", ["rugby-tests", "test-matches"]),
+        ("289234", ["rugby-tests", "test-matches", "rugby-test"]),
         ("sco.1", ["spfl", "scottish-premiership"]),
         ("bra.1", ["brasileirao", "brazil-serie-a"]),
         ("arg.1", ["liga-profesional", "argentina-primera"]),
