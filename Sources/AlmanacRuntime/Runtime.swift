@@ -154,16 +154,10 @@ public struct Runtime: Sendable {
     /// (`[serve] allow_urls` or `ALMANAC_ALLOW_URLS`, space- or comma-separated) and fixed name
     /// resolutions (`ALMANAC_RESOLVE="name=address,..."`, as curl's `--resolve`).
     static func egressPolicy(_ settings: Settings) throws -> EgressPolicy {
-        var prefixes: [String] = []
-        if let raw = settings.env("ALMANAC_ALLOW_URLS") {
-            prefixes = raw.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        } else if let value = settings.config("serve", "allow_urls") {
-            switch value {
-            case .array(let items): prefixes = items.compactMap(\.stringValue)
-            case .string(let text): prefixes = [text]
-            default: break
-            }
-        }
+        let prefixes =
+            try settings.list(
+                env: "ALMANAC_ALLOW_URLS", config: "serve", "allow_urls",
+                example: "allow_urls = [\"https://calendar.example.com/feeds/\"]")?.items ?? []
         for prefix in prefixes {
             guard let url = URL(string: prefix), Origin(url) != nil, url.user == nil else {
                 throw AlmanacError.usage(
@@ -204,31 +198,10 @@ public struct Runtime: Sendable {
     ) throws
         -> Set<String>?
     {
-        let names: [String]
-        let source: String
-        if let raw = settings.env(variable) {
-            names = raw.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-            source = variable
-        } else if let value = settings.config("serve", key) {
-            source = "[serve] \(key)"
-            switch value {
-            case .array(let items):
-                names = try items.map { item in
-                    guard let name = item.stringValue else {
-                        throw AlmanacError.usage(
-                            "\(source) must list tool names as strings",
-                            suggestion: "e.g. \(key) = [\"sports\", \"weather\"]")
-                    }
-                    return name
-                }
-            case .string(let text): names = [text]
-            default:
-                throw AlmanacError.usage(
-                    "\(source) must be a list of tool names", suggestion: "e.g. \(key) = [\"sports\", \"weather\"]")
-            }
-        } else {
-            return nil
-        }
+        guard
+            let (names, source) = try settings.list(
+                env: variable, config: "serve", key, example: "\(key) = [\"sports\", \"weather\"]")
+        else { return nil }
         let known = registry.tools.map(\.name)
         var result = Set<String>()
         for name in names {

@@ -54,6 +54,36 @@ struct TOMLTests {
             Settings(config: ["brave": .table(["api_key": .string("file")])]).value(
                 env: "BRAVE_API_KEY", config: "brave", "api_key") == "file")
     }
+
+    @Test("a list setting: the variable split at commas and spaces wins; the file gives an array or one string")
+    func listSetting() throws {
+        let file = try TOML.parse(
+            "[serve]\nallow_urls = [\"https://a.example/\", \"https://b.example/\"]\ntools = \"sports\"")
+        let settings = Settings(environment: ["ALMANAC_SERVE_TOOLS": "weather, read sports"], config: file)
+        let fromEnv = try settings.list(env: "ALMANAC_SERVE_TOOLS", config: "serve", "tools", example: "x")
+        #expect(fromEnv?.items == ["weather", "read", "sports"])
+        #expect(fromEnv?.source == "ALMANAC_SERVE_TOOLS")
+        let fromFile = try settings.list(env: "ALMANAC_ALLOW_URLS", config: "serve", "allow_urls", example: "x")
+        #expect(fromFile?.items == ["https://a.example/", "https://b.example/"])
+        #expect(fromFile?.source == "[serve] allow_urls")
+        #expect(
+            try Settings(config: file).list(env: "UNSET", config: "serve", "tools", example: "x")?.items == ["sports"])
+        #expect(try settings.list(env: "UNSET", config: "serve", "deny_tools", example: "x") == nil)
+    }
+
+    @Test("a list setting with a non-string entry is refused in one line naming the key, not silently shortened")
+    func listSettingStrict() throws {
+        let settings = Settings(config: try TOML.parse("[serve]\nallow_urls = [\"https://a.example/\", 3]\ntools = 1"))
+        for key in ["allow_urls", "tools"] {
+            do {
+                _ = try settings.list(env: "UNSET", config: "serve", key, example: "\(key) = [\"...\"]")
+                Issue.record("\(key): expected an error")
+            } catch let error as AlmanacError {
+                #expect(error.message == "[serve] \(key) must be a list of strings")
+                #expect(error.suggestion == "e.g. \(key) = [\"...\"]")
+            }
+        }
+    }
 }
 
 @Suite("Time wording")

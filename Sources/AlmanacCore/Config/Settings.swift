@@ -79,6 +79,39 @@ public struct Settings: Sendable {
         env(name) ?? config(path)?.stringValue
     }
 
+    /// A list setting: the environment variable split at commas and spaces, else the config
+    /// value at `path` as an array of strings or one string; nil when neither is set.
+    ///
+    /// - Parameter example: a config line that would be right, shown when the value is not a
+    ///   list of strings.
+    /// - Returns: the items and where they came from (the variable, or `[table] key`), for
+    ///   messages about one item.
+    /// - Throws: ``AlmanacError`` (usage) when the config value is not a string or a list of strings.
+    public func list(
+        env name: String, config path: String..., example: String
+    ) throws -> (
+        items: [String], source: String
+    )? {
+        if let raw = env(name) {
+            return (raw.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init), name)
+        }
+        guard let value = config(path) else { return nil }
+        let source =
+            path.count > 1 ? "[\(path.dropLast().joined(separator: "."))] \(path[path.count - 1])" : path.joined()
+        switch value {
+        case .string(let text): return ([text], source)
+        case .array(let items):
+            // Strings only: stringValue would turn a stray number into a name.
+            let strings = items.compactMap { item -> String? in
+                if case .string(let text) = item { return text }
+                return nil
+            }
+            if strings.count == items.count { return (strings, source) }
+        default: break
+        }
+        throw AlmanacError.usage("\(source) must be a list of strings", suggestion: "e.g. \(example)")
+    }
+
     /// A base URL from `env` (or the default), validated.
     public func baseURL(env name: String, default fallback: String) throws -> URL {
         try Self.validBaseURL(env(name) ?? fallback, variable: name, example: fallback)
