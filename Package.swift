@@ -81,6 +81,8 @@ let package = Package(
                 "AlmanacCore", "AlmanacCurl", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
                 "AlmanacRead",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_blob_write, which GRDB does not wrap: big payloads are written in place.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
 

@@ -1,6 +1,7 @@
 import AlmanacCore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
     import Glibc
@@ -139,11 +140,44 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     /// Stores an entry in one transaction.
     public func store(_ entry: CacheEntry) async throws {
         try await pool.write { db in
+            let streamed = entry.payload.count >= Self.streamedPayloadBytes
             try db.execute(
-                sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, ?)",
+                sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, "
+                    + (streamed ? "zeroblob(?))" : "?)"),
                 arguments: [
-                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload,
+                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970,
+                    streamed ? entry.payload.count.databaseValue : entry.payload.databaseValue,
                 ])
+            if streamed { try Self.writeInPlace(entry.payload, row: db.lastInsertedRowID, db) }
+        }
+    }
+
+    /// Payloads from this size on are written into a zero-filled blob of their size a MB at a time:
+    /// bound as a value, SQLite copies the bytes once for the binding and once more into the
+    /// record, so a 19 MB calendar feed cost 40 MB of heap at once, the peak of the whole call.
+    public static let streamedPayloadBytes = 1 << 20
+
+    /// Writes `payload` into the `payload` blob of `row` (as big as `payload`), within the caller's
+    /// transaction.
+    private static func writeInPlace(_ payload: Data, row: Int64, _ db: Database) throws {
+        var blob: OpaquePointer?
+        var code = sqlite3_blob_open(db.sqliteConnection, "main", "entry", "payload", row, 1, &blob)
+        defer { sqlite3_blob_close(blob) }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot open the cached payload")
+        }
+        code = payload.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32 in
+            var offset = 0
+            while offset < bytes.count, let base = bytes.baseAddress {
+                let length = min(1 << 20, bytes.count - offset)
+                let written = sqlite3_blob_write(blob, base + offset, Int32(length), Int32(offset))
+                guard written == SQLITE_OK else { return written }
+                offset += length
+            }
+            return SQLITE_OK
+        }
+        guard code == SQLITE_OK else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: "cannot write the cached payload")
         }
     }
 

@@ -31,7 +31,8 @@ struct PieceExpansionTests {
     /// Over two pieces of events: series, overrides, one-offs; a revised event whose newer copy
     /// (moved out of the window) is in a later piece, one whose newer copy moved into it, an
     /// override far from its master, a floating time read in X-WR-TIMEZONE (written after the
-    /// events), the custom zone, and an event without DTSTART.
+    /// events), the custom zone, an event without DTSTART, a one-off in January an override in a
+    /// later piece moves into the window, and a one-off without a UID.
     static func document() -> String {
         let filler = ICalendarDocument.eventsPerPiece + 700
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//almanac//tests//EN"] + customZone
@@ -45,6 +46,10 @@ struct PieceExpansionTests {
             "BEGIN:VEVENT", "UID:floating", "DTSTAMP:20240101T000000Z", "SUMMARY:Floating lunch",
             "DTSTART:20240312T120000", "DURATION:PT1H", "END:VEVENT",
             "BEGIN:VEVENT", "UID:no-start", "SUMMARY:Never placed", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:one-off-moved-by-override", "DTSTAMP:20240101T000000Z", "SUMMARY:January plan",
+            "DTSTART:20240110T100000Z", "DURATION:PT1H", "END:VEVENT",
+            "BEGIN:VEVENT", "DTSTAMP:20240101T000000Z", "SUMMARY:No UID, in January",
+            "DTSTART:20240111T100000Z", "DURATION:PT1H", "END:VEVENT",
             "BEGIN:VTODO", "UID:todo", "SUMMARY:Not an event", "END:VTODO",
         ]
         lines += (0..<filler).flatMap { oneOff($0, month: 1 + $0 % 12) }
@@ -54,6 +59,8 @@ struct PieceExpansionTests {
             "BEGIN:VEVENT", "UID:far-series", "DTSTAMP:20240101T000000Z", "SUMMARY:Moved weekly",
             "RECURRENCE-ID;TZID=Custom Office Time:20240308T090000", "DTSTART;TZID=Custom Office Time:20240308T150000",
             "DURATION:PT1H", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:one-off-moved-by-override", "DTSTAMP:20240101T000000Z", "SUMMARY:Moved to March",
+            "RECURRENCE-ID:20240110T100000Z", "DTSTART:20240320T100000Z", "DURATION:PT1H", "END:VEVENT",
             "X-WR-TIMEZONE:Asia/Tokyo",
             "END:VCALENDAR",
         ]
@@ -90,6 +97,13 @@ struct PieceExpansionTests {
         #expect(rows.contains { $0.hasPrefix("far-series 2024-03-08T09:30:00Z") && $0.contains("Moved weekly") })
         #expect(rows.contains { $0.hasPrefix("floating 2024-03-12T03:00:00Z") })
         #expect(pieces.warnings.contains { $0.contains("Never placed") })
+        // A one-off outside the window is kept as its UID and revision only; overrides naming it
+        // read it again whole, and may move it into the window.
+        #expect(
+            rows.contains {
+                $0.hasPrefix("one-off-moved-by-override 2024-03-20T10:00:00Z") && $0.contains("Moved to March")
+            })
+        #expect(pieces.warnings.contains { $0.contains("No UID, in January") })
     }
 
     @Test("only one plain VCALENDAR is cut; VTIMEZONEs and calendar properties go with every piece")

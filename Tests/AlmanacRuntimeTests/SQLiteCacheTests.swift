@@ -34,6 +34,26 @@ struct SQLiteCacheTests {
         #expect(try await first.entry(for: "sports:nba") == nil)
     }
 
+    @Test("a payload of a MB or more is written in place, byte for byte, and replaced either way")
+    func bigPayloads() async throws {
+        let folder = directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try SQLiteCacheStore(directory: folder)
+        // Not one repeated byte, so a blob written at a wrong offset or cut short would show.
+        var generator = SystemRandomNumberGenerator()
+        let big = Data((0..<(3 << 20) + 17).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        #expect(big.count >= SQLiteCacheStore.streamedPayloadBytes)
+        var entry = entry("calendar:big")
+        entry.payload = big
+        try await store.store(entry)
+        #expect(try await SQLiteCacheStore(directory: folder).entry(for: "calendar:big")?.payload == big)
+        try await store.store(self.entry("calendar:big", "small now"))
+        #expect(try await store.entry(for: "calendar:big")?.payload == Data("small now".utf8))
+        entry.payload = big.prefix(SQLiteCacheStore.streamedPayloadBytes)
+        try await store.store(entry)
+        #expect(try await store.entry(for: "calendar:big") == entry)
+    }
+
     @Test("request slots are reserved atomically across connections: concurrent callers never share one")
     func requestSlots() async throws {
         let folder = directory()

@@ -135,6 +135,14 @@ private struct Revision: Comparable {
     }
 }
 
+/// What choosing revisions needs of a one-off event outside the window: it shows nothing, but a
+/// newer revision of it hides an older one inside the window. Kept instead of the whole record,
+/// which is ~300 bytes before its strings: a 19 MB feed is mostly such events.
+private struct OutsideOneOff {
+    var uid: String
+    var revision: Revision
+}
+
 /// The current revision of every component of one calendar: masters (one per UID; events without
 /// a UID each stand alone) and overrides by UID, one per RECURRENCE-ID (an override without a UID
 /// is filed under a key no UID has, so it stands alone).
@@ -142,13 +150,41 @@ private struct CurrentRevisions {
     var masters: [EventRecord] = []
     var overrides: [String: [EventRecord]] = [:]
 
-    /// Keeps the newest revision of each component, in one pass over `records` (a dictionary
-    /// lookup each; revisions are read only where a UID repeats), so that no later step looks at
-    /// superseded ones. Reads libical: call it on one thread.
-    init(_ records: [EventRecord]) {
-        var masterAt: [String: Int] = [:]
+    /// A UID's master so far: where it was first met (masters keep that order), its newest full
+    /// record's slot, and the revision of a newer one-off outside the window when one won.
+    private struct Newest {
+        var firstSeen: Int
+        var slot: Int?
+        var outside: Revision?
+    }
+
+    /// Keeps the newest revision of each component, in one pass over `records` and `outside`
+    /// (both in file order; a dictionary lookup each; revisions are read only where a UID
+    /// repeats), so that no later step looks at superseded ones. A one-off outside the window
+    /// that wins its UID shows nothing, unless overrides name that UID: then `reread` reads its
+    /// whole record again from its position. Reads libical: call it on one thread.
+    init(_ records: [EventRecord], outside: [OutsideOneOff] = [], reread: (Int) -> EventRecord? = { _ in nil }) {
+        var newest: [String: Newest] = [:]
+        var slots: [EventRecord] = []
+        var alone: [(firstSeen: Int, record: EventRecord)] = []
         var overrideAt: [String: [InstanceKey: Int]] = [:]
+        var pending = outside[...]
+        func takeOutside(before position: Int) {
+            while let next = pending.first, next.revision.position < position {
+                pending.removeFirst()
+                guard var entry = newest[next.uid] else {
+                    newest[next.uid] = Newest(firstSeen: next.revision.position, slot: nil, outside: next.revision)
+                    continue
+                }
+                let current = entry.outside ?? entry.slot.map { slots[$0].revision }
+                if let current, current < next.revision {
+                    entry.outside = next.revision
+                    newest[next.uid] = entry
+                }
+            }
+        }
         for record in records {
+            takeOutside(before: record.position)
             if record.recurrenceId != nil, record.uid.isEmpty {
                 // An instance of a series it cannot name: shown alone, as one instance (its own
                 // RDATEs or RRULE make no series of it). The key matches no UID.
@@ -164,21 +200,45 @@ private struct CurrentRevisions {
                     overrideAt[record.uid, default: [:]][key] = overrides[record.uid, default: []].count
                     overrides[record.uid, default: []].append(record)
                 }
-            } else if !record.uid.isEmpty, let at = masterAt[record.uid] {
-                if masters[at].revision < record.revision { masters[at] = record }
+            } else if record.uid.isEmpty {
+                alone.append((record.position, record))
+            } else if var entry = newest[record.uid] {
+                let current = entry.outside ?? entry.slot.map { slots[$0].revision }
+                guard current.map({ $0 < record.revision }) ?? true else { continue }
+                entry.outside = nil
+                if let slot = entry.slot {
+                    slots[slot] = record
+                } else {
+                    entry.slot = slots.count
+                    slots.append(record)
+                }
+                newest[record.uid] = entry
             } else {
-                if !record.uid.isEmpty { masterAt[record.uid] = masters.count }
-                masters.append(record)
+                newest[record.uid] = Newest(firstSeen: record.position, slot: slots.count, outside: nil)
+                slots.append(record)
             }
         }
+        takeOutside(before: .max)
         // Overrides that are series of their own: which are older than their master.
         for (uid, list) in overrides where list.contains(where: { !$0.rrules.isEmpty }) {
-            guard let at = masterAt[uid] else { continue }
-            let sequence = masters[at].revision.sequence
+            guard let entry = newest[uid], let master = entry.outside ?? entry.slot.map({ slots[$0].revision })
+            else { continue }
             for index in list.indices where !list[index].rrules.isEmpty {
-                overrides[uid, default: []][index].olderThanMaster = list[index].revision.sequence < sequence
+                overrides[uid, default: []][index].olderThanMaster = list[index].revision.sequence < master.sequence
             }
         }
+        var ordered = alone
+        for (uid, entry) in newest {
+            if let outside = entry.outside {
+                guard overrides[uid] != nil, let record = reread(outside.position) else { continue }
+                ordered.append((entry.firstSeen, record))
+            } else if let slot = entry.slot {
+                ordered.append((entry.firstSeen, slots[slot]))
+            }
+        }
+        slots = []
+        ordered.sort { $0.firstSeen < $1.firstSeen }
+        masters = ordered.map(\.record)
     }
 }
 
@@ -237,22 +297,20 @@ extension ICalendarDocument {
             let components = children(of: pieceCalendar, kind: ICAL_VEVENT_COMPONENT)
             guard components.count == range.count else { return nil }
             let read = await readAll(components, zones: zones, firstPosition: reading.position)
-            var records = read.records
-            for index in records.indices {
-                guard case .success(let (event, notes)) = records[index], event.rrules.isEmpty, event.rdates.isEmpty,
-                    event.recurrenceId == nil
-                else { continue }
+            reading.add(read, count: components.count) { event in
+                guard event.rrules.isEmpty, event.rdates.isEmpty, event.recurrenceId == nil else { return false }
                 let start = eventTime(event.start)
-                if !window.overlaps(start, event.end(from: start)) {
-                    var record = event
-                    (record.summary, record.location, record.description) = (nil, nil, nil)
-                    records[index] = .success((record, notes))
-                }
+                return !window.overlaps(start, event.end(from: start))
             }
-            reading.add((records, read.unknownZones), count: components.count)
             Self.freeElsewhere(consume piece)
         }
-        return await finish(reading, window: window, calendar: name)
+        return await finish(reading, window: window, calendar: name) { position in
+            guard let piece = try? ICalendarDocument(text: parts.piece(position..<position + 1), name: self.name),
+                let component = piece.calendars.first.flatMap({ children(of: $0, kind: ICAL_VEVENT_COMPONENT).first }),
+                case .success(let (record, _)) = read(component, zones: zones, index: position)
+            else { return nil }
+            return record
+        }
     }
 
     /// VEVENTs parsed at a time by ``expand(_:in:calendar:)``: small enough that a piece's tree
@@ -263,12 +321,18 @@ extension ICalendarDocument {
     /// What was read of a file's VEVENTs so far, in file order.
     private struct Reading {
         var records: [EventRecord] = []
+        /// One-off events outside the window, as only their UID and revision.
+        var outside: [OutsideOneOff] = []
         var warnings: [String] = []
         var unknown: [String] = []
         var position = 0
 
+        /// Adds what was read of `count` components; those `isOutside` says show nothing in the
+        /// window are kept as ``OutsideOneOff`` (and dropped when they have no UID: such an event
+        /// stands alone, so it can hide nothing).
         mutating func add(
-            _ read: (records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]), count: Int
+            _ read: (records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]), count: Int,
+            isOutside: (EventRecord) -> Bool = { _ in false }
         ) {
             position += count
             // Not reserved piece by piece: an exact reserve per piece would copy the array each time.
@@ -277,7 +341,13 @@ extension ICalendarDocument {
                 case .failure(let problem): warnings.append(problem.message)
                 case .success(let (record, notes)):
                     warnings += notes
-                    records.append(record)
+                    if isOutside(record) {
+                        if !record.uid.isEmpty {
+                            outside.append(OutsideOneOff(uid: record.uid, revision: record.revision))
+                        }
+                    } else {
+                        records.append(record)
+                    }
                 }
             }
             for tzid in read.unknownZones where !unknown.contains(tzid) { unknown.append(tzid) }
@@ -285,13 +355,18 @@ extension ICalendarDocument {
     }
 
     /// Chooses revisions among what was read and expands it.
-    private func finish(_ reading: consuming Reading, window: ExpansionWindow, calendar name: String) async -> Expansion
-    {
+    ///
+    /// - Parameter reread: the whole record of the event at a position, for a one-off outside
+    ///   the window that won its UID and has overrides (which may move it into the window).
+    private func finish(
+        _ reading: consuming Reading, window: ExpansionWindow, calendar name: String,
+        reread: (Int) -> EventRecord? = { _ in nil }
+    ) async -> Expansion {
         var result = Expansion()
         result.warnings = reading.warnings
         let unknown = reading.unknown
-        let current = CurrentRevisions(reading.records)
-        reading.records = []
+        let current = CurrentRevisions(reading.records, outside: reading.outside, reread: reread)
+        (reading.records, reading.outside) = ([], [])
         let (events, notes) = await expandAll(
             current.masters, overrides: current.overrides, window: window, calendar: name)
         result.events = events
