@@ -119,7 +119,8 @@ struct ToolSwitchTests {
         #expect {
             _ = try runtime(directory, ["ALMANAC_CONFIG": file.path])
         } throws: { error in
-            (error as? AlmanacError)?.message == "[serve] deny_tools: unknown tool '5'"
+            // Strings only: a number is not read as the name "5".
+            (error as? AlmanacError)?.message == "[serve] deny_tools must be a list of strings"
         }
     }
 }
