@@ -169,6 +169,7 @@ private struct CurrentRevisions {
         var alone: [(firstSeen: Int, record: EventRecord)] = []
         var overrideAt: [String: [InstanceKey: Int]] = [:]
         var pending = outside[...]
+        func revision(of entry: Newest) -> Revision? { entry.outside ?? entry.slot.map { slots[$0].revision } }
         func takeOutside(before position: Int) {
             while let next = pending.first, next.revision.position < position {
                 pending.removeFirst()
@@ -176,8 +177,7 @@ private struct CurrentRevisions {
                     newest[next.uid] = Newest(firstSeen: next.revision.position, slot: nil, outside: next.revision)
                     continue
                 }
-                let current = entry.outside ?? entry.slot.map { slots[$0].revision }
-                if let current, current < next.revision {
+                if let current = revision(of: entry), current < next.revision {
                     entry.outside = next.revision
                     newest[next.uid] = entry
                 }
@@ -203,8 +203,7 @@ private struct CurrentRevisions {
             } else if record.uid.isEmpty {
                 alone.append((record.position, record))
             } else if var entry = newest[record.uid] {
-                let current = entry.outside ?? entry.slot.map { slots[$0].revision }
-                guard current.map({ $0 < record.revision }) ?? true else { continue }
+                guard revision(of: entry).map({ $0 < record.revision }) ?? true else { continue }
                 entry.outside = nil
                 if let slot = entry.slot {
                     slots[slot] = record
@@ -221,8 +220,7 @@ private struct CurrentRevisions {
         takeOutside(before: .max)
         // Overrides that are series of their own: which are older than their master.
         for (uid, list) in overrides where list.contains(where: { !$0.rrules.isEmpty }) {
-            guard let entry = newest[uid], let master = entry.outside ?? entry.slot.map({ slots[$0].revision })
-            else { continue }
+            guard let entry = newest[uid], let master = revision(of: entry) else { continue }
             for index in list.indices where !list[index].rrules.isEmpty {
                 overrides[uid, default: []][index].olderThanMaster = list[index].revision.sequence < master.sequence
             }
