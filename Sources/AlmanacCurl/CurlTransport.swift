@@ -67,7 +67,8 @@ extension NativeLibrary {
     /// libcurl, which every upstream request goes through.
     public static let curl = NativeLibrary(
         name: "libcurl", package: "libcurl4", usedFor: nil, essential: true,
-        open: { CurlTransport.openLibrary() }, opened: { CurlTransport.openedLibrary })
+        open: { CurlTransport.openLibrary() }, opened: { CurlTransport.openedLibrary },
+        advice: { CurlTransport.ownBuildAdvice() })
 }
 
 extension CurlTransport {
@@ -79,7 +80,61 @@ extension CurlTransport {
 
     /// The libcurl opened, as soname and version ("libcurl.so.4 7.88.1"), once ``openLibrary()``
     /// returned nil.
-    public static var openedLibrary: String { String(cString: almanac_curl_opened()) }
+    public static var openedLibrary: String {
+        let opened = String(cString: almanac_curl_opened())
+        guard let build = OwnBuild.opened() else { return opened }
+        let source = build.source.map { "Debian's \($0)" } ?? "an unrecorded source"
+        return "\(opened) (Almanac's HTTP(S)-only build of \(source), in \(build.folder))"
+    }
+
+    /// A warning when Almanac's own libcurl build (scripts/build-curl) was opened but the system's
+    /// libcurl4 has moved on since (a security update it lacks), or its source is not recorded.
+    static func ownBuildAdvice() -> String? {
+        guard let build = OwnBuild.opened() else { return nil }
+        let rebuild = "run scripts/install again, or set ALMANAC_SYSTEM_LIBCURL=1 to use the system's"
+        guard let source = build.source else {
+            return "no \(ALMANAC_OWN_LIBCURL).source beside it says which Debian source it was built from: \(rebuild)"
+        }
+        guard let system = OwnBuild.systemSource(), system != source else { return nil }
+        return "it was built from Debian's \(source), but the system's libcurl4 is now \(system): \(rebuild)"
+    }
+
+    /// Almanac's own libcurl build, when that is the one opened: its folder and the Debian source
+    /// package and version it was built from (the `.source` file scripts/build-curl writes).
+    struct OwnBuild {
+        var folder: String
+        var source: String?
+
+        static func opened() -> OwnBuild? {
+            guard String(cString: almanac_curl_opened()).hasPrefix(ALMANAC_OWN_LIBCURL + " ") else { return nil }
+            let folder = String(cString: almanac_curl_folder())
+            let note = URL(fileURLWithPath: folder).appendingPathComponent(ALMANAC_OWN_LIBCURL + ".source")
+            let source = (try? String(contentsOf: note, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return OwnBuild(folder: folder, source: source.flatMap { $0.isEmpty ? nil : $0 })
+        }
+
+        /// "curl 7.88.1-10+deb12u15": the installed libcurl4's source package and version, from
+        /// dpkg; nil where there is no dpkg or no libcurl4 package.
+        static func systemSource() -> String? {
+            for package in ["libcurl4t64", "libcurl4"] {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-query")
+                process.arguments = ["-W", "-f", "${db:Status-Status} ${source:Package} ${source:Version}", package]
+                let output = Pipe()
+                process.standardOutput = output
+                process.standardError = FileHandle.nullDevice
+                guard (try? process.run()) != nil else { return nil }
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                let fields = String(decoding: data, as: UTF8.self).split(separator: " ")
+                if process.terminationStatus == 0, fields.count == 3, fields[0] == "installed" {
+                    return "\(fields[1]) \(fields[2])"
+                }
+            }
+            return nil
+        }
+    }
 }
 
 /// A response whose body arrives in pieces, as the server writes it.

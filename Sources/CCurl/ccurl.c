@@ -1,8 +1,13 @@
+#define _GNU_SOURCE /* dlinfo, RTLD_DI_ORIGIN, RTLD_NOLOAD and dl_iterate_phdr; before any header */
 #include "ccurl.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <library_loader.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* The libcurl functions Almanac calls (see CLibraryLoader): return type, name, parameters,
    arguments. Adding a call in Swift means adding it here (the linker names any that is missing). */
@@ -30,15 +35,41 @@ ALMANAC_CURL_FUNCTIONS(ALMANAC_FORWARD)
 ALMANAC_CURL_PROCEDURES(ALMANAC_FORWARD_VOID)
 
 /* libcurl's soname has been .4 since 7.16 (2006); the GnuTLS build has the same API and is often
-   installed alone (git needs it). */
-static const char *const sonames[] = {"libcurl.so.4", "libcurl-gnutls.so.4", NULL};
+   installed alone (git needs it). Almanac's own HTTP(S)-only build (scripts/build-curl) comes
+   first: the loader finds it through the binary's RUNPATH ($ORIGIN, $ORIGIN/../lib/almanac) and
+   opens 5 libraries where the system's opens ~30. */
+static const char *const with_own_build[] = {ALMANAC_OWN_LIBCURL, "libcurl.so.4", "libcurl-gnutls.so.4", NULL};
+static const char *const system_only[] = {"libcurl.so.4", "libcurl-gnutls.so.4", NULL};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int loaded = -1;
 static const char *soname = "libcurl";
 static char opened[96] = "libcurl";
 static char failure[256] = "libcurl was not loaded";
+static char folder[512] = "";
 static unsigned int version_num = 0;
+
+/* The system's libcurl when this process has it already (a binary that links FoundationNetworking
+   does): a second copy would only add its start-up cost. Else Almanac's own build, unless
+   ALMANAC_SYSTEM_LIBCURL is set (to anything but empty or 0). */
+static int is_system_libcurl(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    const char *slash = info->dlpi_name != NULL ? strrchr(info->dlpi_name, '/') : NULL;
+    if (slash == NULL) return 0;
+    for (const char *const *soname = system_only; *soname != NULL; soname++) {
+        if (strcmp(slash + 1, *soname) == 0) return 1;
+    }
+    return 0;
+}
+
+static const char *const *candidates(void) {
+    const char *system = getenv("ALMANAC_SYSTEM_LIBCURL");
+    if (system != NULL && system[0] != '\0' && strcmp(system, "0") != 0) return system_only;
+    /* Walks the loaded objects' names (dlopen with RTLD_NOLOAD would search the disk for it). */
+    if (dl_iterate_phdr(is_system_libcurl, NULL) != 0) return system_only;
+    return with_own_build;
+}
 
 static void load(void) {
     const almanac_symbol symbols[] = {
@@ -46,8 +77,14 @@ static void load(void) {
         {"curl_easy_setopt", (void **)&api.setopt},
         {"curl_easy_getinfo", (void **)&api.getinfo},
     };
-    if (almanac_open_library(sonames, symbols, sizeof symbols / sizeof *symbols, &soname, failure, sizeof failure) != 0) {
+    if (almanac_open_library(candidates(), symbols, sizeof symbols / sizeof *symbols, &soname, failure, sizeof failure)
+        != 0) {
         return;
+    }
+    void *handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+    if (handle != NULL) {
+        if (dlinfo(handle, RTLD_DI_ORIGIN, folder) != 0) folder[0] = '\0';
+        dlclose(handle);
     }
     const curl_version_info_data *version = curl_version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < ALMANAC_CURL_MINIMUM) {
@@ -74,6 +111,8 @@ int almanac_curl_load(void) {
 const char *almanac_curl_error(void) { return failure; }
 
 const char *almanac_curl_opened(void) { return opened; }
+
+const char *almanac_curl_folder(void) { return folder; }
 
 CURLcode almanac_curl_set_long(CURL *handle, CURLoption option, long value) {
     return api.setopt(handle, option, value);

@@ -113,8 +113,12 @@ struct DoctorChecks: Sendable {
         }
         return merged.map { library in
             guard let failure = library.open() else {
-                return DoctorCheck(
-                    status: .ok, name: library.name, detail: "\(library.opened()) opened", essential: library.essential)
+                let opened = "\(library.opened()) opened"
+                if let advice = library.advice() {
+                    return DoctorCheck(
+                        status: .warn, name: library.name, detail: "\(opened); \(advice)", essential: library.essential)
+                }
+                return DoctorCheck(status: .ok, name: library.name, detail: opened, essential: library.essential)
             }
             let uses = library.usedFor.map { " (\($0))" } ?? ""
             return DoctorCheck(

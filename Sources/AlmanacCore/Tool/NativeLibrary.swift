@@ -16,11 +16,15 @@ public struct NativeLibrary: Sendable {
     public var open: @Sendable () -> String?
     /// What was opened (soname, and version where known), once ``open`` returned nil.
     public var opened: @Sendable () -> String
+    /// Something to do about the library that was opened (e.g. a private build older than the
+    /// system's), which the doctor shows as a warning; nil when there is nothing.
+    public var advice: @Sendable () -> String?
 
     /// Creates a declaration.
     public init(
         name: String, package: String, usedFor: String?, essential: Bool = false,
-        open: @escaping @Sendable () -> String?, opened: @escaping @Sendable () -> String
+        open: @escaping @Sendable () -> String?, opened: @escaping @Sendable () -> String,
+        advice: @escaping @Sendable () -> String? = { nil }
     ) {
         self.name = name
         self.package = package
@@ -28,5 +32,6 @@ public struct NativeLibrary: Sendable {
         self.essential = essential
         self.open = open
         self.opened = opened
+        self.advice = advice
     }
 }

@@ -32,6 +32,10 @@ int almanac_curl_load(void);
 const char *almanac_curl_error(void);
 /* The soname and version opened ("libcurl.so.4 7.88.1"), once almanac_curl_load returned 0. */
 const char *almanac_curl_opened(void);
+/* The folder the opened library lies in (the loader's RTLD_DI_ORIGIN), or "" when unknown. */
+const char *almanac_curl_folder(void);
+/* The file name of Almanac's own HTTP(S)-only libcurl build (scripts/build-curl). */
+#define ALMANAC_OWN_LIBCURL "libcurl-almanac.so.4"
 
 CURLcode almanac_curl_set_long(CURL *handle, CURLoption option, long value);
 CURLcode almanac_curl_set_string(CURL *handle, CURLoption option, const char *value);
