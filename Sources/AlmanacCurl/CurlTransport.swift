@@ -107,7 +107,8 @@ extension CurlTransport {
 
         static func opened() -> OwnBuild? {
             guard String(cString: almanac_curl_opened()).hasPrefix(ALMANAC_OWN_LIBCURL + " ") else { return nil }
-            let folder = String(cString: almanac_curl_folder())
+            // The loader's origin keeps the RUNPATH's spelling (bin/../lib/almanac).
+            let folder = URL(fileURLWithPath: String(cString: almanac_curl_folder())).standardizedFileURL.path
             let note = URL(fileURLWithPath: folder).appendingPathComponent(ALMANAC_OWN_LIBCURL + ".source")
             let source = (try? String(contentsOf: note, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
