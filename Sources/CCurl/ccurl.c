@@ -49,20 +49,21 @@ static char failure[256] = "libcurl was not loaded";
 static char folder[512] = "";
 static unsigned int version_num = 0;
 
-/* The system's libcurl when this process has it already (a binary that links FoundationNetworking
-   does): a second copy would only add its start-up cost. Else Almanac's own build, unless
-   ALMANAC_SYSTEM_LIBCURL is set (to anything but empty or 0). */
+/* dl_iterate_phdr's callback: 1 (stop) at a loaded object whose file name is a system libcurl's. */
 static int is_system_libcurl(struct dl_phdr_info *info, size_t size, void *unused) {
     (void)size;
     (void)unused;
     const char *slash = info->dlpi_name != NULL ? strrchr(info->dlpi_name, '/') : NULL;
     if (slash == NULL) return 0;
-    for (const char *const *soname = system_only; *soname != NULL; soname++) {
-        if (strcmp(slash + 1, *soname) == 0) return 1;
+    for (const char *const *name = system_only; *name != NULL; name++) {
+        if (strcmp(slash + 1, *name) == 0) return 1;
     }
     return 0;
 }
 
+/* The system's libcurl when this process has it already (a binary that links FoundationNetworking
+   does): a second copy would only add its start-up cost. Else Almanac's own build first, unless
+   ALMANAC_SYSTEM_LIBCURL is set (to anything but empty or 0). */
 static const char *const *candidates(void) {
     const char *system = getenv("ALMANAC_SYSTEM_LIBCURL");
     if (system != NULL && system[0] != '\0' && strcmp(system, "0") != 0) return system_only;

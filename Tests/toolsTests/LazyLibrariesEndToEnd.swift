@@ -36,6 +36,7 @@ struct LazyLibrariesEndToEnd {
         let loaded = Self.loadedLibraries(warm)
         #expect(loaded.contains("libsqlite3.so.0"), "the trace should list what was loaded: \(loaded)")
         #expect(!loaded.contains("libcurl.so.4"), "\(loaded.sorted())")
+        #expect(!loaded.contains("libcurl-almanac.so.4"), "\(loaded.sorted())")
         #expect(!loaded.contains("libical.so.3"), "\(loaded.sorted())")
         #expect(!Self.loadedLibraries(cold).contains("libical.so.3"))
         // libxml2 reads CalDAV's bodies only (Foundation's XMLParser linked it into every start).
