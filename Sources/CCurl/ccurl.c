@@ -82,11 +82,6 @@ static void load(void) {
         != 0) {
         return;
     }
-    void *handle = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
-    if (handle != NULL) {
-        if (dlinfo(handle, RTLD_DI_ORIGIN, folder) != 0) folder[0] = '\0';
-        dlclose(handle);
-    }
     const curl_version_info_data *version = curl_version_info(CURLVERSION_NOW);
     if (version == NULL || version->version_num < ALMANAC_CURL_MINIMUM) {
         snprintf(failure, sizeof failure, "%s is %s; Almanac needs 7.68.0 or later", soname,
@@ -113,7 +108,20 @@ const char *almanac_curl_error(void) { return failure; }
 
 const char *almanac_curl_opened(void) { return opened; }
 
-const char *almanac_curl_folder(void) { return folder; }
+/* Only the doctor asks, so a call that fetches does not pay for it. */
+static pthread_once_t folder_once = PTHREAD_ONCE_INIT;
+
+static void find_folder(void) {
+    void *handle = loaded == 0 ? dlopen(soname, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+    if (handle == NULL) return;
+    if (dlinfo(handle, RTLD_DI_ORIGIN, folder) != 0) folder[0] = '\0';
+    dlclose(handle);
+}
+
+const char *almanac_curl_folder(void) {
+    pthread_once(&folder_once, find_folder);
+    return folder;
+}
 
 CURLcode almanac_curl_set_long(CURL *handle, CURLoption option, long value) {
     return api.setopt(handle, option, value);

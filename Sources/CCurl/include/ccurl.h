@@ -32,7 +32,8 @@ int almanac_curl_load(void);
 const char *almanac_curl_error(void);
 /* The soname and version opened ("libcurl.so.4 7.88.1"), once almanac_curl_load returned 0. */
 const char *almanac_curl_opened(void);
-/* The folder the opened library lies in (the loader's RTLD_DI_ORIGIN), or "" when unknown. */
+/* The folder the opened library lies in (the loader's RTLD_DI_ORIGIN), or "" when unknown; call
+   it only after almanac_curl_load returned 0 (it is worked out once, at the first call). */
 const char *almanac_curl_folder(void);
 /* The file name of Almanac's own HTTP(S)-only libcurl build (scripts/build-curl). */
 #define ALMANAC_OWN_LIBCURL "libcurl-almanac.so.4"
