@@ -33,7 +33,7 @@ public struct RuntimeOptions: Sendable {
 /// the coordinator over the shared cache, the transport, the reference time and zone.
 public struct Runtime: Sendable {
     /// The tools.
-    public let registry: ToolRegistry
+    public internal(set) var registry: ToolRegistry
     /// Environment plus config file.
     public let settings: Settings
     /// Cache, fallback and de-duplication.
@@ -62,7 +62,9 @@ public struct Runtime: Sendable {
     public let egress: EgressPolicy
     /// The tools untrusted callers may see and call (`[serve] tools` and `deny_tools`); the
     /// command line has every tool of ``registry``.
-    let offered: ToolRegistry
+    var offered: ToolRegistry
+    /// The configured plugins (`[plugins.NAME]`), nil when there are none.
+    let plugins: PluginHost?
 
     /// Builds the runtime.
     ///
@@ -85,7 +87,8 @@ public struct Runtime: Sendable {
         if let wrap = options.wrapTransport { transport = wrap(transport) }
         let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
         let egress = try egressPolicy(settings)
-        let registry = ToolRegistry(tools ?? defaultTools())
+        let plugins = try pluginHost(settings, environment: environment, timeout: timeout, now: now, logger: logger)
+        let registry = ToolRegistry((tools ?? defaultTools()) + (plugins?.listedTools() ?? []))
         let offered = try offeredTools(settings, registry: registry)
         let coordinator = Coordinator(
             cache: stores.cache, configuration: .init(ttl: ttl, timeout: timeout),
@@ -95,7 +98,8 @@ public struct Runtime: Sendable {
             transport: transport, now: now, timeZone: zone, diskCache: stores.disk,
             warnings: stores.warnings.map(TerminalText.escaped), options: options,
             timeout: timeout, logger: logger, webSearch: webSearcher(settings),
-            state: stateStore(shared: options.sharedStore, disk: stores.disk), egress: egress, offered: offered)
+            state: stateStore(shared: options.sharedStore, disk: stores.disk), egress: egress, offered: offered,
+            plugins: plugins)
     }
 
     /// The viewer's zone: `--tz`, `ALMANAC_TZ`, the config's `tz`, else the system's.
@@ -237,7 +241,7 @@ public struct Runtime: Sendable {
 
     /// Parses CLI words for `tool` and runs it.
     public func run(tool name: String, words: [String]) async throws -> ToolResult {
-        let tool = try registry.require(name)
+        let tool = try await tool(resolving: name)
         let arguments = try ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)
         return try await tool.run(arguments, context: context())
     }

@@ -37,7 +37,8 @@ extension Tools {
                     printLine(choices)
                     return
                 }
-                let runtime = try Runtime.make()
+                // Plugins not yet listed are started and listed, so their tools show.
+                let runtime = try await Runtime.make().listingPlugins()
                 if json {
                     printLine(ProviderListing.json(runtime.providers, settings: runtime.settings))
                     return
@@ -45,7 +46,10 @@ extension Tools {
                 let context = runtime.context()
                 var lines: [String] = []
                 for tool in runtime.registry.tools {
-                    var line = tool.name.padding(toLength: 10, withPad: " ", startingAt: 0) + tool.summary
+                    // Plugin tools' names (`time.get_current_time`) are longer than the built-ins'.
+                    var line =
+                        tool.name.padding(toLength: max(10, tool.name.count + 2), withPad: " ", startingAt: 0)
+                        + tool.summary
                     if let reason = tool.unconfiguredReason(in: context) { line += " [unconfigured: \(reason)]" }
                     lines.append(line)
                     if providers { lines += Self.chain(of: tool, runtime: runtime, context: context) }

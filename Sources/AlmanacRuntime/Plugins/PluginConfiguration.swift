@@ -1,0 +1,142 @@
+import AlmanacCore
+import Foundation
+
+/// One `[plugins.NAME]` entry of config.toml: a program that speaks MCP over stdio, whose tools
+/// become Almanac tools named `NAME.TOOL` (docs/plugins.md).
+///
+/// ```toml
+/// [plugins.time]
+/// command = ["mcp-server-time", "--local-timezone", "Europe/Lisbon"]
+/// env = { }    # the only environment it gets, besides PATH and HOME
+/// ttl = 60     # seconds its answers stay fresh
+/// ```
+struct PluginConfiguration: Sendable, Hashable {
+    /// The entry's name: the first part of its tools' names.
+    var name: String
+    /// The program and its arguments (no shell).
+    var command: [String]
+    /// The child's environment besides PATH and HOME (Almanac's own variables never pass).
+    var environment: [String: String]
+    /// How long an answer stays fresh.
+    var ttl: Duration
+    /// Tools the plugin marks destructive that untrusted callers may still call (none by default).
+    var allowDestructive: Set<String>
+
+    /// Every `[plugins.*]` entry, sorted by name.
+    ///
+    /// - Throws: ``AlmanacError`` (usage) naming the entry and key that is wrong and what would be right.
+    static func all(_ settings: Settings) throws -> [PluginConfiguration] {
+        guard let section = settings.config("plugins") else { return [] }
+        guard case .table(let entries) = section else {
+            throw AlmanacError.usage(
+                "[plugins] must hold one table per plugin", suggestion: "e.g. [plugins.time] with command = [...]")
+        }
+        return try entries.keys.sorted().map { name in
+            guard case .table(let table) = entries[name] else {
+                throw AlmanacError.usage(
+                    "plugins.\(name) must be a table", suggestion: "e.g. [plugins.\(name)] with command = [...]")
+            }
+            return try PluginConfiguration(name: name, table: table)
+        }
+    }
+
+    init(name: String, command: [String], environment: [String: String] = [:], ttl: Duration = .seconds(60)) {
+        self.name = name
+        self.command = command
+        self.environment = environment
+        self.ttl = ttl
+        allowDestructive = []
+    }
+
+    init(name: String, table: [String: ConfigValue]) throws {
+        let example = "command = [\"mcp-server-time\", \"--local-timezone\", \"Europe/Lisbon\"]"
+        // The name becomes part of tool names on the command line, in MCP and in OpenAPI paths.
+        guard Self.validName(name) else {
+            throw AlmanacError.usage(
+                "[plugins.\(name)]: a plugin's name is lower-case letters, digits, '-' and '_' (up to 32)",
+                suggestion: "e.g. [plugins.time]")
+        }
+        let known: Set<String> = ["command", "env", "ttl", "allow_destructive"]
+        if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
+            throw AlmanacError.usage(
+                "[plugins.\(name)]: unknown key '\(unknown)'",
+                suggestion: "keys: \(known.sorted().joined(separator: ", "))")
+        }
+        guard case .array(let items) = table["command"], !items.isEmpty else {
+            throw AlmanacError.usage(
+                "[plugins.\(name)] needs command, the program and its arguments as a list",
+                suggestion: "e.g. \(example)")
+        }
+        var command: [String] = []
+        for item in items {
+            guard case .string(let word) = item, !word.isEmpty, !word.contains("\0") else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] command must be a list of non-empty strings", suggestion: "e.g. \(example)")
+            }
+            command.append(word)
+        }
+        var environment: [String: String] = [:]
+        if let env = table["env"] {
+            guard case .table(let variables) = env else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] env must be a table of strings", suggestion: "e.g. env = { TZ = \"UTC\" }")
+            }
+            for (key, value) in variables {
+                guard case .string(let text) = value, Self.validVariable(key), !text.contains("\0") else {
+                    throw AlmanacError.usage(
+                        "[plugins.\(name)] env: '\(key)' must be a variable name with a string value",
+                        suggestion: "e.g. env = { TZ = \"UTC\" }")
+                }
+                environment[key] = text
+            }
+        }
+        var ttl = Duration.seconds(60)
+        if let raw = table["ttl"] {
+            let seconds: Double? =
+                switch raw {
+                case .integer(let value): Double(value)
+                case .number(let value): value
+                default: nil
+                }
+            guard let seconds, seconds.isFinite, seconds >= 0, seconds <= 604_800 else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] ttl must be a number of seconds from 0 to 604800", suggestion: "e.g. ttl = 60")
+            }
+            ttl = .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+        self.init(name: name, command: command, environment: environment, ttl: ttl)
+        if let raw = table["allow_destructive"] {
+            guard case .array(let names) = raw else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] allow_destructive must be a list of the plugin's tool names",
+                    suggestion: "e.g. allow_destructive = [\"delete_note\"]")
+            }
+            allowDestructive = Set(names.compactMap(\.stringValue))
+        }
+    }
+
+    /// Lower-case letters, digits, `-` and `_`, starting with a letter.
+    static func validName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 32 else {
+            return false
+        }
+        return name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" || $0 == "_"
+        }
+    }
+
+    static func validVariable(_ name: String) -> Bool {
+        !name.isEmpty && !name.contains("=")
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0 == "_" || $0.properties.isAlphabetic || ("0"..."9").contains($0))
+            }
+    }
+
+    /// The child's whole environment: PATH and HOME from this process, then the entry's own.
+    func childEnvironment(_ parent: [String: String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for key in ["PATH", "HOME"] { if let value = parent[key] { result[key] = value } }
+        result.merge(environment) { _, own in own }
+        return result
+    }
+}
