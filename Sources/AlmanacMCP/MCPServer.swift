@@ -130,9 +130,31 @@ public enum AlmanacMCPServer {
         return line
     }
 
+    /// The longest line (one message) `tools mcp` reads by default: 1 MiB, far above any request
+    /// it answers (`tools serve` takes 64 KiB bodies).
+    public static let defaultMaxLineBytes = 1_048_576
+
+    /// The line limit from `ALMANAC_MCP_MAX_LINE` or `[mcp] max_line`.
+    ///
+    /// - Throws: ``AlmanacError`` (usage) for a value that is not a whole number of bytes in range.
+    public static func maxLineBytes(_ settings: Settings) throws -> Int {
+        guard let raw = settings.value(env: "ALMANAC_MCP_MAX_LINE", config: "mcp", "max_line") else {
+            return defaultMaxLineBytes
+        }
+        guard let value = Int(raw.trimmingCharacters(in: .whitespaces)), (1024...1_073_741_824).contains(value) else {
+            throw AlmanacError.usage(
+                "ALMANAC_MCP_MAX_LINE ([mcp] max_line) must be a whole number of bytes in 1024...1073741824, "
+                    + "got '\(raw)'",
+                suggestion: "e.g. ALMANAC_MCP_MAX_LINE=1048576")
+        }
+        return value
+    }
+
     /// Serves on stdin/stdout until stdin ends, then answers every request still in flight before returning.
+    /// A line longer than `maxLineBytes` is refused with a JSON-RPC error (see ``LineTransport``).
     public static func serve(
-        runtime: Runtime, budget: Int?, version: String, maxAnswerBytes: Int = AnswerLimit.defaultBytes
+        runtime: Runtime, budget: Int?, version: String, maxAnswerBytes: Int = AnswerLimit.defaultBytes,
+        maxLineBytes: Int = defaultMaxLineBytes
     ) async throws {
         var logger = Logger(label: "almanac.mcp")
         logger.logLevel = .critical
@@ -147,7 +169,7 @@ public enum AlmanacMCPServer {
                 parameters.name, arguments: parameters.arguments, runtime: runtime, budget: budget,
                 maxAnswerBytes: maxAnswerBytes)
         }
-        let transport = DrainingTransport(wrapping: StdioTransport(logger: logger))
+        let transport = DrainingTransport(wrapping: LineTransport(limit: maxLineBytes, logger: logger))
         try await server.start(transport: transport)
         await server.waitUntilCompleted()
         await server.stop()
@@ -194,7 +216,7 @@ actor DrainingTransport: Transport {
     private var drained: [CheckedContinuation<Void, Never>] = []
     private let drainLimit: Duration
 
-    init(wrapping inner: StdioTransport, drainLimit: Duration = .seconds(60)) {
+    init(wrapping inner: LineTransport, drainLimit: Duration = .seconds(60)) {
         self.inner = inner
         self.logger = inner.logger
         self.drainLimit = drainLimit

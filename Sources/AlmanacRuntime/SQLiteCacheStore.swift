@@ -20,8 +20,12 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
 
     /// Opens (creating if needed) `cache.sqlite` in `directory`.
     public init(directory: URL) throws {
+        let existed = FileManager.default.fileExists(atPath: directory.path)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // The cache holds calendar, page and search text: a folder made here is its owner's
+        // alone (one the operator made is left as it is; the files in it are 0600 regardless).
+        if !existed { chmod(directory.path, 0o700) }
         let path = directory.appendingPathComponent("cache.sqlite").path
         self.path = path
         do {
@@ -61,6 +65,7 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     }
 
     private static func open(_ path: String) throws -> DatabaseQueue {
+        keepPrivate(path)
         var configuration = Configuration()
         // Many processes share the file: wait for the lock instead of failing with SQLITE_BUSY.
         configuration.busyMode = .timeout(10)
@@ -97,6 +102,19 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         let migrated = (try? pool.read { db in try migrator.hasCompletedMigrations(db) }) ?? false
         if !migrated { try withFileLock(path + ".lock") { try migrator.migrate(pool) } }
         return pool
+    }
+
+    /// Makes the database file 0600 before SQLite opens it: SQLite creates it 0644 (less the
+    /// umask), and its -wal and -shm files take the database file's mode. Files left readable to
+    /// others by an earlier version are narrowed, when this user owns them.
+    private static func keepPrivate(_ path: String) {
+        let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { Glibc.close(descriptor) }
+        for file in [path, path + "-wal", path + "-shm"] {
+            var status = stat()
+            guard stat(file, &status) == 0, status.st_uid == geteuid(), status.st_mode & 0o077 != 0 else { continue }
+            chmod(file, 0o600)
+        }
     }
 
     /// Runs `work` holding an exclusive lock on `lockPath` (created 0600 if missing), so processes

@@ -93,6 +93,9 @@ public enum AlmanacServer {
         }
         let mcp: @Sendable (Request, ServeContext) async throws -> Response = { request, context in
             let client = ServeGuard.clientKey(context.remoteAddress)
+            // The token the middleware accepted: a session is bound to it as to the address.
+            let token =
+                configuration.token == nil ? nil : request.headers[.authorization].map { String($0.dropFirst(7)) }
             let headers = Dictionary(
                 request.headers.map { ($0.name.canonicalName, $0.value) }, uniquingKeysWith: { first, _ in first })
             let path = request.uri.path
@@ -104,7 +107,7 @@ public enum AlmanacServer {
                     await sessions.handle(
                         method: verb, headers: headers,
                         body: body.readableBytes > 0 ? Data(body.readableBytesView) : nil,
-                        path: path, client: client),
+                        path: path, client: client, token: token),
                     streamLimit: verb == "POST" ? configuration.requestTimeout : nil, metrics: api.metrics)
             }
         }
@@ -357,14 +360,9 @@ struct ServeGuard: RouterMiddleware {
         return response
     }
 
+    /// Whether a Host header names the loopback, and nothing after it but a port.
     static func isLoopbackHost(_ host: String) -> Bool {
-        var name = Substring(host)
-        if name.hasPrefix("[") {
-            name = name.dropFirst().prefix { $0 != "]" }
-        } else if let colon = name.lastIndex(of: ":") {
-            name = name[..<colon]
-        }
-        return ServeConfiguration.isLoopback(String(name))
+        ServeConfiguration.isLoopbackAuthority(host)
     }
 
     static func clientKey(_ address: SocketAddress?) -> String {

@@ -7,15 +7,24 @@ import MCP
 
 /// MCP over streamable HTTP: one SDK server and stateful transport per session (the SDK's
 /// transport serves one session), all calling into the one shared runtime.
+///
+/// A session belongs to the client that opened it: its address and, when the server has a token,
+/// the token it presented. From anyone else its id is "not found", as if it did not exist.
 actor MCPSessions {
     private struct Session {
         let server: Server
         let transport: StatefulHTTPServerTransport
+        /// The exact address that opened it.
         let client: String
+        /// What the caps count it under (see ``capKey(_:)``).
+        let capKey: String
+        let token: String?
         var lastUsed: ContinuousClock.Instant
     }
 
     private var sessions: [String: Session] = [:]
+    /// Sessions being opened (counted against the caps before they exist), by cap key.
+    private var opening: [String: Int] = [:]
     private let api: ToolAPI
     private let version: String
     private let limit: Int
@@ -60,24 +69,34 @@ actor MCPSessions {
         var stream: AsyncThrowingStream<Data, any Error>?
     }
 
-    /// Routes one HTTP request (see ``handle(_:)``).
-    func handle(method: String, headers: [String: String], body: Data?, path: String, client: String) async -> Reply {
+    /// Routes one HTTP request (see ``handle(_:client:token:)``).
+    func handle(
+        method: String, headers: [String: String], body: Data?, path: String, client: String, token: String? = nil
+    ) async -> Reply {
+        if let body, let refusal = Self.unsafeIDReply(body) {
+            return Reply(status: 400, headers: ["Content-Type": "application/json"], body: refusal, stream: nil)
+        }
         if let body, let refusal = AlmanacMCPServer.invalidParamsReply(body) {
             // The SDK would answer a request whose params do not decode with -32603 (internal).
             return Reply(status: 200, headers: ["Content-Type": "application/json"], body: refusal, stream: nil)
         }
         let response = await handle(
-            MCP.HTTPRequest(method: method, headers: headers, body: body, path: path), client: client)
+            MCP.HTTPRequest(method: method, headers: headers, body: body, path: path), client: client, token: token)
         if case .stream(let stream, let headers) = response {
             return Reply(status: 200, headers: headers, body: nil, stream: stream)
         }
         return Reply(status: response.statusCode, headers: response.headers, body: response.bodyData, stream: nil)
     }
 
-    /// Routes one HTTP request: to its session, or (an `initialize`) to a new one.
-    func handle(_ request: MCP.HTTPRequest, client: String) async -> MCP.HTTPResponse {
+    /// Routes one HTTP request from `client` (its address) holding `token` (the bearer token it
+    /// presented, when the server has one): to its session, or (an `initialize`) to a new one.
+    func handle(_ request: MCP.HTTPRequest, client: String, token: String? = nil) async -> MCP.HTTPResponse {
         if let id = request.header(HTTPHeaderName.sessionID) {
-            guard var session = sessions[id] else {
+            // Another client's session answers as an unknown one: neither used, nor closed, nor
+            // confirmed to exist.
+            guard var session = sessions[id], session.client == Self.canonical(client),
+                Self.sameToken(session.token, token)
+            else {
                 return .error(statusCode: 404, .invalidRequest("Not Found: session not found or expired"))
             }
             session.lastUsed = now()
@@ -92,19 +111,49 @@ actor MCPSessions {
         guard request.method.uppercased() == "POST", let body = request.body, Self.isInitialize(body) else {
             return .error(statusCode: 400, .invalidRequest("Bad Request: missing \(HTTPHeaderName.sessionID) header"))
         }
-        await expire(client: client)
-        guard sessions.values.count(where: { $0.client == client }) < perClient else {
+        let key = Self.capKey(client)
+        await expire(capKey: key)
+        // From the checks to counting this one as opening nothing awaits, so initializes sent at
+        // once cannot all pass the caps before the first of them is counted.
+        guard sessions.values.count(where: { $0.capKey == key }) + opening[key, default: 0] < perClient else {
             return .error(
                 statusCode: 503,
                 .internalError("too many MCP sessions from this client; close one (DELETE /mcp) or retry later"))
         }
-        guard sessions.count < limit else {
-            return .error(statusCode: 503, .internalError("too many MCP sessions; close one or retry later"))
+        var evicted: StatefulHTTPServerTransport?
+        if sessions.count + opening.values.reduce(0, +) >= limit {
+            guard let room = makeRoom(for: key) else {
+                return .error(statusCode: 503, .internalError("too many MCP sessions; close one or retry later"))
+            }
+            evicted = room
         }
-        return await open(request, client: client)
+        opening[key, default: 0] += 1
+        if let evicted { await evicted.disconnect() }
+        let response = await open(request, client: client, capKey: key, token: token)
+        opening[key, default: 1] -= 1
+        if opening[key] == 0 { opening.removeValue(forKey: key) }
+        return response
     }
 
-    private func open(_ request: MCP.HTTPRequest, client: String) async -> MCP.HTTPResponse {
+    /// On a full server, takes out the least recently used session of the client holding the
+    /// most, when it holds at least two more than `capKey` does, and returns its transport to
+    /// close: sessions end up shared out fairly, so clients at a few addresses filling the
+    /// server cannot keep a newcomer out (each of them only ever takes from the largest holder,
+    /// which is then one of them).
+    private func makeRoom(for capKey: String) -> StatefulHTTPServerTransport? {
+        var held: [String: Int] = [:]
+        for session in sessions.values { held[session.capKey, default: 0] += 1 }
+        let mine = held[capKey, default: 0] + opening[capKey, default: 0]
+        guard let most = held.values.max(), most >= mine + 2 else { return nil }
+        let candidates = sessions.filter { held[$0.value.capKey] == most }
+        guard let (id, session) = candidates.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return nil }
+        sessions.removeValue(forKey: id)
+        return session.transport
+    }
+
+    private func open(
+        _ request: MCP.HTTPRequest, client: String, capKey: String, token: String?
+    ) async -> MCP.HTTPResponse {
         let id = UUID().uuidString
         // Origin, host and token are checked by the server's middleware for every route.
         let transport = StatefulHTTPServerTransport(
@@ -128,7 +177,9 @@ actor MCPSessions {
             await transport.disconnect()
             return .error(statusCode: 500, .internalError("could not start the session"))
         }
-        sessions[id] = Session(server: server, transport: transport, client: client, lastUsed: now())
+        sessions[id] = Session(
+            server: server, transport: transport, client: Self.canonical(client), capKey: capKey, token: token,
+            lastUsed: now())
         let response = await transport.handleRequest(request)
         if case .error = response {
             sessions.removeValue(forKey: id)
@@ -191,18 +242,83 @@ actor MCPSessions {
     }
 
     /// Drops sessions idle longer than the limit, or than the shorter one under pressure (the
-    /// server three quarters full, or `client` at its cap).
-    private func expire(client: String) async {
+    /// server three quarters full, or the client counted under `capKey` at its cap).
+    private func expire(capKey: String) async {
         let now = now()
         let crowded = sessions.count * 4 >= limit * 3
-        let clientFull = sessions.values.count(where: { $0.client == client }) >= perClient
+        let clientFull = sessions.values.count(where: { $0.capKey == capKey }) >= perClient
         for (id, session) in sessions {
-            let pressed = crowded || (clientFull && session.client == client)
+            let pressed = crowded || (clientFull && session.capKey == capKey)
             guard now - session.lastUsed > (pressed ? pressuredIdle : idle) else { continue }
             sessions.removeValue(forKey: id)
             await session.transport.disconnect()
         }
     }
+
+    /// An address as one spelling: an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, as a
+    /// dual-stack listener reports IPv4 clients) is its IPv4 address.
+    static func canonical(_ address: String) -> String {
+        let lowered = address.lowercased()
+        if lowered.hasPrefix("::ffff:"), lowered.dropFirst(7).contains(".") { return String(lowered.dropFirst(7)) }
+        return lowered
+    }
+
+    /// What the session caps count a client under: its IPv4 address, or the /64 network of its
+    /// IPv6 address (one host is commonly given a whole /64, so counting single IPv6 addresses
+    /// would give it millions of shares).
+    static func capKey(_ address: String) -> String {
+        let address = canonical(address)
+        guard address.contains(":") else { return address }
+        var parts = address.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        // Expand `::` to the zero groups it stands for, then keep the first four groups.
+        if let gap = parts.firstIndex(of: "") {
+            let filled = parts.filter { !$0.isEmpty }
+            let missing = max(0, 8 - filled.count)
+            let before = parts[..<gap].filter { !$0.isEmpty }
+            let after = parts[gap...].filter { !$0.isEmpty }
+            parts = before + Array(repeating: "0", count: missing) + after
+        }
+        let network = parts.prefix(4).map { String(Int($0, radix: 16) ?? 0, radix: 16) }
+        return network.joined(separator: ":") + "::/64"
+    }
+
+    /// Whether a request's token is the one its session was opened with (compared in constant
+    /// time); both nil on a server without a token.
+    static func sameToken(_ opened: String?, _ presented: String?) -> Bool {
+        switch (opened, presented) {
+        case (nil, nil): true
+        case (let opened?, let presented?): ServeConfiguration.tokenMatches(Substring(presented), opened)
+        default: false
+        }
+    }
+
+    /// A JSON-RPC id travels into the `id:` line of the SSE event that answers it: an id holding
+    /// CR, LF or another control character could end that line and forge events on the stream,
+    /// so such a message is refused (400, JSON-RPC -32600) before the SDK sees it. Both JSON
+    /// readers the SDK uses are asked, so a duplicated `id` member cannot slip past one of them.
+    static func unsafeIDReply(_ body: Data) -> Data? {
+        func unsafe(_ id: String) -> Bool {
+            id.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+        }
+        let serialized = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        let decoded = try? JSONDecoder().decode(Identified.self, from: body)
+        var found = false
+        if let id = serialized?["id"] as? String, unsafe(id) { found = true }
+        if case .string(let id)? = decoded?.id, unsafe(id) { found = true }
+        guard found else { return nil }
+        let reply: JSONValue = .object([
+            "jsonrpc": "2.0", "id": .null,
+            "error": .object([
+                "code": .number(-32600),
+                "message": .string(
+                    "Invalid Request: a JSON-RPC id must not contain control characters (CR, LF, NUL, ...); "
+                        + "use a number or a string of printable characters"),
+            ]),
+        ])
+        return try? JSONOutput.compact(reply)
+    }
+
+    private struct Identified: Decodable { var id: JSONValue? }
 
     /// Ends every session (server shutdown).
     func closeAll() async {

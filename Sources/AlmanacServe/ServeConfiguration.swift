@@ -163,10 +163,37 @@ public struct ServeConfiguration: Sendable {
     /// llama-server's web UI on 127.0.0.1:8080) and the configured origins.
     public func allows(origin: String) -> Bool {
         if origins.contains("*") || origins.contains(origin) { return true }
-        guard let components = URLComponents(string: origin), let scheme = components.scheme,
-            ["http", "https"].contains(scheme), let host = components.host
-        else { return false }
-        return Self.isLoopback(host)
+        // An origin is `scheme://host[:port]` and nothing more (RFC 6454): read it as exactly
+        // that, not with a URL parser, which took `http://evil.com\@127.0.0.1` (evil.com to a
+        // browser) for a page on 127.0.0.1.
+        let lowered = origin.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            return Self.isLoopbackAuthority(String(origin.dropFirst(scheme.count)))
+        }
+        return false
+    }
+
+    /// Whether `authority` is exactly a loopback host with an optional port: `127.0.0.1`,
+    /// `localhost:8765`, `[::1]:8765`; not `[::1]evil.com`, `localhost@evil.com`, `127.0.0.1/x`.
+    static func isLoopbackAuthority(_ authority: String) -> Bool {
+        let host: Substring
+        let rest: Substring
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return false }
+            host = authority[...close]
+            rest = authority[authority.index(after: close)...]
+        } else if let colon = authority.firstIndex(of: ":") {
+            host = authority[..<colon]
+            rest = authority[colon...]
+        } else {
+            host = Substring(authority)
+            rest = ""
+        }
+        // Nothing may follow the host but `:` and digits (RFC 9110 7.2: uri-host [":" port]).
+        if !rest.isEmpty {
+            guard rest.first == ":", rest.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+        }
+        return isLoopback(String(host))
     }
 
     /// Compares a presented token with the configured one in time independent of where they differ.

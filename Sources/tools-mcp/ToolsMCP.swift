@@ -30,7 +30,9 @@ struct ToolsMCP: AsyncParsableCommand {
             for warning in runtime.warnings {
                 FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))
             }
-            try await AlmanacMCPServer.serve(runtime: runtime, budget: budget, version: AlmanacVersion.current)
+            try await AlmanacMCPServer.serve(
+                runtime: runtime, budget: budget, version: AlmanacVersion.current,
+                maxLineBytes: try AlmanacMCPServer.maxLineBytes(runtime.settings))
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))
             throw ExitCode(error.exitStatus)
