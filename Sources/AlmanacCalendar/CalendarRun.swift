@@ -11,9 +11,30 @@ struct CalendarRun {
 
     /// What the sources held for the request, with the problems met reading them.
     struct Found {
+        /// The events the answer can hold, while documents are read (see ``EventSelection``).
+        var selection: EventSelection
+        /// Documents whose events were offered to `selection` (orders them across documents).
+        var documents = 0
         var events: [CalendarEvent] = []
         var tasks: [CalendarTask] = []
         var warnings: [String] = []
+    }
+
+    /// What an answer keeps of the events: those `--search` finds, at most the per-answer cap
+    /// (or N, for `next N`), the first in display order.
+    func keep(cap: Int) -> EventKeep {
+        var limit = cap
+        if case .next(let count) = request.mode { limit = min(count, cap) }
+        var matches: (@Sendable (CalendarEvent) -> Bool)?
+        if let search = request.search { matches = { Self.event($0, matches: search) } }
+        return EventKeep(limit: limit, zone: request.window.zone, matches: matches)
+    }
+
+    /// Whether `--search TEXT` finds `event` (title, place or notes; case and accents ignored).
+    static func event(_ event: CalendarEvent, matches search: String) -> Bool {
+        [event.summary ?? "", event.location ?? "", event.description ?? ""].contains {
+            $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
+        }
     }
 
     /// Fetches every source, reads and expands what came back, and narrows it to the request.
@@ -23,9 +44,14 @@ struct CalendarRun {
             throw AlmanacError.configuration(
                 "calendar: libical could not be opened: \(failure)", suggestion: "install it: apt install libical3")
         }
+        // A year of a busy feed is tens of thousands of instances: an answer carries the first
+        // ones and says how many were left out, rather than megabytes no model can read. Only
+        // those are kept while expanding: a feed's month of 95,000 events is never held whole.
+        let cap = try CalendarLimits.maxOccurrences(context.settings)
         var (fetched, failures) = await fetchAll()
         if fetched.isEmpty, let first = failures.first { throw first.1 }
         var found = Found(
+            selection: EventSelection(keep(cap: cap)),
             warnings: failures.map { source, error in
                 "calendar '\(source.name)' unavailable: \(Self.describe(error))"
             })
@@ -36,12 +62,12 @@ struct CalendarRun {
             fetched[index].1.value = CalendarSnapshot(documents: [], warnings: [])
             await read(snapshot, of: fetched[index].0, into: &found)
         }
+        let matched = found.selection.matched
+        found.events = found.selection.sorted()
+        found.selection = EventSelection(found.selection.keep)
         narrow(&found)
-        // A year of a busy feed is tens of thousands of instances: an answer carries the first
-        // ones and says how many were left out, rather than megabytes no model can read.
-        let cap = try CalendarLimits.maxOccurrences(context.settings)
-        let omitted = max(0, found.events.count - cap)
-        if omitted > 0 { found.events.removeLast(omitted) }
+        var omitted = matched - found.events.count
+        if case .next(let count) = request.mode { omitted = max(0, min(count, matched) - cap) }
         var seen = Set<String>()
         if let hours = request.freeHours {
             let payload = FreeBusyPayload(
@@ -99,7 +125,8 @@ struct CalendarRun {
             }
             if request.mode != .tasks, let parts = ICalendarParts(document.text),
                 let zones = try? ICalendarDocument(text: parts.zoneText, name: document.name),
-                let expansion = await zones.expand(parts, in: request.window, calendar: label)
+                let expansion = await zones.expand(
+                    parts, in: request.window, calendar: label, keep: found.selection.keep)
             {
                 // A piece at a time: the whole file's libical tree is never built.
                 add(expansion, to: &found)
@@ -119,32 +146,31 @@ struct CalendarRun {
                 found.tasks += tasks.tasks.filter { $0.state != .completed }
                 found.warnings += tasks.warnings
             } else {
-                add(await parsed.expand(in: request.window, calendar: label), to: &found)
+                add(await parsed.expand(in: request.window, calendar: label, keep: found.selection.keep), to: &found)
             }
             ICalendarDocument.freeElsewhere(consume parsed)
         }
     }
 
+    /// Offers the events one document kept to the run's selection (they come in display order,
+    /// so their positions keep ties in it), and counts those it had already left out.
     private func add(_ expansion: Expansion, to found: inout Found) {
-        // Taken over when it is the only document (the common case): no copy.
-        if found.events.isEmpty { found.events = expansion.events } else { found.events += expansion.events }
+        found.selection.countOmitted(expansion.omitted)
+        for (position, event) in expansion.events.enumerated() {
+            found.selection.add(event, order: (found.documents, position))
+        }
+        found.documents += 1
         found.warnings += expansion.warnings
     }
 
-    /// Applies `--search`, sorts for display and keeps the first N for `next N`.
+    /// Applies `--search` to tasks (events were chosen by ``keep(cap:)``), sorts for display.
     private func narrow(_ found: inout Found) {
         if let search = request.search {
-            found.events = found.events.filter { event in
-                [event.summary ?? "", event.location ?? "", event.description ?? ""].contains {
-                    $0.range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
-                }
-            }
             found.tasks = found.tasks.filter {
                 ($0.summary ?? "").range(of: search, options: [.caseInsensitive, .diacriticInsensitive]) != nil
             }
         }
         Self.sortForDisplay(&found.events, zone: request.window.zone)
-        if case .next(let count) = request.mode { found.events = Array(found.events.prefix(count)) }
         found.tasks.sort(by: CalendarTask.displayOrder)
     }
 

@@ -43,6 +43,8 @@ struct ExpansionWindow: Sendable {
 struct Expansion {
     var events: [CalendarEvent] = []
     var warnings: [String] = []
+    /// Events that matched but were not kept (over ``EventKeep/limit``).
+    var omitted = 0
 }
 
 /// How long an instance lasts: whole days (all-day) or seconds.
@@ -147,11 +149,16 @@ private struct OutsideOneOff {
 /// a UID each stand alone) and overrides by UID, one per RECURRENCE-ID (an override without a UID
 /// is filed under a key no UID has, so it stands alone).
 private struct CurrentRevisions {
-    var masters: [EventRecord] = []
+    /// Every record read, superseded ones included: masters point into it rather than copy
+    /// ~300-byte records (a month of a busy feed is 95,000 of them, one copy is 30 MB).
+    var records: [EventRecord]
+    /// The masters, as positions in `records`, in the order their UIDs were first met.
+    var masters: [Int] = []
     var overrides: [String: [EventRecord]] = [:]
 
     /// A UID's master so far: where it was first met (masters keep that order), its newest full
-    /// record's slot, and the revision of a newer one-off outside the window when one won.
+    /// record's position in `records`, and the revision of a newer one-off outside the window
+    /// when one won.
     private struct Newest {
         var firstSeen: Int
         var slot: Int?
@@ -163,13 +170,18 @@ private struct CurrentRevisions {
     /// repeats), so that no later step looks at superseded ones. A one-off outside the window
     /// that wins its UID shows nothing, unless overrides name that UID: then `reread` reads its
     /// whole record again from its position. Reads libical: call it on one thread.
-    init(_ records: [EventRecord], outside: [OutsideOneOff] = [], reread: (Int) -> EventRecord? = { _ in nil }) {
+    init(
+        _ records: consuming [EventRecord], outside: [OutsideOneOff] = [],
+        reread: (Int) -> EventRecord? = { _ in nil }
+    ) {
+        self.records = records
         var newest: [String: Newest] = [:]
-        var slots: [EventRecord] = []
-        var alone: [(firstSeen: Int, record: EventRecord)] = []
+        var alone: [(firstSeen: Int, slot: Int)] = []
         var overrideAt: [String: [InstanceKey: Int]] = [:]
         var pending = outside[...]
-        func revision(of entry: Newest) -> Revision? { entry.outside ?? entry.slot.map { slots[$0].revision } }
+        func revision(of entry: Newest) -> Revision? {
+            entry.outside ?? entry.slot.map { self.records[$0].revision }
+        }
         func takeOutside(before position: Int) {
             while let next = pending.first, next.revision.position < position {
                 pending.removeFirst()
@@ -183,7 +195,8 @@ private struct CurrentRevisions {
                 }
             }
         }
-        for record in records {
+        for slot in self.records.indices {
+            let record = self.records[slot]
             takeOutside(before: record.position)
             if record.recurrenceId != nil, record.uid.isEmpty {
                 // An instance of a series it cannot name: shown alone, as one instance (its own
@@ -201,20 +214,14 @@ private struct CurrentRevisions {
                     overrides[record.uid, default: []].append(record)
                 }
             } else if record.uid.isEmpty {
-                alone.append((record.position, record))
+                alone.append((record.position, slot))
             } else if var entry = newest[record.uid] {
                 guard revision(of: entry).map({ $0 < record.revision }) ?? true else { continue }
                 entry.outside = nil
-                if let slot = entry.slot {
-                    slots[slot] = record
-                } else {
-                    entry.slot = slots.count
-                    slots.append(record)
-                }
+                entry.slot = slot
                 newest[record.uid] = entry
             } else {
-                newest[record.uid] = Newest(firstSeen: record.position, slot: slots.count, outside: nil)
-                slots.append(record)
+                newest[record.uid] = Newest(firstSeen: record.position, slot: slot, outside: nil)
             }
         }
         takeOutside(before: .max)
@@ -229,14 +236,14 @@ private struct CurrentRevisions {
         for (uid, entry) in newest {
             if let outside = entry.outside {
                 guard overrides[uid] != nil, let record = reread(outside.position) else { continue }
-                ordered.append((entry.firstSeen, record))
+                ordered.append((entry.firstSeen, self.records.count))
+                self.records.append(record)
             } else if let slot = entry.slot {
-                ordered.append((entry.firstSeen, slots[slot]))
+                ordered.append((entry.firstSeen, slot))
             }
         }
-        slots = []
         ordered.sort { $0.firstSeen < $1.firstSeen }
-        masters = ordered.map(\.record)
+        masters = ordered.map(\.slot)
     }
 }
 
@@ -262,7 +269,10 @@ extension ICalendarDocument {
     /// libical parses and iterates RRULEs; this adds what `icalcomponent_foreach_recurrence` does
     /// not do: overrides (incl. RANGE=THISANDFUTURE), CANCELLED instances, Windows and prefixed
     /// TZIDs, X-WR-TIMEZONE and floating times in the viewer's zone.
-    func expand(in window: ExpansionWindow, calendar name: String) async -> Expansion {
+    ///
+    /// With `keep`, only the events it wants are kept, at most its limit, in display order (the
+    /// rest counted in ``Expansion/omitted``); without, every instance, in the masters' order.
+    func expand(in window: ExpansionWindow, calendar name: String, keep: EventKeep? = nil) async -> Expansion {
         var reading = Reading()
         // Revisions are chosen across every VCALENDAR of the file: exporters that append a newer
         // copy of an event write it as a block of its own.
@@ -270,9 +280,11 @@ extension ICalendarDocument {
             let components = children(of: calendar, kind: ICAL_VEVENT_COMPONENT)
             let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
             await reading.add(
-                readAll(components, zones: zones, firstPosition: reading.position), count: components.count)
+                readAll(
+                    components, zones: zones, cancelled: Self.cancels(calendar), firstPosition: reading.position),
+                count: components.count)
         }
-        return await finish(reading, window: window, calendar: name)
+        return await finish(reading, window: window, calendar: name, keep: keep)
     }
 
     /// Expands the VEVENTs of `parts` (this document being its ``ICalendarParts/zoneText``) as
@@ -281,10 +293,14 @@ extension ICalendarDocument {
     ///
     /// What is kept of an event is its values; of a one-off event outside the window, only what
     /// choosing among its revisions needs (its texts are never shown).
-    func expand(_ parts: ICalendarParts, in window: ExpansionWindow, calendar name: String) async -> Expansion? {
+    func expand(
+        _ parts: ICalendarParts, in window: ExpansionWindow, calendar name: String, keep: EventKeep? = nil
+    ) async -> Expansion? {
         var reading = Reading()
         guard let calendar = calendars.first else { return nil }
         let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
+        // The calendar's own properties (METHOD among them) are in this document, the zone text.
+        let cancelled = Self.cancels(calendar)
         var first = 0
         while first < parts.events.count {
             let range = first..<min(first + Self.eventsPerPiece, parts.events.count)
@@ -294,7 +310,7 @@ extension ICalendarDocument {
             else { return nil }
             let components = children(of: pieceCalendar, kind: ICAL_VEVENT_COMPONENT)
             guard components.count == range.count else { return nil }
-            let read = await readAll(components, zones: zones, firstPosition: reading.position)
+            let read = await readAll(components, zones: zones, cancelled: cancelled, firstPosition: reading.position)
             reading.add(read, count: components.count) { event in
                 guard event.rrules.isEmpty, event.rdates.isEmpty, event.recurrenceId == nil else { return false }
                 let start = eventTime(event.start)
@@ -302,10 +318,10 @@ extension ICalendarDocument {
             }
             Self.freeElsewhere(consume piece)
         }
-        return await finish(reading, window: window, calendar: name) { position in
+        return await finish(reading, window: window, calendar: name, keep: keep) { position in
             guard let piece = try? ICalendarDocument(text: parts.piece(position..<position + 1), name: self.name),
                 let component = piece.calendars.first.flatMap({ children(of: $0, kind: ICAL_VEVENT_COMPONENT).first }),
-                case .success(let (record, _)) = read(component, zones: zones, index: position)
+                case .success(let (record, _)) = read(component, zones: zones, cancelled: cancelled, index: position)
             else { return nil }
             return record
         }
@@ -321,7 +337,7 @@ extension ICalendarDocument {
         var records: [EventRecord] = []
         /// One-off events outside the window, as only their UID and revision.
         var outside: [OutsideOneOff] = []
-        var warnings: [String] = []
+        var notes: [ItemNote] = []
         var unknown: [String] = []
         var position = 0
 
@@ -329,16 +345,16 @@ extension ICalendarDocument {
         /// window are kept as ``OutsideOneOff`` (and dropped when they have no UID: such an event
         /// stands alone, so it can hide nothing).
         mutating func add(
-            _ read: (records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]), count: Int,
+            _ read: (records: [Result<(EventRecord, [ItemNote]), Problem>], unknownZones: [String]), count: Int,
             isOutside: (EventRecord) -> Bool = { _ in false }
         ) {
             position += count
             // Not reserved piece by piece: an exact reserve per piece would copy the array each time.
             for record in read.records {
                 switch record {
-                case .failure(let problem): warnings.append(problem.message)
-                case .success(let (record, notes)):
-                    warnings += notes
+                case .failure(let problem): notes.append(problem.note)
+                case .success(let (record, recordNotes)):
+                    notes += recordNotes
                     if isOutside(record) {
                         if !record.uid.isEmpty {
                             outside.append(OutsideOneOff(uid: record.uid, revision: record.revision))
@@ -357,19 +373,21 @@ extension ICalendarDocument {
     /// - Parameter reread: the whole record of the event at a position, for a one-off outside
     ///   the window that won its UID and has overrides (which may move it into the window).
     private func finish(
-        _ reading: consuming Reading, window: ExpansionWindow, calendar name: String,
+        _ reading: consuming Reading, window: ExpansionWindow, calendar name: String, keep: EventKeep?,
         reread: (Int) -> EventRecord? = { _ in nil }
     ) async -> Expansion {
         var result = Expansion()
-        result.warnings = reading.warnings
+        result.warnings = ItemNote.lines(reading.notes, file: self.name, nouns: "events")
         let unknown = reading.unknown
-        let current = CurrentRevisions(reading.records, outside: reading.outside, reread: reread)
-        (reading.records, reading.outside) = ([], [])
-        let (events, notes) = await expandAll(
-            current.masters, overrides: current.overrides, window: window, calendar: name)
-        result.events = events
-        result.warnings += notes
-        appendOrphans(current, window: window, calendar: name, into: &result.events)
+        var records: [EventRecord] = []
+        swap(&records, &reading.records)
+        let current = CurrentRevisions(consume records, outside: reading.outside, reread: reread)
+        reading.outside = []
+        var orphans: [CalendarEvent] = []
+        appendOrphans(current, window: window, calendar: name, into: &orphans)
+        let expanded = await expandAll(current, orphans: orphans, window: window, calendar: name, keep: keep)
+        (result.events, result.omitted) = (expanded.events, expanded.omitted)
+        result.warnings += expanded.notes
         for tzid in unknown {
             result.warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(window.zone.identifier)")
         }
@@ -381,7 +399,7 @@ extension ICalendarDocument {
     private func appendOrphans(
         _ current: CurrentRevisions, window: ExpansionWindow, calendar: String, into events: inout [CalendarEvent]
     ) {
-        let mastered = Set(current.masters.map(\.uid))
+        let mastered = Set(current.masters.map { current.records[$0].uid })
         for (uid, records) in current.overrides where !mastered.contains(uid) {
             for record in records where !record.cancelled {
                 let start = eventTime(record.start)
@@ -395,7 +413,60 @@ extension ICalendarDocument {
         }
     }
 
-    /// Expands `masters` on every core when there are enough of them to pay for the tasks.
+    /// The instances of one run of consecutive masters: all of them in the masters' order, or with
+    /// a ``EventKeep`` the first it wants in display order and how many more it wanted.
+    private struct Chunk {
+        var events: [CalendarEvent] = []
+        var omitted = 0
+    }
+
+    /// The chunks' instances put together, in the masters' order, or with a ``EventKeep`` as each
+    /// chunk arrives (its kept events offered, in order, to one selection): then no more than the
+    /// answer can hold is ever waiting, however many chunks there are.
+    private struct Merge {
+        var selection: EventSelection?
+        var chunks: [[CalendarEvent]] = []
+        var notes: [[String]] = []
+
+        init(keep: EventKeep?, count: Int) {
+            selection = keep.map(EventSelection.init)
+            if keep == nil { chunks = Array(repeating: [], count: count) }
+            notes = Array(repeating: [], count: count)
+        }
+
+        mutating func add(_ chunk: Chunk, notes chunkNotes: [String], at index: Int) {
+            notes[index] = chunkNotes
+            guard selection != nil else {
+                chunks[index] = chunk.events
+                return
+            }
+            selection?.countOmitted(chunk.omitted)
+            for (position, event) in chunk.events.enumerated() { selection?.add(event, order: (index, position)) }
+        }
+
+        /// Every instance with the orphans after them (or the selection's), and the notes in order.
+        consuming func finish(orphans: [CalendarEvent]) -> (events: [CalendarEvent], omitted: Int, notes: [String]) {
+            // The orphans come after every chunk.
+            let after = notes.count
+            let notes = notes.flatMap { $0 }
+            if var selection {
+                for (position, event) in orphans.enumerated() { selection.add(event, order: (after, position)) }
+                let omitted = selection.omitted
+                return (selection.sorted(), omitted, notes)
+            }
+            // One copy into an array of the final size (appending chunk by chunk would regrow it).
+            var events: [CalendarEvent] = []
+            events.reserveCapacity(chunks.reduce(orphans.count) { $0 + $1.count })
+            for index in chunks.indices {
+                events += chunks[index]
+                chunks[index] = []
+            }
+            return (events + orphans, 0, notes)
+        }
+    }
+
+    /// Expands the masters of `current` on every core when there are enough of them to pay for
+    /// the tasks, then adds `orphans` (overrides without a master) after them.
     ///
     /// Each master's RRULE iteration is independent, and libical's iterator does its date
     /// arithmetic through ICU at ~1.5 µs a step, which makes it most of the time on a big calendar.
@@ -403,54 +474,74 @@ extension ICalendarDocument {
     /// every master's zones were already resolved while reading, so tasks only read shared state.
     /// Child tasks rather than `concurrentPerform` (called from the cooperative pool, dispatch_apply
     /// ran everything on one thread), in small chunks because rule costs differ by 100x.
-    /// Results keep the masters' order: the instances of all masters in one array, and their notes.
+    /// Results keep the masters' order (see ``Merge``).
     private func expandAll(
-        _ masters: [EventRecord], overrides: [String: [EventRecord]], window: ExpansionWindow, calendar: String
-    ) async -> (events: [CalendarEvent], notes: [String]) {
+        _ current: CurrentRevisions, orphans: [CalendarEvent], window: ExpansionWindow, calendar: String,
+        keep: EventKeep?
+    ) async -> (events: [CalendarEvent], omitted: Int, notes: [String]) {
+        let masters = current.masters
         guard masters.count >= Self.parallelThreshold, ProcessInfo.processInfo.activeProcessorCount > 1 else {
-            return expandChunk(masters[...], overrides: overrides, window: window, calendar: calendar)
+            var merge = Merge(keep: keep, count: 1)
+            let (chunk, notes) = expandChunk(masters[...], of: current, window: window, calendar: calendar, keep: keep)
+            merge.add(chunk, notes: notes, at: 0)
+            return merge.finish(orphans: orphans)
         }
-        let shared = UncheckedSendable(value: (document: self, masters: masters, overrides: overrides))
-        let chunks = (masters.count + Self.chunkSize - 1) / Self.chunkSize
-        var results = [(events: [CalendarEvent], notes: [String])](repeating: ([], []), count: chunks)
-        await withTaskGroup(of: (Int, [CalendarEvent], [String]).self) { group in
-            for chunk in 0..<chunks {
+        let shared = UncheckedSendable(value: (document: self, current: current))
+        let count = (masters.count + Self.chunkSize - 1) / Self.chunkSize
+        var merge = Merge(keep: keep, count: count)
+        await withTaskGroup(of: (Int, Chunk, [String]).self) { group in
+            func start(_ index: Int) {
                 group.addTask {
-                    let (document, masters, overrides) = shared.value
-                    let first = chunk * Self.chunkSize
-                    let (events, notes) = document.expandChunk(
-                        masters[first..<min(first + Self.chunkSize, masters.count)], overrides: overrides,
-                        window: window, calendar: calendar)
-                    return (chunk, events, notes)
+                    let (document, current) = shared.value
+                    let first = index * Self.chunkSize
+                    let (chunk, notes) = document.expandChunk(
+                        current.masters[first..<min(first + Self.chunkSize, current.masters.count)], of: current,
+                        window: window, calendar: calendar, keep: keep)
+                    return (index, chunk, notes)
                 }
             }
-            for await (chunk, events, notes) in group { results[chunk] = (events, notes) }
+            // A few chunks per core at a time, the next started as one is merged: with all of
+            // them started at once, finished chunks waited to be merged (17 MB of a 95,000-event
+            // month) while the cores ran ahead.
+            let inFlight = 4 * ProcessInfo.processInfo.activeProcessorCount
+            var next = min(inFlight, count)
+            for index in 0..<next { start(index) }
+            for await (index, chunk, notes) in group {
+                merge.add(chunk, notes: notes, at: index)
+                if next < count {
+                    start(next)
+                    next += 1
+                }
+            }
         }
-        // One copy into an array of the final size (appending chunk by chunk would regrow it).
-        var events: [CalendarEvent] = []
-        events.reserveCapacity(results.reduce(0) { $0 + $1.events.count })
-        var notes: [String] = []
-        for index in results.indices {
-            events += results[index].events
-            notes += results[index].notes
-            results[index] = ([], [])
-        }
-        return (events, notes)
+        return merge.finish(orphans: orphans)
     }
 
-    /// Expands consecutive masters into one array, in their order.
+    /// Expands consecutive masters (positions in `current.records`), in their order.
     private func expandChunk(
-        _ masters: ArraySlice<EventRecord>, overrides: [String: [EventRecord]], window: ExpansionWindow,
-        calendar: String
-    ) -> (events: [CalendarEvent], notes: [String]) {
+        _ masters: ArraySlice<Int>, of current: CurrentRevisions, window: ExpansionWindow, calendar: String,
+        keep: EventKeep?
+    ) -> (Chunk, [String]) {
         var events: [CalendarEvent] = []
         var notes: [String] = []
-        for master in masters {
+        var selection = keep.map(EventSelection.init)
+        var added = 0
+        for slot in masters {
+            let master = current.records[slot]
             expand(
-                master, overrides: overrides[master.uid] ?? [], window: window, calendar: calendar, into: &events,
-                notes: &notes)
+                master, overrides: current.overrides[master.uid] ?? [], window: window, calendar: calendar,
+                into: &events, notes: &notes)
+            guard selection != nil else { continue }
+            // Offered to the selection master by master: only what it keeps is held.
+            for event in events {
+                selection?.add(event, order: (0, added))
+                added += 1
+            }
+            events.removeAll(keepingCapacity: true)
         }
-        return (events, notes)
+        guard let selection else { return (Chunk(events: events), notes) }
+        let omitted = selection.omitted
+        return (Chunk(events: selection.sorted(), omitted: omitted), notes)
     }
 
     /// Reads `components` (VEVENTs of `calendar`) into records, in their order, numbered in the
@@ -460,13 +551,15 @@ extension ICalendarDocument {
     /// the zones, ~7 µs an event. Each part has its own ``ZoneResolver`` (it caches), so the
     /// unknown zones are merged in part order, which is the order they were first met in.
     private func readAll(
-        _ components: [OpaquePointer], zones: ZoneResolver, firstPosition: Int
+        _ components: [OpaquePointer], zones: ZoneResolver, cancelled: Bool, firstPosition: Int
     ) async -> (
-        records: [Result<(EventRecord, [String]), Problem>], unknownZones: [String]
+        records: [Result<(EventRecord, [ItemNote]), Problem>], unknownZones: [String]
     ) {
         let parts = ProcessInfo.processInfo.activeProcessorCount
         guard components.count >= Self.parallelThreshold, parts > 1 else {
-            let records = components.enumerated().map { read($1, zones: zones, index: firstPosition + $0) }
+            let records = components.enumerated().map {
+                read($1, zones: zones, cancelled: cancelled, index: firstPosition + $0)
+            }
             return (records, zones.unknown)
         }
         // libical sorts a calendar's VTIMEZONE list on the first lookup: do that one here, before
@@ -475,16 +568,18 @@ extension ICalendarDocument {
         zones.prepareForThreads()
         let shared = UncheckedSendable(value: (document: self, components: components, zones: zones))
         let size = (components.count + parts - 1) / parts
-        var results = [(records: [Result<(EventRecord, [String]), Problem>], unknown: [String])](
+        var results = [(records: [Result<(EventRecord, [ItemNote]), Problem>], unknown: [String])](
             repeating: ([], []), count: parts)
-        await withTaskGroup(of: (Int, UncheckedSendable<[Result<(EventRecord, [String]), Problem>]>, [String]).self) {
+        await withTaskGroup(of: (Int, UncheckedSendable<[Result<(EventRecord, [ItemNote]), Problem>]>, [String]).self) {
             group in
             for part in 0..<parts {
                 group.addTask {
                     let (document, components, main) = shared.value
                     let zones = main.fork()
                     let range = min(part * size, components.count)..<min((part + 1) * size, components.count)
-                    let records = range.map { document.read(components[$0], zones: zones, index: firstPosition + $0) }
+                    let records = range.map {
+                        document.read(components[$0], zones: zones, cancelled: cancelled, index: firstPosition + $0)
+                    }
                     return (part, UncheckedSendable(value: records), zones.unknown)
                 }
             }
@@ -517,19 +612,39 @@ extension ICalendarDocument {
 
     // MARK: Reading
 
-    private struct Problem: Error { let message: String }
+    private struct Problem: Error { let note: ItemNote }
 
+    /// Whether `calendar` is an iTIP cancellation (RFC 5546 `METHOD:CANCEL`): every event in it
+    /// is cancelled, whatever its STATUS says (Outlook and Exchange send such files without one).
+    static func cancels(_ calendar: OpaquePointer) -> Bool {
+        guard let property = icalcomponent_get_first_property(calendar, ICAL_METHOD_PROPERTY),
+            let value = icalproperty_get_value_as_string(property)
+        else { return false }
+        return String(cString: value).trimmingCharacters(in: .whitespaces).uppercased() == "CANCEL"
+    }
+
+    /// Reads one VEVENT; `cancelled` when its calendar cancels every event in it (``cancels(_:)``).
     private func read(
-        _ component: OpaquePointer, zones: ZoneResolver, index: Int
+        _ component: OpaquePointer, zones: ZoneResolver, cancelled: Bool = false, index: Int
     ) -> Result<
-        (EventRecord, [String]), Problem
+        (EventRecord, [ItemNote]), Problem
     > {
-        var notes: [String] = []
+        var notes: [ItemNote] = []
         let summary = textProperty(component, ICAL_SUMMARY_PROPERTY)
         let uid = icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
         let title = summary ?? "(no title)"
-        let label = "\(name): event '\(title)'" + (uid.isEmpty ? "" : " (\(uid))")
-        if uid.isEmpty { notes.append("\(name): event '\(title)' has no UID; shown, but overrides cannot apply to it") }
+        let item = "'\(title)'" + (uid.isEmpty ? "" : " (\(uid))")
+        let label = "\(name): event \(item)"
+        // `problem` follows the event's name: alone "LABEL: problem", in a group "N events: problem".
+        func note(_ problem: String) -> ItemNote {
+            ItemNote(line: "\(label): \(problem)", group: ": " + problem, item: item)
+        }
+        if uid.isEmpty {
+            notes.append(
+                ItemNote(
+                    line: "\(name): event '\(title)' has no UID; shown, but overrides cannot apply to it",
+                    group: " have no UID; shown, but overrides cannot apply to them", item: item))
+        }
 
         var rrules: [Rule] = []
         for error in properties(of: component, kind: ICAL_XLICERROR_PROPERTY) {
@@ -539,7 +654,7 @@ extension ICalendarDocument {
                 repaired.dropped += Self.dropInvalidParts(of: &repaired.rule.recurrence)
                 rrules.append(repaired.rule)
                 for part in repaired.dropped {
-                    notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
+                    notes.append(note("RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded"))
                 }
                 continue
             }
@@ -551,25 +666,29 @@ extension ICalendarDocument {
                 })
             {
                 let detail = message.split(separator: ":").first.map(String.init) ?? message
-                notes.append("\(label): unreadable property skipped (\(detail.trimmingCharacters(in: .whitespaces)))")
+                notes.append(note("unreadable property skipped (\(detail.trimmingCharacters(in: .whitespaces)))"))
             }
         }
 
         guard let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY),
             var start = zones.stamp(icalproperty_get_dtstart(startProperty), of: startProperty)
         else {
-            return .failure(Problem(message: "\(label) has no valid DTSTART; skipped"))
+            return .failure(
+                Problem(
+                    note: ItemNote(
+                        line: "\(label) has no valid DTSTART; skipped", group: " have no valid DTSTART; skipped",
+                        item: item)))
         }
         let (length, swapped) = readLength(component, start: &start, zones: zones)
-        if swapped { notes.append("\(label): DTEND before DTSTART; read as swapped") }
+        if swapped { notes.append(note("DTEND before DTSTART; read as swapped")) }
 
         for property in properties(of: component, kind: ICAL_RRULE_PROPERTY) {
             var rule = icalproperty_get_rrule(property)
             if rule.freq == ICAL_NO_RECURRENCE {
-                notes.append("\(label): bad RRULE; only its first occurrence is shown")
+                notes.append(note("bad RRULE; only its first occurrence is shown"))
             } else {
                 for part in Self.dropInvalidParts(of: &rule) {
-                    notes.append("\(label): RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded")
+                    notes.append(note("RRULE part '\(part)' is invalid; dropped, the rest of the rule is expanded"))
                 }
                 rrules.append(Rule(recurrence: rule, limit: nil))
             }
@@ -587,7 +706,8 @@ extension ICalendarDocument {
         let record = EventRecord(
             uid: uid, summary: summary, location: textProperty(component, ICAL_LOCATION_PROPERTY),
             description: textProperty(component, ICAL_DESCRIPTION_PROPERTY),
-            cancelled: icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start, length: length,
+            cancelled: cancelled || icalcomponent_get_status(component) == ICAL_STATUS_CANCELLED, start: start,
+            length: length,
             rrules: rrules, rdates: readRDates(component, zones: zones), exdates: readExdates(component, zones: zones),
             recurrenceId: recurrenceId, thisAndFuture: thisAndFuture, revision: Revision(of: component, position: index)
         )

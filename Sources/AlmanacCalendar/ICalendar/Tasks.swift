@@ -6,15 +6,22 @@ extension ICalendarDocument {
     func tasks(now: Date, zone: TimeZone, calendar name: String) -> (tasks: [CalendarTask], warnings: [String]) {
         var tasks: [CalendarTask] = []
         var warnings: [String] = []
+        var notes: [ItemNote] = []
         for calendar in calendars {
             let zones = ZoneResolver(calendar: calendar, viewer: zone)
+            // An iTIP cancellation (METHOD:CANCEL) cancels every task in it, as it does events.
+            let cancelled = Self.cancels(calendar)
             for component in children(of: calendar, kind: ICAL_VTODO_COMPONENT) {
                 let status = icalcomponent_get_status(component)
-                if status == ICAL_STATUS_CANCELLED { continue }
+                if status == ICAL_STATUS_CANCELLED || cancelled { continue }
                 // nil in JSON, as for events: "(no title)" is the context's wording, not the task's.
                 let summary = textProperty(component, ICAL_SUMMARY_PROPERTY)
                 let uid = icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
-                if uid.isEmpty { warnings.append("\(self.name): task '\(summary ?? "(no title)")' has no UID") }
+                if uid.isEmpty {
+                    let item = "'\(summary ?? "(no title)")'"
+                    notes.append(
+                        ItemNote(line: "\(self.name): task \(item) has no UID", group: " have no UID", item: item))
+                }
                 var due: EventTime?
                 if let property = icalcomponent_get_first_property(component, ICAL_DUE_PROPERTY),
                     let stamp = zones.stamp(icalproperty_get_due(property), of: property)
@@ -57,7 +64,7 @@ extension ICalendarDocument {
                 warnings.append("\(self.name): unknown time zone '\(tzid)', read as \(zone.identifier)")
             }
         }
-        return (tasks, warnings)
+        return (tasks, ItemNote.lines(notes, file: self.name, nouns: "tasks") + warnings)
     }
 }
 

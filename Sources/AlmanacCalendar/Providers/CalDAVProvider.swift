@@ -214,7 +214,7 @@ struct CalDAVClient {
         let response = try await send(method, url, depth: depth, body: body)
         let multistatus: (responses: [DAV.Response], syncToken: String?)?
         do {
-            multistatus = try DAV.multistatus(response.body)
+            multistatus = try Self.readMultistatus(response.body)
         } catch let unavailable as XMLUnavailable {
             throw ProviderFailure(
                 .unconfigured, "CalDAV: libxml2 could not be opened: \(unavailable.reason); install libxml2")
@@ -228,6 +228,19 @@ struct CalDAVClient {
                 .decoding, "CalDAV: \(url.host ?? "server") sent no WebDAV multistatus for \(method) \(url.path)")
         }
         return parsed
+    }
+
+    /// The multistatus in `body`. A server that stored a calendar's windows-1252 bytes as they
+    /// came sends them inside its UTF-8 XML, which libxml2 refuses whole: such a body is read
+    /// again as calendar bytes are (``CalendarText``), so one event's apostrophe does not cost
+    /// the collection.
+    static func readMultistatus(_ body: Data) throws -> (responses: [DAV.Response], syncToken: String?)? {
+        do {
+            return try DAV.multistatus(body)
+        } catch let malformed as XMLMalformed {
+            guard String(validating: body, as: UTF8.self) == nil else { throw malformed }
+            return try DAV.multistatus(Data(CalendarText.decode(body).utf8))
+        }
     }
 
     // MARK: Discovery
@@ -402,8 +415,10 @@ struct CalDAVClient {
                     let data = response.property("calendar-data", DAV.caldav)?.text, !data.isEmpty
                 else { continue }
                 let etag = response.property("getetag")?.value ?? ""
+                // A server may hold text that went through a Latin-1 decoder (C1 controls).
                 state.objects[url.path] = .init(
-                    etag: etag, data: data, name: url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
+                    etag: etag, data: CalendarText.repairingC1(data),
+                    name: url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
                 )
             }
         }
