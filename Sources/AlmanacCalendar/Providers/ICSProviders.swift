@@ -137,12 +137,8 @@ enum CalendarLimits {
     }
 }
 
-/// Decodes calendar bytes: UTF-8 (BOM dropped), else Latin-1 (old Outlook exports).
-func calendarText(_ data: Data) -> String {
-    var bytes = data
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-    return String(data: bytes, encoding: .utf8) ?? String(data: bytes, encoding: .isoLatin1) ?? ""
-}
+/// Decodes calendar bytes: UTF-8, else windows-1252 (old Outlook exports); see ``CalendarText``.
+func calendarText(_ data: Data) -> String { CalendarText.decode(data) }
 
 /// Local `.ics` files and folders of them.
 struct ICSFileProvider: Provider {
