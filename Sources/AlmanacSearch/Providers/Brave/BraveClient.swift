@@ -59,6 +59,8 @@ struct BraveClient: Sendable {
             items.append(URLQueryItem(name: "search_lang", value: language.lowercased()))
         }
         components.queryItems = items
+        // URLComponents leaves `+` bare, which servers read as a space (`c++` became `c  `).
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else {
             throw AlmanacError.internal("search: could not build the Brave request URL")
         }

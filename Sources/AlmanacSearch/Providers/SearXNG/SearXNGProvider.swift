@@ -65,6 +65,8 @@ struct SearXNGProvider: SearchProvider {
         // SearXNG's time_range takes the same words as --freshness (day, week, month).
         if let freshness = query.freshness { items.append(URLQueryItem(name: "time_range", value: freshness.rawValue)) }
         components.queryItems = items
+        // URLComponents leaves `+` bare, which servers read as a space (`c++` became `c  `).
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
         guard let url = components.url else {
             throw AlmanacError.internal("search: could not build the SearXNG request URL")
         }
