@@ -193,13 +193,19 @@ public struct SportsTool: Tool {
             let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map {
                 $0 as any Provider<SportsQuery, SportsData>
             }
-            if let fetched = try? await context.fetch(
-                tool: name, key: "standings:\(request.league.path):divisions", query: query, providers: providers,
-                ttl: nil), case .standings(let divisions) = fetched.value
-            {
-                found = pick(divisions.groups)
-                known += divisions.groups
-                season = season ?? divisions.season
+            do {
+                let fetched = try await context.fetch(
+                    tool: name, key: "standings:\(request.league.path):divisions", query: query,
+                    providers: providers, ttl: nil)
+                if case .standings(let divisions) = fetched.value {
+                    found = pick(divisions.groups)
+                    known += divisions.groups
+                    season = season ?? divisions.season
+                }
+            } catch let error as AlmanacError where error.kind == .unavailable {
+                // The division tables could not be fetched: the name may well be one of them
+                // ("Metropolitan"), so this is the upstream's failure (exit 69), not the user's.
+                throw error
             }
         }
         guard !found.isEmpty else {
@@ -273,6 +279,7 @@ public struct SportsTool: Tool {
     func resolveTeam(_ word: String, league: League, context: ToolContext) async throws -> TeamRef {
         var teams: [TeamEntry]?
         var complete = false
+        var listFailure: AlmanacError?
         do {
             let fetched = try await context.fetch(
                 tool: name, key: "teams:\(league.path)", query: league, providers: [ESPNTeamsProvider()],
@@ -281,6 +288,7 @@ public struct SportsTool: Tool {
             complete = true
         } catch let error as AlmanacError where error.kind == .unavailable {
             // Offline or ESPN down: the offline directory below stands in.
+            listFailure = error
         }
         if teams == nil, let known = KnownTeams.directory(for: league) {
             teams = known.teams
@@ -297,6 +305,8 @@ public struct SportsTool: Tool {
                     suggestion: "one of: "
                         + entries.map { "\($0.displayName) (\($0.abbreviation))" }.joined(separator: ", "))
             case .none(let suggestion):
+                // A partial offline directory cannot tell that a name is wrong: the failed list could have.
+                if !complete, !TeamMatcher.looksLikeAbbreviation(word), let listFailure { throw listFailure }
                 if complete || !TeamMatcher.looksLikeAbbreviation(word) {
                     throw AlmanacError.usage(
                         "unknown \(league.name) team '\(word)'",
@@ -306,6 +316,7 @@ public struct SportsTool: Tool {
             }
         }
         guard TeamMatcher.looksLikeAbbreviation(word) else {
+            if let listFailure { throw listFailure }
             throw AlmanacError.usage(
                 "unknown \(league.name) team '\(word)' (the team list could not be fetched)",
                 suggestion: "use the team's abbreviation, e.g. LAL")

@@ -43,7 +43,8 @@ public struct StandingsPayload: ToolPayload {
 
     /// "4. Pacers 50-32, GB 14" or "1. Liverpool 84 pts (W-D-L 25-9-4, GD +45) · Champions League".
     func row(_ entry: Standings.Entry) -> String {
-        var text = entry.position.map { "\($0). \(entry.name)" } ?? entry.name
+        let name = Self.marked(entry.name, entry)
+        var text = entry.position.map { "\($0). \(name)" } ?? name
         if league.style == .soccer {
             if let points = entry.points { text += " \(points) pts" }
             var detail: [String] = []
@@ -59,15 +60,40 @@ public struct StandingsPayload: ToolPayload {
         return text
     }
 
+    /// "z-Cavaliers": the clinch mark before the name, as standings pages print it.
+    static func marked(_ name: String, _ entry: Standings.Entry) -> String {
+        entry.clinch.map { "\($0)-\(name)" } ?? name
+    }
+
+    /// One line saying what each mark shown means ("Clinch marks: z = Clinched Conference; e = ..."), in
+    /// upstream's words; a mark upstream gives no words for (MLB's, the NHL's) is listed as it is. Nil
+    /// when no row shown has one.
+    func legend(_ groups: [Standings.Group]) -> String? {
+        var seen: [String] = []
+        var meanings: [String: String] = [:]
+        for entry in groups.flatMap(\.entries) {
+            guard let mark = entry.clinch else { continue }
+            if !seen.contains(mark) { seen.append(mark) }
+            if meanings[mark] == nil, let meaning = entry.clinchMeaning { meanings[mark] = meaning }
+        }
+        guard !seen.isEmpty else { return nil }
+        let parts = seen.map { mark in meanings[mark].map { "\(mark) = \($0)" } ?? mark }
+        let unexplained = seen.contains { meanings[$0] == nil }
+        return "Clinch marks: " + parts.joined(separator: "; ")
+            + (unexplained ? " (letters as \(league.name) marks them, before the team)" : "")
+    }
+
     /// Header, then per table a name line and one line per team.
     public func context(_ rendering: Rendering) -> String {
-        let header = rendering.header(title())
+        var header = rendering.header(title())
         let groups = shown
         guard !groups.isEmpty else {
             return header + "\n"
                 + (team.map { "\($0.label) is not in the \(league.name) standings." }
                     ?? "No \(league.name) standings published.")
         }
+        // Kept with the header: a budget that drops rows must not drop what the marks on the rest mean.
+        if let legend = legend(groups) { header += "\n" + legend }
         var lines: [String] = []
         for group in groups {
             if team != nil {
@@ -88,18 +114,20 @@ public struct StandingsPayload: ToolPayload {
             lines.append(group.name)
             let rows: [[String]] = group.entries.map { entry in
                 let position = entry.position.map(String.init) ?? ""
+                let name = Self.marked(entry.displayName, entry)
                 if league.style == .soccer {
                     return [
-                        position, entry.displayName, entry.points.map(String.init) ?? "", entry.record ?? "",
+                        position, name, entry.points.map(String.init) ?? "", entry.record ?? "",
                         entry.difference ?? "", entry.note ?? "",
                     ]
                 }
-                return [position, entry.displayName, entry.record ?? "", entry.gamesBehind ?? "", entry.note ?? ""]
+                return [position, name, entry.record ?? "", entry.gamesBehind ?? "", entry.note ?? ""]
             }
             let headings =
                 league.style == .soccer ? ["#", "Team", "Pts", "W-D-L", "GD", ""] : ["#", "Team", "W-L", "GB", ""]
             lines += GameText.table([headings] + rows, right: [0]).map { "  " + $0 }
         }
+        if let legend = legend(shown) { lines.append(legend) }
         return lines.joined(separator: "\n")
     }
 
@@ -119,6 +147,7 @@ public struct StandingsPayload: ToolPayload {
         @Nullable var gamesBehind: String?
         @Nullable var difference: String?
         @Nullable var note: String?
+        @Nullable var clinch: ClinchJSON?
 
         init(entry: Standings.Entry) {
             position = entry.position
@@ -131,7 +160,14 @@ public struct StandingsPayload: ToolPayload {
             gamesBehind = entry.gamesBehind
             difference = entry.difference
             note = entry.note
+            clinch = entry.clinch.map { ClinchJSON(mark: $0, meaning: entry.clinchMeaning) }
         }
+    }
+
+    /// `{"mark": "z", "meaning": "Clinched Conference"}`; `meaning` null when upstream gives no words.
+    private struct ClinchJSON: Encodable {
+        var mark: String
+        @Nullable var meaning: String?
     }
 
     enum CodingKeys: String, CodingKey {

@@ -112,12 +112,18 @@ public struct Standings: Sendable, Hashable, Codable {
         public var difference: String?
         /// Upstream qualification note ("Champions League", "Relegation").
         public var note: String?
+        /// Upstream's clinch mark as it writes it: ESPN's `clincher` ("z", "xp", "e"), MLB's and the NHL's
+        /// `clinchIndicator` ("y", "w", "p").
+        public var clinch: String?
+        /// What the mark means, when upstream says (ESPN's stat `description`: "Clinched Conference").
+        public var clinchMeaning: String?
 
         /// Creates a row.
         public init(
             teamId: String, displayName: String, name: String, abbreviation: String, position: Int? = nil,
             record: String? = nil, wins: Int? = nil, losses: Int? = nil, ties: Int? = nil, points: Int? = nil,
-            gamesBehind: String? = nil, difference: String? = nil, note: String? = nil
+            gamesBehind: String? = nil, difference: String? = nil, note: String? = nil, clinch: String? = nil,
+            clinchMeaning: String? = nil
         ) {
             self.teamId = teamId
             self.displayName = displayName
@@ -132,6 +138,16 @@ public struct Standings: Sendable, Hashable, Codable {
             self.gamesBehind = gamesBehind
             self.difference = difference
             self.note = note
+            self.clinch = Self.mark(clinch)
+            self.clinchMeaning = clinchMeaning
+        }
+
+        /// A clinch mark kept only as the short code upstream writes (letters, `*`), else nil.
+        static func mark(_ text: String?) -> String? {
+            guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text.count <= 3,
+                text.unicodeScalars.allSatisfy({ ($0.isASCII && CharacterSet.letters.contains($0)) || $0 == "*" })
+            else { return nil }
+            return text
         }
     }
 

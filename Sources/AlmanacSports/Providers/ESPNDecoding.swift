@@ -102,7 +102,11 @@ extension StandingsWire {
                 record: byType["total"]?.summary ?? text("total"), wins: int("wins"), losses: int("losses"),
                 ties: int("ties"), points: league.style == .soccer || league.sport == "hockey" ? int("points") : nil,
                 gamesBehind: text("gamesbehind"), difference: league.style == .soccer ? text("pointdifferential") : nil,
-                note: entry.note?.description.flatMap { $0.isEmpty ? nil : UntrustedText.clean($0, limit: 60) })
+                note: entry.note?.description.flatMap { $0.isEmpty ? nil : UntrustedText.clean($0, limit: 60) },
+                clinch: text("clincher"),
+                clinchMeaning: byType["clincher"]?.description.flatMap {
+                    $0.isEmpty ? nil : UntrustedText.clean($0, limit: 60)
+                })
         }
         // Upstream lists some tables out of order (NBA); seed or rank is the order people read.
         if rows.allSatisfy({ $0.position != nil }) {

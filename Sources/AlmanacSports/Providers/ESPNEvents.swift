@@ -115,6 +115,19 @@ enum ESPNEventsDecoder {
 
     // MARK: Golf
 
+    /// Where a tournament stands. The competition's status is the round's: between rounds ESPN sends
+    /// `STATUS_PLAY_COMPLETE`, state `post`, "Round 2 - Play Complete", while the event's own status is
+    /// still `in` (the recorded Baycurrent Classic after round 1). Only the event's own `post` (or a
+    /// round status that is not play-complete) ends the tournament.
+    static func tournamentState(round status: Loose, event eventStatus: Loose) -> Game.State {
+        let roundState = state(status)
+        guard roundState == .post else { return roundState }
+        let eventState = eventStatus["type"]["state"].text.flatMap(Game.State.init(rawValue:))
+        let roundOnly = status["type"]["name"].text == "STATUS_PLAY_COMPLETE"
+        if eventState == .in || (roundOnly && eventState != .post) { return .in }
+        return .post
+    }
+
     /// A golf event from the scoreboard; `leaderboard` (the leaderboard endpoint's event) adds positions,
     /// cut and withdrawal flags and thru, which the scoreboard lacks.
     static func golf(_ event: Loose, leaderboard: Loose?) -> SportEvent? {
@@ -123,7 +136,7 @@ enum ESPNEventsDecoder {
         let competition = source["competitions"].list.first ?? .null
         let status = competition["status"]
         if status.isObject {
-            result.state = state(status)
+            result.state = tournamentState(round: status, event: source["status"])
             result.status = status["type"]["shortDetail"].text ?? result.status
         }
         result.round = status["period"].int

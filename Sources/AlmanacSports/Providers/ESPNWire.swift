@@ -219,6 +219,7 @@ struct StandingsWire: Decodable {
         var value: Double?
         var displayValue: String?
         var summary: String?
+        var description: String?
     }
 
     struct Note: Decodable {

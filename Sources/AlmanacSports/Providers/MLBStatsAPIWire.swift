@@ -92,6 +92,7 @@ struct MLBStandingsWire: Decodable {
         var losses: Int?
         var gamesBack: String?
         var divisionRank: String?
+        var clinchIndicator: String?
     }
 
     var records: [Record]
@@ -252,7 +253,7 @@ extension MLBStandingsWire {
                 return Standings.Entry(
                     teamId: side.id, displayName: side.displayName, name: side.name, abbreviation: side.abbreviation,
                     position: row.divisionRank.flatMap { Int($0) }, record: record, wins: row.wins, losses: row.losses,
-                    gamesBehind: row.gamesBack)
+                    gamesBehind: row.gamesBack, clinch: row.clinchIndicator)
             }
             let ordered =
                 rows.allSatisfy { $0.position != nil }

@@ -73,6 +73,7 @@ struct NHLStandingsWire: Decodable {
         var otLosses: Int?
         var points: Int?
         var seasonId: Int?
+        var clinchIndicator: String?
     }
 
     var standings: [Row]
@@ -215,7 +216,7 @@ extension NHLStandingsWire {
             let entry = Standings.Entry(
                 teamId: side.id, displayName: side.displayName, name: side.name, abbreviation: side.abbreviation,
                 position: position, record: record, wins: row.wins, losses: row.losses,
-                points: row.points)
+                points: row.points, clinch: row.clinchIndicator)
             byConference[conference, default: []].append((index, entry))
         }
         let groups = order.sorted().map { name in
