@@ -50,16 +50,20 @@ public struct AirPayload: ToolPayload {
     public func context(_ rendering: Rendering) -> String {
         let zone = Self.zone(report)
         let header = rendering.header(
-            "\(place) · air quality, UV and pollen · local time \(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))",
+            "\(place) · \(AirWords.contents(report)) · local time \(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))",
             zone: zone)
         var lines: [String] = []
         if let current = report.current {
-            lines.append("Now (\(TimeText.clock(current.time, in: zone))): " + AirWords.describe(current, peak: false))
+            lines.append(
+                "Now (\(TimeText.clock(current.time, in: zone))): "
+                    + AirWords.describe(current, peak: false, pollenHere: report.pollenForecastHere))
         }
         let hours = self.hours
         if let peak = AirWords.peak(hours) {
             let label = TimeText.parseDay(day, in: zone).map { TimeText.labelledDay($0, now: now, in: zone) } ?? day
-            lines.append("\(label), highest over the day: " + AirWords.describe(peak, peak: true))
+            lines.append(
+                "\(label), highest over the day: "
+                    + AirWords.describe(peak, peak: true, pollenHere: report.pollenForecastHere))
         }
         if lines.isEmpty { lines.append("No air-quality values for \(place) in this answer.") }
         return ([header] + lines).joined(separator: "\n")
@@ -172,8 +176,25 @@ enum AirWords {
             pollen: pollen)
     }
 
+    /// What the answer holds, for the header: "air quality, UV and pollen", "air quality" (an answer
+    /// without UV or pollen values must not promise them).
+    static func contents(_ report: AirQualityReport) -> String {
+        let readings = (report.current.map { [$0] } ?? []) + report.hourly
+        var extras: [String] = []
+        if readings.contains(where: { $0.uvIndex != nil }) { extras.append("UV") }
+        if readings.contains(where: { !$0.pollen.isEmpty }) { extras.append("pollen") }
+        switch extras.count {
+        case 0: return "air quality"
+        case 1: return "air quality and \(extras[0])"
+        default: return "air quality, \(extras[0]) and \(extras[1])"
+        }
+    }
+
     /// "European AQI 44 (moderate), US AQI 65 (moderate); PM2.5 22.1 μg/m³, ...; UV index 2.1 (low); pollen: none".
-    static func describe(_ reading: AirQualityReport.Reading, peak: Bool) -> String {
+    ///
+    /// No pollen values: "not forecast here (Europe only)" only for a point outside the CAMS European
+    /// domain (`pollenHere` false); inside it (or unknown) the answer simply carried none.
+    static func describe(_ reading: AirQualityReport.Reading, peak: Bool, pollenHere: Bool? = nil) -> String {
         var groups: [String] = []
         let indices = [
             reading.europeanAQI.map { "European AQI \(Numbers.text($0)) (\(european($0)))" },
@@ -188,7 +209,8 @@ enum AirWords {
         if !pollutants.isEmpty { groups.append(pollutants.joined(separator: ", ") + " μg/m³") }
         if let uv = reading.uvIndex { groups.append("UV index \(Numbers.text(uv)) (\(Self.uv(uv)))") }
         if reading.pollen.isEmpty {
-            groups.append("pollen: not forecast here (Europe only)")
+            groups.append(
+                pollenHere == false ? "pollen: not forecast here (Europe only)" : "pollen: none in this answer")
         } else {
             let present = reading.pollen.filter { $0.value > 0 }.sorted { $0.value > $1.value }
             groups.append(

@@ -60,8 +60,30 @@ struct AreaName: Equatable {
     /// Words naming the kind of unit, not the unit. "kreis" also ends names ("Alb-Donau-Kreis").
     static let unitWords: Set<String> = [
         "kreis", "landkreis", "stadtkreis", "kreisfreie", "stadt", "hansestadt", "landeshauptstadt", "freie",
-        "stadteregion", "region", "land", "county", "district", "city",
+        "stadteregion", "region", "land", "county", "district", "city", "province", "voivodeship", "wojewodztwo",
+        "powiat", "gmina",
     ]
+    /// Level words that follow the name they qualify in a nested area: IMGW's (Poland's) areas read
+    /// "<voivodeship> Province <county> County".
+    static let levelWords: Set<String> = ["province", "county", "voivodeship", "district", "municipality"]
+
+    /// The levels of a nested area, outermost first: "Śląskie Province Mysłowice County" →
+    /// ["Śląskie", "Mysłowice"]. Nil unless the whole text is two or more "<name> <level word>" pairs
+    /// (a German "Region Hannover" puts its word first and is not one).
+    static func levels(_ text: String) -> [String]? {
+        var levels: [String] = []
+        var name: [Substring] = []
+        for word in text.split(separator: " ") {
+            let folded = PlaceMatcher.fold(String(word)).lowercased()
+            if levelWords.contains(folded), !name.isEmpty {
+                levels.append(name.joined(separator: " "))
+                name = []
+            } else {
+                name.append(word)
+            }
+        }
+        return name.isEmpty && levels.count >= 2 ? levels : nil
+    }
     /// Unit words that make an area a district or a town (German areas; a region's area has none).
     static let districtWords: Set<String> = [
         "kreis", "landkreis", "stadtkreis", "kreisfreie", "stadt", "hansestadt", "stadteregion", "region",
@@ -143,11 +165,16 @@ struct AreaMatcher {
     let names: [AreaName]
     let regions: [AreaName]
     let countyRegions: [AreaName]
+    /// The Polish voivodeships the place's regions name (in any of the geocoders' languages).
+    let voivodeships: Set<String>
 
     /// The place's own names, and its regions (see ``AlertsQuery/regions``).
     init(names: [String], regions: [String]) {
         self.names = names.flatMap(AreaName.units)
-        self.regions = regions.filter { !AreaName.isDistrict($0, among: AreaName.countyWords) }
+        voivodeships = Set(regions.compactMap(Voivodeship.key))
+        // A voivodeship is also known by the Polish adjective IMGW's areas use ("Śląskie").
+        let regionNames = regions + voivodeships.sorted()
+        self.regions = regionNames.filter { !AreaName.isDistrict($0, among: AreaName.countyWords) }
             .flatMap(AreaName.units)
         countyRegions = regions.filter { AreaName.isDistrict($0, among: AreaName.countyWords) }
             .flatMap(AreaName.units)
@@ -156,10 +183,69 @@ struct AreaMatcher {
     /// Whether the area (`cap:areaDesc`) is the place's: it names the place, its municipality or
     /// district; or it is a region (no district or town word) and names the place's region.
     func matches(_ area: String) -> Bool {
+        if let levels = AreaName.levels(area) { return matches(levels: levels) }
         let units = AreaName.units(area)
         let own = names + countyRegions
         if units.contains(where: { unit in own.contains { $0.matches(unit) } }) { return true }
         guard !AreaName.isDistrict(area) else { return false }
         return units.contains { unit in regions.contains { $0.matches(unit) } }
     }
+
+    /// A nested area ("Śląskie Province Mysłowice County"): its innermost unit must be the place,
+    /// its municipality or district (any level the geocoder names below the region: a Polish
+    /// county is Open-Meteo's `admin2`, Nominatim's county "powiat myszkowski"), and no outer
+    /// level may name another region than the place's (Mazowieckie's Grodziski County is not
+    /// Wielkopolskie's). An outer level this cannot tell (another language) does not refuse.
+    func matches(levels: [String]) -> Bool {
+        guard let innermost = levels.last.flatMap(AreaName.unit) else { return false }
+        let own = names + countyRegions + regions
+        guard own.contains(where: { $0.matches(innermost) }) else { return false }
+        for outer in levels.dropLast() {
+            if let key = Voivodeship.key(outer), !voivodeships.isEmpty, !voivodeships.contains(key) { return false }
+        }
+        return true
+    }
+}
+
+/// Poland's 16 voivodeships, by the Polish adjective IMGW's MeteoAlarm areas use ("Śląskie
+/// Province ..."), with the names geocoders give them: the same adjective after "województwo"
+/// (Nominatim in Polish), GeoNames' English names (Open-Meteo: "Mazovia", "Lower Silesia") and
+/// the English "… Voivodeship" forms.
+enum Voivodeship {
+    static let names: [String: [String]] = [
+        "dolnośląskie": ["lower silesia", "lower silesian"],
+        "kujawsko-pomorskie": ["kuyavia-pomerania", "kuyavian-pomeranian"],
+        "lubelskie": ["lublin"],
+        "lubuskie": ["lubusz"],
+        "łódzkie": ["łódź", "lodz"],
+        "małopolskie": ["lesser poland"],
+        "mazowieckie": ["mazovia", "masovia", "masovian", "mazovian"],
+        "opolskie": ["opole"],
+        "podkarpackie": ["subcarpathia", "subcarpathian"],
+        "podlaskie": ["podlasie"],
+        "pomorskie": ["pomerania", "pomeranian"],
+        "śląskie": ["silesia", "silesian"],
+        "świętokrzyskie": ["holy cross"],
+        "warmińsko-mazurskie": ["warmia-masuria", "warmian-masurian"],
+        "wielkopolskie": ["greater poland"],
+        "zachodniopomorskie": ["west pomerania", "west pomeranian"],
+    ]
+
+    /// Folded name (level words dropped) → the adjective.
+    static let index: [String: String] = {
+        var index: [String: String] = [:]
+        for (adjective, others) in names {
+            for name in [adjective] + others { index[fold(name)] = adjective }
+        }
+        return index
+    }()
+
+    static func fold(_ text: String) -> String {
+        AreaName.words(text).map(\.text).filter {
+            !["province", "voivodeship", "wojewodztwo"].contains($0)
+        }.joined(separator: " ")
+    }
+
+    /// The voivodeship `text` names ("Silesia", "województwo śląskie", "Śląskie"), if it is one.
+    static func key(_ text: String) -> String? { index[fold(text)] }
 }

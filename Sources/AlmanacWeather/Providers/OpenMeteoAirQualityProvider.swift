@@ -70,13 +70,29 @@ public struct AirQualityReport: Sendable, Codable, Equatable {
     public var current: Reading?
     /// Hour by hour, in time order.
     public var hourly: [Reading]
+    /// The grid point that answered, when the answer says (whether pollen is forecast there).
+    public var latitude: Double?
+    /// See ``latitude``.
+    public var longitude: Double?
 
     /// Creates a report.
-    public init(timezone: String?, utcOffsetSeconds: Int?, current: Reading?, hourly: [Reading]) {
+    public init(
+        timezone: String?, utcOffsetSeconds: Int?, current: Reading?, hourly: [Reading], latitude: Double? = nil,
+        longitude: Double? = nil
+    ) {
         self.timezone = timezone
         self.utcOffsetSeconds = utcOffsetSeconds
         self.current = current
         self.hourly = hourly
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Whether CAMS forecasts pollen at the answer's point: its European domain (30–72°N,
+    /// 25°W–45°E) only. Nil when the answer gave no coordinates.
+    public var pollenForecastHere: Bool? {
+        guard let latitude, let longitude else { return nil }
+        return (30...72).contains(latitude) && (-25...45).contains(longitude)
     }
 }
 
@@ -164,7 +180,8 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
                 .decoding, "Open-Meteo air quality: unreadable response (no current values and no hours)")
         }
         return AirQualityReport(
-            timezone: dto.timezone, utcOffsetSeconds: dto.utcOffsetSeconds, current: current, hourly: hourly)
+            timezone: dto.timezone, utcOffsetSeconds: dto.utcOffsetSeconds, current: current, hourly: hourly,
+            latitude: dto.latitude, longitude: dto.longitude)
     }
 
     static func reading(_ time: Date, _ value: (String) -> Double?) -> AirQualityReport.Reading {
@@ -182,9 +199,11 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
         let utcOffsetSeconds: Int?
         let current: [String: Loose]?
         let hourly: [String: Loose]?
+        let latitude: Double?
+        let longitude: Double?
 
         enum CodingKeys: String, CodingKey {
-            case timezone, current, hourly
+            case timezone, current, hourly, latitude, longitude
             case utcOffsetSeconds = "utc_offset_seconds"
         }
     }
