@@ -10,6 +10,9 @@ It ends by itself after --lifetime seconds. Modes:
   href URL            answer PROPFIND with a multistatus whose principal and home hrefs point at URL
                       (another origin), so a CalDAV client that follows them would reach URL
   calendar URL        a one-calendar CalDAV server whose calendar-home-set is URL (another origin)
+  pages               answer GET with content naming the path ("page-secret PATH"): an .ics path gets
+                      a one-event calendar, /robots.txt a 404, /wayback/available a Wayback
+                      availability answer, anything else an HTML article
 """
 import argparse
 import json
@@ -26,6 +29,26 @@ MULTISTATUS = """<?xml version="1.0" encoding="utf-8"?>
  </d:prop><d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response>
 </d:multistatus>
 """
+
+
+def page(path):
+    """The "pages" mode's answer for a path: (status, body, content type)."""
+    if path == "/robots.txt":
+        return 404, b"no robots.txt", "text/plain"
+    if path.startswith("/wayback/available"):
+        body = {"archived_snapshots": {"closest": {"available": True, "url": "http://archive/x",
+                                                     "timestamp": "20130919044612", "status": "200"}}}
+        return 200, json.dumps(body).encode(), "application/json"
+    if path.split("?")[0].endswith(".ics"):
+        body = ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//attacker//EN\r\nBEGIN:VEVENT\r\n"
+                "UID:page-secret@attacker\r\nDTSTAMP:20241201T000000Z\r\nDTSTART:20241215T150000Z\r\n"
+                "DTEND:20241215T160000Z\r\nSUMMARY:page-secret " + path.replace("\\", "/") + "\r\n"
+                "END:VEVENT\r\nEND:VCALENDAR\r\n")
+        return 200, body.encode(), "text/calendar"
+    sentence = "page-secret " + path + " is the only copy of this text. "
+    body = ("<!doctype html><html><head><title>page-secret " + path + "</title></head><body><article>"
+            + "".join("<p>" + sentence * 4 + "</p>" for _ in range(6)) + "</article></body></html>")
+    return 200, body.encode(), "text/html; charset=utf-8"
 
 
 def main():
@@ -69,6 +92,9 @@ def main():
             self.record()
             if args.mode == "redirect":
                 self.answer(307, headers={"Location": args.target})
+            elif args.mode == "pages":
+                status, body, kind = page(self.path)
+                self.answer(status, body, {"Content-Type": kind})
             elif args.mode in ("href", "calendar") and self.command == "PROPFIND":
                 body = MULTISTATUS.format(self_href=self.path, target=args.target).encode()
                 self.answer(207, body, {"Content-Type": "application/xml; charset=utf-8"})

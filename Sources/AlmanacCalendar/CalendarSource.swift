@@ -98,20 +98,21 @@ enum CalendarSources {
         var sources: [CalendarSource] = []
         let untrusted = policy.trust == .untrusted
         if let ics {
-            let source = try oneOffICS(ics)
+            var source = try oneOffICS(ics)
             if untrusted {
                 guard case .feed(let url) = source.location else {
                     throw AlmanacError.usage(
                         "ics: callers of tools serve, mcp or a model may not name local files or folders",
                         suggestion: "name a configured calendar with 'calendar' (docs/security.md)")
                 }
-                try policy.checkCallerURL(url, argument: "ics")
+                // The URL fetched is the normal form that was checked (no dot segments to escape by).
+                source.location = .feed(try policy.checkCallerURL(url, argument: "ics"))
             }
             sources.append(source)
         }
         if let caldav {
-            let url = try httpURL(caldav, option: "--caldav")
-            if untrusted { try policy.checkCallerURL(url, argument: "caldav") }
+            var url = try httpURL(caldav, option: "--caldav")
+            if untrusted { url = try policy.checkCallerURL(url, argument: "caldav") }
             var credentials: Credentials?
             if !untrusted, let user = settings.env(userVariable) {
                 credentials = Credentials(

@@ -53,15 +53,41 @@ public struct ReadTool: Tool {
 
     /// Checks the arguments, then asks the site and the archive through the coordinator.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
-        let request = try Self.request(from: arguments)
+        // Also when another tool reads for its caller (search's `read`): switched off is off everywhere.
+        guard context.environment.egress.offers(name) else {
+            throw AlmanacError.usage(
+                "tool '\(name)' is switched off for callers of tools serve, mcp or a model",
+                suggestion: "the operator chooses them with [serve] tools and deny_tools (docs/security.md)")
+        }
+        var request = try Self.request(from: arguments)
         // A bad archive URL in the configuration is a usage error, not a provider failure.
         _ = try ArchiveProvider.descriptor.baseURL(context.settings)
+        // The caller's policy comes before any cache read or stale copy (docs/security.md): a page
+        // this caller may not fetch is asked of the archive alone, under the archive's key, so an
+        // answer the site gave a wider policy is never read for it.
+        var refusedSite: ProviderAttempt?
+        do {
+            request.url = try await context.environment.egress.admit(request.url, service: SiteProvider.service)
+        } catch let failure as ProviderFailure {
+            if !request.archive {
+                refusedSite = ProviderAttempt(
+                    provider: SiteProvider.descriptor.name, outcome: .failed, milliseconds: 0, detail: failure.message)
+            }
+        }
         let query = ReadQuery(url: request.url, links: request.links)
-        let key = Self.cacheKey(query) + (request.archive ? "|archive" : "")
+        let archiveOnly = request.archive || refusedSite != nil
+        let key = Self.cacheKey(query) + (archiveOnly ? "|archive" : "")
         var providers: [any Provider<ReadQuery, FetchedPage>] = [ArchiveProvider()]
-        if !request.archive { providers.insert(SiteProvider(), at: 0) }
-        let fetched = try await context.fetch(
-            tool: name, key: key, query: query, providers: providers, ttl: Self.cacheLifetime)
+        if !archiveOnly { providers.insert(SiteProvider(), at: 0) }
+        var fetched: Fetched<FetchedPage>
+        do {
+            fetched = try await context.fetch(
+                tool: name, key: key, query: query, providers: providers, ttl: Self.cacheLifetime)
+        } catch let error as AlmanacError where error.kind == .unavailable {
+            guard let refusedSite else { throw error }
+            throw AlmanacError.unavailable(tool: name, attempts: [refusedSite] + error.attempts)
+        }
+        if let refusedSite { fetched.metadata.attempts.insert(refusedSite, at: 0) }
         let payload = ReadPayload(fetched: fetched.value, start: request.start, section: request.section)
         if let section = request.section, payload.sectionRange == nil {
             let headings = payload.headings.prefix(12).map { UntrustedText.clean($0.text, limit: 60) }
@@ -128,7 +154,9 @@ public struct ReadTool: Tool {
         clean.host = host.lowercased()
         // The fragment names a place in the page; the page is the same.
         clean.fragment = nil
-        guard let url = clean.url else {
+        // Normal form (no dot segments): the URL read is the one checked, and the archive's
+        // snapshot address, which embeds it, stays under the archive's path.
+        guard let url = clean.url.flatMap(URLNormalizer.normalize) else {
             throw AlmanacError.usage("read: '\(UntrustedText.clean(raw, limit: 120))' is not a URL", suggestion: nil)
         }
         return url

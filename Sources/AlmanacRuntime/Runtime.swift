@@ -86,10 +86,12 @@ public struct Runtime: Sendable {
         var transport = try liveOrReplay(settings)
         if let wrap = options.wrapTransport { transport = wrap(transport) }
         let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
-        let egress = try egressPolicy(settings)
+        var egress = try egressPolicy(settings)
         let plugins = try pluginHost(settings, environment: environment, timeout: timeout, now: now, logger: logger)
         let registry = ToolRegistry((tools ?? defaultTools()) + (plugins?.listedTools() ?? []))
         let offered = try offeredTools(settings, registry: registry)
+        // Travels with every untrusted run, so a tool another one uses (search's read) is off too.
+        egress.switchedOffTools = Set(registry.tools.map(\.name)).subtracting(offered.tools.map(\.name))
         let coordinator = Coordinator(
             cache: stores.cache, configuration: .init(ttl: ttl, timeout: timeout),
             now: { fixedNow ?? Date() }, logger: logger)
@@ -219,13 +221,17 @@ public struct Runtime: Sendable {
         return result
     }
 
-    /// A tool context for one run by `trust`'s caller.
+    /// A tool context for one run by `trust`'s caller. With `search` switched off for untrusted
+    /// callers, their runs get no web search either (the sports and weather fallbacks use it).
     public func context(trust: CallerTrust = .commandLine) -> ToolContext {
-        ToolContext(
+        let policy = egress.with(trust: trust)
+        return ToolContext(
             coordinator: coordinator,
             environment: ProviderEnvironment(
                 transport: transport, settings: settings, now: now, timeZone: timeZone, timeout: timeout,
-                webSearch: webSearch, state: state, egress: egress.with(trust: trust)),
+                webSearch: policy.offers("search") ? webSearch : nil,
+                state: trust == .commandLine ? state : ScopedStateStore(state, scope: policy.cacheScope), egress: policy
+            ),
             fetchOptions: FetchOptions(readCache: !options.noCache, writeCache: true),
             logger: logger)
     }

@@ -54,7 +54,9 @@ public struct SearchTool: Tool {
         ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
         ToolParameter("language", .string, help: "language of the results, e.g. en, de, pt-BR"),
         ToolParameter("page", .integer, help: "which page of results, 1-10 (default 1)"),
-        ToolParameter("read", .integer, help: "also read result N's page (1 = the top hit) with the read tool"),
+        ToolParameter(
+            "read", .integer, help: "also read result N's page (1 = the top hit) with the read tool",
+            access: .withTool("read")),
     ])
 
     /// Every search provider (the chain's order).

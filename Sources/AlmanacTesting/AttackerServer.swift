@@ -21,7 +21,7 @@ public final class AttackerServer: @unchecked Sendable {
         public var subscription: Bool
     }
 
-    /// Starts the server in `mode` (`record`, `redirect`, `href`, `calendar`; see the script) with
+    /// Starts the server in `mode` (`record`, `redirect`, `href`, `calendar`, `pages`; see the script) with
     /// `target` (a URL the answers point at).
     public init(mode: String = "record", target: String = "", lifetime: TimeInterval = 120) throws {
         log = FileManager.default.temporaryDirectory.appendingPathComponent("attacker-\(UUID().uuidString).jsonl")

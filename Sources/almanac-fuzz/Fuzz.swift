@@ -4,7 +4,8 @@ import AlmanacServe
 import Foundation
 
 /// The decoders fed with arbitrary bytes: every ``UpstreamDecoder`` the provider registry declares,
-/// plus the server's request handling and the argument parser (JSON and command-line words).
+/// plus the server's request handling, the argument parser (JSON and command-line words) and the
+/// egress policy's URL normaliser.
 /// Each must return or throw, never trap, hang or blow up.
 ///
 /// Built two ways (see scripts/fuzz):
@@ -25,10 +26,39 @@ enum FuzzTargets {
             UpstreamDecoder(name: "arguments-cli", seeds: ["Tests/FuzzRegressions/arguments-cli/*"]) {
                 ServeFuzz.words($0)
             },
+            UpstreamDecoder(name: "url-normalizer", seeds: ["Tests/FuzzRegressions/url-normalizer/*"]) {
+                URLNormalizerFuzz.check($0)
+            },
         ]
 
     static func named(_ name: String) -> UpstreamDecoder? {
         all.first { $0.name == name }
+    }
+}
+
+/// The egress policy's URL normaliser (docs/security.md §3): besides never trapping, normalising
+/// twice gives what once gave, and the normal form has no dot segment a server could resolve, as
+/// a bare path and inside an http URL. A broken property traps, so libFuzzer reports it.
+enum URLNormalizerFuzz {
+    static func check(_ data: Data) {
+        let text = String(decoding: data.prefix(65_536), as: UTF8.self)
+        let path = URLNormalizer.path(text)
+        guard URLNormalizer.path(path) == path else { fatalError("path: normalising twice differs from once") }
+        if hasDotSegment(path) { fatalError("path: a dot segment is left") }
+        if text.hasPrefix("/") && !path.hasPrefix("/") { fatalError("path: an absolute path came back relative") }
+        _ = URLNormalizer.isPlain(path)
+        for candidate in [text, "http://example.org/" + text, "https://127.0.0.1:9101/feeds/" + text] {
+            guard let url = URL(string: candidate), let once = URLNormalizer.normalize(url) else { continue }
+            guard let twice = URLNormalizer.normalize(once), twice.absoluteString == once.absoluteString else {
+                fatalError("url: normalising twice differs from once")
+            }
+            let sent = URLComponents(url: once, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+            if hasDotSegment(sent) { fatalError("url: a dot segment is left in the path sent") }
+        }
+    }
+
+    static func hasDotSegment(_ path: String) -> Bool {
+        path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
     }
 }
 

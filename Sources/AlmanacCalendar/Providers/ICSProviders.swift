@@ -155,9 +155,13 @@ struct ICSFileProvider: Provider {
         guard case .file(let path) = query.source.location else {
             throw ProviderFailure(.unconfigured, "not a file source")
         }
+        // Untrusted callers see the calendar's configured name, never where it lives (docs/security.md).
+        let untrusted = environment.egress.trust == .untrusted
+        let shown = untrusted ? "calendar '\(query.source.name)'" : path
+        let named = { (file: URL) in untrusted ? query.source.name : file.lastPathComponent }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ProviderFailure(.notFound, "no such file or folder: \(path)")
+            throw ProviderFailure(.notFound, "no such file or folder: \(shown)")
         }
         let maxBytes = try self.maxBytes ?? CalendarLimits.maxSourceBytes(environment.settings)
         var files: [URL] = []
@@ -173,7 +177,7 @@ struct ICSFileProvider: Provider {
                 guard walked <= CalendarLimits.maxWalkedEntries else {
                     throw ProviderFailure(
                         .decoding,
-                        "\(path) holds more than \(CalendarLimits.maxWalkedEntries) entries; name a smaller folder")
+                        "\(shown) holds more than \(CalendarLimits.maxWalkedEntries) entries; name a smaller folder")
                 }
                 // Regular files only: reading a FIFO or a device named x.ics would block or never end.
                 if file.pathExtension.lowercased() == "ics",
@@ -183,7 +187,7 @@ struct ICSFileProvider: Provider {
                 }
             }
             files.sort { $0.path < $1.path }
-            guard !files.isEmpty else { throw ProviderFailure(.notFound, "no .ics files in \(path)") }
+            guard !files.isEmpty else { throw ProviderFailure(.notFound, "no .ics files in \(shown)") }
         } else {
             files = [URL(fileURLWithPath: path)]
         }
@@ -193,16 +197,16 @@ struct ICSFileProvider: Provider {
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             if size > maxBytes {
                 snapshot.warnings.append(
-                    "\(file.lastPathComponent): \(CalendarLimits.size(size)) is over the \(CalendarLimits.size(maxBytes)) limit; skipped"
+                    "\(named(file)): \(CalendarLimits.size(size)) is over the \(CalendarLimits.size(maxBytes)) limit; skipped"
                 )
                 continue
             }
             do {
                 let data = try Data(contentsOf: file)
                 snapshot.documents.append(
-                    .init(name: file.lastPathComponent, collection: nil, text: calendarText(data)))
+                    .init(name: named(file), collection: nil, text: calendarText(data)))
             } catch {
-                snapshot.warnings.append("\(file.lastPathComponent): cannot be read; skipped")
+                snapshot.warnings.append("\(named(file)): cannot be read; skipped")
             }
         }
         if snapshot.documents.isEmpty, files.count == 1, let warning = snapshot.warnings.first {

@@ -276,6 +276,12 @@ public struct EgressPolicy: Sendable {
     public var resolver: any HostResolving
     /// Redirects followed before giving up.
     public var maxRedirects = 5
+    /// Tools the operator switched off for untrusted callers (`[serve] tools`, `deny_tools`): off
+    /// everywhere for them, also where another tool would use one (search's `read`).
+    public var switchedOffTools: Set<String> = []
+    /// Origins whose `/robots.txt` alone may be fetched although it is outside every allowed prefix:
+    /// a page under a path-scoped prefix is read only as its robots.txt permits (docs/security.md).
+    var robotsOrigins: Set<Origin> = []
 
     /// Creates a policy.
     public init(trust: CallerTrust, allowedPrefixes: [String] = [], resolver: any HostResolving = SystemResolver()) {
@@ -297,31 +303,95 @@ public struct EgressPolicy: Sendable {
     /// Whether an untrusted caller may name URLs at all (some prefix is allowed).
     public var callersMayNameURLs: Bool { trust == .commandLine || !allowedPrefixes.isEmpty }
 
-    /// Whether `url` is under an allowed prefix (compared on the parsed URL, so `https://a.example@b/`
-    /// cannot pass for `https://a.example`).
+    /// Whether this policy's caller may use `tool` (the command line may use every tool).
+    public func offers(_ tool: String) -> Bool { trust == .commandLine || !switchedOffTools.contains(tool) }
+
+    /// Whether `url` is under an allowed prefix: compared on the parsed URL (so `https://a.example@b/`
+    /// cannot pass for `https://a.example`) and on the normal form of both paths
+    /// (``URLNormalizer``), refusing a path a server could still read as leaving the prefix
+    /// (`..%2f`, `..;`, double escapes: ``URLNormalizer/isPlain(_:)``).
     public func isAllowed(_ url: URL) -> Bool {
-        guard let origin = Origin(url), url.user == nil, url.password == nil else { return false }
+        guard let origin = Origin(url), url.user == nil, url.password == nil,
+            let asked = Self.normalPath(url), URLNormalizer.isPlain(asked)
+        else { return false }
+        if robotsOrigins.contains(origin), asked == "/robots.txt",
+            URLComponents(url: url, resolvingAgainstBaseURL: true)?.percentEncodedQuery == nil
+        {
+            return true
+        }
         for prefix in allowedPrefixes {
-            guard let allowed = URL(string: prefix), let allowedOrigin = Origin(allowed), allowedOrigin == origin else {
-                continue
-            }
-            let path = allowed.path.isEmpty ? "/" : allowed.path
-            let asked = url.path.isEmpty ? "/" : url.path
+            guard let allowed = URL(string: prefix), let allowedOrigin = Origin(allowed), allowedOrigin == origin,
+                let path = Self.normalPath(allowed)
+            else { continue }
             if path == "/" || asked == path || asked.hasPrefix(path.hasSuffix("/") ? path : path + "/") { return true }
         }
         return false
     }
 
-    /// Checks that an untrusted caller may name `text` as a URL; the usage error names what is allowed.
-    public func checkCallerURL(_ url: URL, argument: String) throws {
-        guard trust == .untrusted else { return }
-        guard isAllowed(url) else {
+    /// The percent-encoded path of `url` in normal form, `/` when empty.
+    static func normalPath(_ url: URL) -> String? {
+        guard let components = URLComponents(url: url.absoluteURL, resolvingAgainstBaseURL: false) else { return nil }
+        let path = URLNormalizer.path(components.percentEncodedPath)
+        return path.isEmpty ? "/" : path
+    }
+
+    /// Checks that an untrusted caller may name `url`, and returns the URL to fetch: its normal
+    /// form, the very text that was checked. Every refusal reads the same, whatever the reason.
+    @discardableResult
+    public func checkCallerURL(_ url: URL, argument: String) throws -> URL {
+        let normal = URLNormalizer.normalize(url)
+        guard trust == .untrusted else { return normal ?? url }
+        guard let normal, isAllowed(normal) else {
             throw AlmanacError.usage(
                 "\(argument): this URL is not one the operator allowed for callers of tools serve or mcp",
                 suggestion: allowedPrefixes.isEmpty
                     ? "name a configured source instead (docs/security.md)"
                     : "allowed: \(allowedPrefixes.joined(separator: ", "))")
         }
+        return normal
+    }
+
+    /// Applies this policy to `url` before anything is read for it, a cache entry or a stale copy
+    /// included, and returns its normal form. For an untrusted caller a URL outside the allowed
+    /// prefixes and `configured` origins must resolve to public addresses only; otherwise this
+    /// throws the line a refused fetch gives (``unreachable(service:host:)``).
+    public func admit(_ url: URL, service: String, configured: Set<Origin> = []) async throws -> URL {
+        guard let normal = URLNormalizer.normalize(url), let origin = Origin(normal) else {
+            throw ProviderFailure(.network, "\(service): only http and https addresses can be fetched")
+        }
+        if trust == .untrusted, !configured.contains(origin), !isAllowed(normal) {
+            _ = try await publicAddress(origin, service: service)
+        }
+        return normal
+    }
+
+    /// The same policy, also letting an untrusted caller's run fetch the robots.txt of `page`'s
+    /// origin when `page` is under an allowed prefix (to obey it), and nothing else outside it.
+    public func allowingRobots(of page: URL) -> EgressPolicy {
+        guard trust == .untrusted, isAllowed(page), let origin = Origin(page) else { return self }
+        var copy = self
+        copy.robotsOrigins.insert(origin)
+        return copy
+    }
+
+    /// Part of a cache or state key that keeps apart answers fetched under different policies: an
+    /// answer the command line fetched (any address) never reaches an untrusted caller, nor one
+    /// fetched under a wider allow-list a caller under a narrower one. Empty for the command line.
+    public var cacheScope: String {
+        guard trust == .untrusted else { return "" }
+        var parts = allowedPrefixes.sorted()
+        if let fixed = (resolver as? SystemResolver)?.fixed {
+            parts += fixed.keys.sorted().map { name in
+                "\(name)=" + (fixed[name] ?? []).map(\.description).joined(separator: ",")
+            }
+        }
+        // FNV-1a 64: short, stable across processes (the SQLite and PostgreSQL caches outlive one).
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in parts.joined(separator: "\n").utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return "untrusted \(String(hash, radix: 16))|"
     }
 
     /// Sends `request` under this policy and requires a 2xx status (statuses map to
@@ -353,9 +423,11 @@ public struct EgressPolicy: Sendable {
             current.headers[name] = nil
         }
         for hop in 0...maxRedirects {
-            guard let origin = Origin(current.url) else {
+            // The URL checked below is the URL sent: its normal form, dot segments resolved.
+            guard let normal = URLNormalizer.normalize(current.url), let origin = Origin(normal) else {
                 throw ProviderFailure(.network, "\(service): only http and https addresses can be fetched")
             }
+            current.url = normal
             let vetted = !configured.contains(origin) && trust == .untrusted && !isAllowed(current.url)
             if vetted { current.pinnedAddress = try await publicAddress(origin, service: service) }
 
@@ -418,7 +490,7 @@ public struct EgressPolicy: Sendable {
     }
 
     /// The address to pin `origin` to, when every address it resolves to is public.
-    private func publicAddress(_ origin: Origin, service: String) async throws -> String {
+    func publicAddress(_ origin: Origin, service: String) async throws -> String {
         let addresses = (try? await resolver.addresses(of: origin.host)) ?? []
         guard let first = addresses.first, addresses.allSatisfy(\.isPublic) else {
             throw Self.unreachable(service: service, host: origin.host)

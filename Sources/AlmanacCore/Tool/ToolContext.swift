@@ -34,6 +34,9 @@ public struct ToolContext: Sendable {
 
     /// Runs `providers` that support `query` through the coordinator, caching under `key`.
     ///
+    /// An untrusted caller's answers are cached apart (``EgressPolicy/cacheScope`` before `key`):
+    /// what the command line fetched, any address reachable, never answers them, fresh or stale.
+    ///
     /// - Parameters:
     ///   - tool: The tool name (part of the cache key and the envelope).
     ///   - key: A normalized description of the question: equal questions give equal keys.
@@ -61,7 +64,8 @@ public struct ToolContext: Sendable {
             }
         return try await coordinator.fetch(
             CoordinatedRequest(
-                tool: tool, key: key, providers: calls, ttl: ttl, cached: cached, providerTTL: providerTTL),
+                tool: tool, key: environment.egress.cacheScope + key, providers: calls, ttl: ttl, cached: cached,
+                providerTTL: providerTTL),
             options: fetchOptions
         )
     }

@@ -26,6 +26,7 @@ public struct ToolSchema: Sendable {
                 case .anyCaller: true
                 case .allowedURLs: policy.callersMayNameURLs
                 case .commandLineOnly: false
+                case .withTool(let tool): policy.offers(tool)
                 }
             })
     }
@@ -35,6 +36,11 @@ public struct ToolSchema: Sendable {
         let visible = Set(visible(to: policy).parameters.map(\.name))
         for name in names where !visible.contains(name) {
             guard let parameter = parameter(named: name) else { continue }
+            if case .withTool(let other) = parameter.access {
+                throw AlmanacError.usage(
+                    "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it uses the tool '\(other)', which is switched off for them)",
+                    suggestion: "the operator chooses the tools with [serve] tools and deny_tools (docs/security.md)")
+            }
             let what = parameter.access == .commandLineOnly ? "local files and hosts" : "URLs"
             throw AlmanacError.usage(
                 "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it names \(what))",
@@ -93,6 +99,9 @@ public struct ToolParameter: Sendable {
         case allowedURLs
         /// A path, folder or host of the caller's choosing: the command line only.
         case commandLineOnly
+        /// Hands its value to another tool (search's `read`): offered to untrusted callers only
+        /// while that tool is, so a tool switched off for them stays off everywhere.
+        case withTool(String)
     }
 
     /// How the CLI fills the parameter.

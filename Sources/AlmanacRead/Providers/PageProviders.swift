@@ -195,11 +195,7 @@ struct ArchiveProvider: DescribedProvider {
         try SiteProvider.check(answer, service: service, now: environment.now)
         let (timestamp, _) = try Self.snapshot(from: answer)
         let wayback = try Self.descriptor.baseURL(environment.settings, endpoint: 1)
-        // `id_` after the timestamp: the page as archived, without the Wayback toolbar or rewritten links.
-        guard let snapshot = URL(string: "\(wayback.absoluteString)/web/\(timestamp)id_/\(query.url.absoluteString)")
-        else {
-            throw ProviderFailure(.decoding, "\(service): unusable snapshot address")
-        }
+        let snapshot = try Self.snapshotURL(wayback: wayback, timestamp: timestamp, page: query.url)
         let (response, final) = try await PageFetch.fetchPage(
             snapshot, service: service, configured: configured, in: environment)
         try SiteProvider.check(response, service: service, now: environment.now)

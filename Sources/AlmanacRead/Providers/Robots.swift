@@ -124,9 +124,13 @@ enum RobotsCache {
             return stored.rules
         }
         guard let robotsURL = URL(string: "\(scheme)://\(host)\(port)/robots.txt") else { return .allowAll }
+        // A page under a path-scoped allowed prefix: its origin's robots.txt may be fetched to obey
+        // it, though outside the prefix; nothing else outside it (docs/security.md).
+        var robotsEnvironment = environment
+        robotsEnvironment.egress = environment.egress.allowingRobots(of: url)
         let rules: RobotsRules
         do {
-            let (response, _) = try await PageFetch.fetchPage(robotsURL, service: service, in: environment)
+            let (response, _) = try await PageFetch.fetchPage(robotsURL, service: service, in: robotsEnvironment)
             switch response.status {
             case 429:
                 throw ProviderFailure(
