@@ -73,13 +73,16 @@ let package = Package(
         // `tools run read URL`: libxml2's HTML parser (the same lazily loaded CLibxml2) and a
         // Readability-style extractor; the site, then the Internet Archive.
         .target(name: "AlmanacRead", dependencies: ["AlmanacCore", "CLibxml2"]),
+        // `tools run news`: RSS, Atom and JSON Feed (libxml2's SAX parser through CLibxml2), summaries
+        // through the page reader's extractor, a topic without feeds through the search chain's news.
+        .target(name: "AlmanacNews", dependencies: ["AlmanacCore", "AlmanacRead", "AlmanacSearch", "CLibxml2"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
             name: "AlmanacRuntime",
             dependencies: [
                 "AlmanacCore", "AlmanacCurl", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
-                "AlmanacRead",
+                "AlmanacRead", "AlmanacNews",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_blob_write, which GRDB does not wrap: big payloads are written in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -110,6 +113,8 @@ let package = Package(
         .executableTarget(name: "almanac-bench", dependencies: ["AlmanacSports", "AlmanacWeather", "AlmanacCalendar"]),
         // Extraction timing for scripts/bench-read (the extractor alone, no network).
         .executableTarget(name: "almanac-read-bench", dependencies: ["AlmanacRead"]),
+        // Feed parsing timed for scripts/bench-news (beside Python's feedparser, no network).
+        .executableTarget(name: "almanac-news-bench", dependencies: ["AlmanacNews"]),
 
         // Decoder fuzzing over every decoder the provider registry declares (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
         // build replays crash reproducers and seeds through the same decoders).
@@ -171,6 +176,7 @@ let package = Package(
         .testTarget(name: "AlmanacWeatherTests", dependencies: ["AlmanacWeather", "AlmanacTesting"]),
         .testTarget(name: "AlmanacSearchTests", dependencies: ["AlmanacSearch", "AlmanacCurl", "AlmanacTesting"]),
         .testTarget(name: "AlmanacReadTests", dependencies: ["AlmanacRead", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacNewsTests", dependencies: ["AlmanacNews", "AlmanacRead", "AlmanacTesting"]),
         // AlmanacRuntime: the CalDAV tests keep sync state in the real SQLite cache across runs.
         .testTarget(
             name: "AlmanacCalendarTests",

@@ -1,5 +1,6 @@
 import AlmanacCalendar
 import AlmanacCore
+import AlmanacNews
 import AlmanacRead
 import AlmanacSearch
 import AlmanacSports
@@ -8,7 +9,7 @@ import AlmanacWeather
 extension Runtime {
     /// Every tool Almanac ships, in listing order.
     public static func defaultTools() -> [any Tool] {
-        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool(), ReadTool()]
+        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool(), ReadTool(), NewsTool()]
     }
 
     /// Every provider of every tool Almanac ships: the registry the CLI, doctor, recording, fuzzing

@@ -31,7 +31,10 @@
     X(int, htmlCtxtUseOptions, (htmlParserCtxtPtr a, int b), (a, b))                               \
     X(xmlCharEncodingHandlerPtr, xmlFindCharEncodingHandler, (const char *a), (a))                 \
     X(int, xmlSwitchToEncoding, (xmlParserCtxtPtr a, xmlCharEncodingHandlerPtr b), (a, b))         \
-    X(int, htmlParseDocument, (htmlParserCtxtPtr a), (a))
+    X(int, htmlParseDocument, (htmlParserCtxtPtr a), (a))                                          \
+    X(xmlParserCtxtPtr, xmlCreateMemoryParserCtxt, (const char *a, int b), (a, b))                 \
+    X(int, xmlCtxtUseOptions, (xmlParserCtxtPtr a, int b), (a, b))                                 \
+    X(int, xmlParseDocument, (xmlParserCtxtPtr a), (a))
 
 #define ALMANAC_XML_PROCEDURES(X)                                                                  \
     X(xmlFreeTextReader, (xmlTextReaderPtr a), (a))                                                \
@@ -39,7 +42,8 @@
     X(xmlSetGenericErrorFunc, (void *a, xmlGenericErrorFunc b), (a, b))                            \
     X(xmlSetStructuredErrorFunc, (void *a, xmlStructuredErrorFunc b), (a, b))                      \
     X(xmlFreeDoc, (xmlDocPtr a), (a))                                                              \
-    X(htmlFreeParserCtxt, (htmlParserCtxtPtr a), (a))
+    X(htmlFreeParserCtxt, (htmlParserCtxtPtr a), (a))                                              \
+    X(xmlFreeParserCtxt, (xmlParserCtxtPtr a), (a))
 
 static struct {
     ALMANAC_XML_FUNCTIONS(ALMANAC_POINTER)
@@ -445,4 +449,118 @@ int almanac_html_parse_events(const char *buffer, int size, const char *encoding
     htmlParseDocument(context);
     htmlFreeParserCtxt(context);
     return 0;
+}
+
+/* The news tool's feeds: libxml2's recovering XML parser with its SAX2 events handed to the
+   caller (namespaces resolved, attributes as triples), no tree built. Feeds in the wild are often
+   not well-formed (a raw `&` in a link); recovery reads on, as feed readers do, and the first
+   error is kept for the caller to mention. No entity is declared or loaded (no getEntity handler,
+   NONET), so neither external entities nor entity expansion bombs can do anything. */
+struct xml_events {
+    const almanac_xml_events *handler;
+    char error[256];
+};
+
+static void keep_first_parse_error(void *context, almanac_xml_error_ref error) {
+    struct xml_events *events = context;
+    if (events->error[0] != '\0' || error == NULL || error->level < XML_ERR_ERROR) return;
+    const char *message = error->message != NULL ? error->message : "malformed XML";
+    if (error->line > 0) {
+        snprintf(events->error, sizeof events->error, "line %d: %s", error->line, message);
+    } else {
+        snprintf(events->error, sizeof events->error, "%s", message);
+    }
+    for (char *character = events->error; *character != '\0'; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
+    for (size_t end = strlen(events->error); end > 0 && events->error[end - 1] == ' '; end--) {
+        events->error[end - 1] = '\0';
+    }
+}
+
+static void on_xml_start(void *context, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
+    int namespace_count, const xmlChar **namespaces, int count, int defaulted, const xmlChar **attributes) {
+    (void)namespace_count;
+    (void)namespaces;
+    (void)defaulted;
+    struct xml_events *events = context;
+    /* libxml2 gives (local, prefix, URI, value start, value end) per attribute; the caller gets
+       (local, URI or "", value) with each value NUL-terminated. */
+    const char *small[3 * 8 + 1];
+    char *values_small[8];
+    const char **triples = count <= 8 ? small : malloc((3 * (size_t)count + 1) * sizeof *triples);
+    char **values = count <= 8 ? values_small : malloc((size_t)count * sizeof *values);
+    if (triples == NULL || values == NULL) {
+        if (triples != small) free(triples);
+        if (values != values_small) free(values);
+        triples = small;
+        values = values_small;
+        count = 0;
+    }
+    int made = 0;
+    for (int index = 0; index < count; index++) {
+        const xmlChar *start = attributes[index * 5 + 3], *end = attributes[index * 5 + 4];
+        size_t length = start != NULL && end != NULL && end >= start ? (size_t)(end - start) : 0;
+        char *value = malloc(length + 1);
+        if (value == NULL) break;
+        if (length > 0) memcpy(value, start, length);
+        value[length] = '\0';
+        values[made] = value;
+        triples[made * 3] = (const char *)attributes[index * 5];
+        triples[made * 3 + 1] = attributes[index * 5 + 2] != NULL ? (const char *)attributes[index * 5 + 2] : "";
+        triples[made * 3 + 2] = value;
+        made++;
+    }
+    triples[made * 3] = NULL;
+    events->handler->start(events->handler->context, (const char *)local, uri != NULL ? (const char *)uri : "",
+        prefix != NULL ? (const char *)prefix : "", triples);
+    for (int index = 0; index < made; index++) free(values[index]);
+    if (triples != small) free(triples);
+    if (values != values_small) free(values);
+}
+
+static void on_xml_end(void *context, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri) {
+    (void)local;
+    (void)prefix;
+    (void)uri;
+    struct xml_events *events = context;
+    events->handler->end(events->handler->context);
+}
+
+static void on_xml_text(void *context, const xmlChar *text, int length) {
+    struct xml_events *events = context;
+    if (length <= 0) return;
+    events->handler->text(events->handler->context, (const char *)text, length);
+}
+
+int almanac_xml_parse_events(const char *buffer, int size, const almanac_xml_events *handler, char *error,
+    int error_size) {
+    xmlSetGenericErrorFunc(NULL, ignore_message);
+    xmlSetStructuredErrorFunc(NULL, ignore_error);
+    if (error != NULL && error_size > 0) error[0] = '\0';
+    xmlParserCtxtPtr context = xmlCreateMemoryParserCtxt(buffer, size);
+    if (context == NULL) return -1;
+    struct xml_events events;
+    memset(&events, 0, sizeof events);
+    events.handler = handler;
+    /* The context's own copy of the handler: only these events, no tree, no entities. */
+    memset(context->sax, 0, sizeof *context->sax);
+    context->sax->initialized = XML_SAX2_MAGIC;
+    context->sax->startElementNs = on_xml_start;
+    context->sax->endElementNs = on_xml_end;
+    context->sax->characters = on_xml_text;
+    context->sax->cdataBlock = on_xml_text;
+    context->sax->serror = keep_first_parse_error;
+    context->sax->warning = ignore_message;
+    context->sax->error = ignore_message;
+    context->sax->fatalError = ignore_message;
+    context->userData = &events;
+    xmlCtxtUseOptions(context, XML_PARSE_RECOVER | XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    xmlParseDocument(context);
+    int wellFormed = context->wellFormed;
+    xmlFreeParserCtxt(context);
+    if (error != NULL && error_size > 0 && events.error[0] != '\0') {
+        snprintf(error, (size_t)error_size, "%s", events.error);
+    }
+    return wellFormed ? 0 : 1;
 }

@@ -47,7 +47,7 @@ struct MCPServerTests {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-mcp-\(UUID().uuidString)")
         let runtime = try Runtime.make(environment: [
             "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_CACHE_DIR": cache.path, "HOME": cache.path,
-            "ALMANAC_SERVE_DENY_TOOLS": "read,search",
+            "ALMANAC_SERVE_DENY_TOOLS": "read,search,news",
         ])
         #expect(AlmanacMCPServer.tools(runtime).map(\.name) == ["sports", "weather", "calendar"])
         let (result, status) = await AlmanacMCPServer.answer(

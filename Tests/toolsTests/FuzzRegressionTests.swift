@@ -13,11 +13,12 @@ struct FuzzRegressionTests {
         "searxng": ("Fixtures/search/searxng", "", ".response.json"),
         "calendar": ("Fixtures/calendar/ics", "", ".ics"),
         "meteoalarm": ("Fixtures/weather/meteoalarm", "", ".response.xml"),
+        "news-feed": ("Fixtures/news/feeds", "", ".xml"),
     ]
 
     @Test(
         "every reproducer and recorded body decodes or fails cleanly",
-        arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar", "meteoalarm"])
+        arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar", "meteoalarm", "news-feed"])
     func replay(target: String) throws {
         let root = Fixtures.packageRoot()
         let fileManager = FileManager.default

@@ -126,6 +126,10 @@ struct LazyLibrariesEndToEnd {
         int xmlSwitchToEncoding(void) { return 0; }
         int htmlParseDocument(void) { return -1; }
         void htmlFreeParserCtxt(void) {}
+        void *xmlCreateMemoryParserCtxt(void) { return 0; }
+        int xmlCtxtUseOptions(void) { return 0; }
+        int xmlParseDocument(void) { return -1; }
+        void xmlFreeParserCtxt(void) {}
         """
 
     /// Builds `source` into a shared object under each of `names` in `folder`, with the C compiler
@@ -169,7 +173,7 @@ struct LazyLibrariesEndToEnd {
             ), "\(doctor.stdout)")
         #expect(
             lines.contains(
-                "warn  libxml2: cannot be opened: libxml2.so.16 is 2.7.3; Almanac needs 2.9.0 or later; install libxml2 (CalDAV and read)"
+                "warn  libxml2: cannot be opened: libxml2.so.16 is 2.7.3; Almanac needs 2.9.0 or later; install libxml2 (CalDAV and read and news)"
             ))
 
         let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)

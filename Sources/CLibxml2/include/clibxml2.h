@@ -111,4 +111,25 @@ typedef struct almanac_html_events {
    finds, building no tree. 0 when done, -1 when no parser could be made. */
 int almanac_html_parse_events(const char *buffer, int size, const char *encoding, const almanac_html_events *events);
 
+/* The news tool's XML parse: what a recovering SAX2 parse meets, in document order, with `context`
+   as the first argument. Names and values are UTF-8, valid only during the call. */
+typedef struct almanac_xml_events {
+    void *context;
+    /* An element starts: its local name, namespace URI ("" when none), prefix ("" when none) and
+       attributes as (local name, namespace URI or "", value) triples ending in NULL. */
+    void (*start)(void *context, const char *name, const char *namespace_uri, const char *prefix,
+        const char *const *attributes);
+    /* The innermost open element ends. */
+    void (*end)(void *context);
+    /* `length` bytes of text or CDATA inside the open elements, not NUL-terminated; one run of
+       text may come in several calls. */
+    void (*text)(void *context, const char *text, int length);
+} almanac_xml_events;
+
+/* Parses `size` bytes of XML (encoding from the BOM or declaration) in recovery mode: no network,
+   no entities, nothing printed. 0 when well-formed, 1 when recovered from errors (the first in
+   `error`, on one line), -1 when no parser could be made. */
+int almanac_xml_parse_events(const char *buffer, int size, const almanac_xml_events *events, char *error,
+    int error_size);
+
 #endif

@@ -1,0 +1,80 @@
+import AlmanacCore
+import Foundation
+
+/// Where one feed comes from: a URL or a local file (a path given on the command line or in the
+/// configuration), either a feed or an OPML list of feeds.
+struct FeedSource: Sendable, Hashable, Codable {
+    /// The URL (http or https) or the absolute path, as fetched.
+    var location: String
+    /// Whether `location` is a path.
+    var isFile: Bool
+    /// Whether the operator configured it (its origin is then reached whoever asks).
+    var configured: Bool
+
+    /// The URL, for a URL source.
+    var url: URL? { isFile ? nil : URL(string: location) }
+
+    /// How messages name it: the host and path of a URL, a file's name.
+    var label: String {
+        if isFile { return (location as NSString).lastPathComponent }
+        guard let url, let host = url.host else { return location }
+        let path = url.path == "/" ? "" : url.path
+        return String((host + path).prefix(80))
+    }
+
+    /// Whether it is an OPML list (by its name; a list is also recognised by its content).
+    var looksLikeOPML: Bool { location.lowercased().hasSuffix(".opml") }
+}
+
+/// What the news tool asks its providers: some feeds, or a topic to search news for.
+struct NewsQuery: Sendable, Hashable {
+    /// The feeds to read; empty for a topic search.
+    var feeds: [FeedSource]
+    /// The topic searched when there are no feeds.
+    var topic: String?
+    /// Shortest time between two fetches of one feed.
+    var minimumInterval: Duration
+}
+
+/// One news item as shown: plain text, dated, with its source.
+struct NewsItem: Sendable, Codable, Hashable {
+    /// The title (plain text); nil when the item has none.
+    var title: String?
+    /// The item's page.
+    var link: String?
+    /// When it was published; nil when the feed gave no (usable) date.
+    var published: Date?
+    /// The feed's title, else its host.
+    var source: String
+    /// The summary as plain text, at most ``NewsItem/summaryLimit`` characters.
+    var summary: String
+
+    /// Characters of summary kept per item.
+    static let summaryLimit = 400
+}
+
+/// How one feed went in one run.
+struct FeedReport: Sendable, Codable, Hashable {
+    /// The feed as messages name it.
+    var feed: String
+    /// Its title, when it was read.
+    var title: String?
+    /// Items it gave.
+    var items: Int
+    /// `fetched`, `not modified` (a 304), `kept` (fetched less than the minimum interval ago),
+    /// `stale` (kept because the fetch failed) or `failed`.
+    var status: String
+    /// What went wrong, or what was odd (one line).
+    var detail: String?
+}
+
+/// The domain result of one news run (what is cached).
+struct NewsResult: Sendable, Codable, Hashable {
+    /// Items, newest first (undated last), duplicates across feeds removed.
+    var items: [NewsItem]
+    /// Each feed's outcome (empty for a topic search).
+    var feeds: [FeedReport]
+    /// For a topic search: the topic and the search provider that answered.
+    var topic: String?
+    var searchProvider: String?
+}
