@@ -91,9 +91,11 @@ extension Tools {
         static let configuration = CommandConfiguration(
             abstract: "Answer a question with a local llama.cpp server, streaming the answer.",
             discussion: """
-                The server is ALMANAC_LLM_URL (default http://127.0.0.1:8080), any OpenAI-compatible
-                /v1/chat/completions endpoint: llama-server, or python -m llama_cpp.server.
-                Exit status: 0 answered, 64 usage, 69 server down or failed, 130 interrupted.
+                The servers are ALMANAC_LLM_URL or [llm] urls in priority order (default
+                http://127.0.0.1:8080), any OpenAI-compatible /v1/chat/completions endpoint: llama-server,
+                or python -m llama_cpp.server. The next is tried when one cannot be reached or answers 5xx.
+                Exit status: 0 answered, 64 usage, 69 the answer broke off, 75 no server answered (the
+                facts gathered are printed instead), 130 interrupted.
                 """)
 
         @OptionGroup var options: QuestionOptions
@@ -125,8 +127,9 @@ extension Tools {
             let asker: Asker
             do {
                 let runtime = try options.runtime()
-                let client = LLMClient(baseURL: try LLMClient.url(from: ProcessInfo.processInfo.environment))
-                asker = Asker(runner: runtime, client: client)
+                let clients = try LLMEndpoints.urls(from: runtime.settings).map { LLMClient(baseURL: $0) }
+                guard let first = clients.first else { throw AlmanacError.internal("no LLM endpoint") }
+                asker = Asker(runner: runtime, client: first, fallbacks: Array(clients.dropFirst()))
             } catch {
                 throw fail(error)
             }
@@ -207,8 +210,14 @@ enum Interruptible {
             FileHandle.standardError.write(Data("\ninterrupted\n".utf8))
             return 130
         } catch let error as LLMError {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            // The server's own words may carry escape sequences: shown, not obeyed.
+            FileHandle.standardError.write(Data("error: \(TerminalText.escaped(error.description))\n".utf8))
             return error.exitStatus
+        } catch let none as NoModelAnswered {
+            // Never nothing: the facts the model would have had, a note naming every server tried.
+            FileHandle.standardOutput.write(Data((none.facts + "\n").utf8))
+            FileHandle.standardError.write(Data("note: \(none.note)\n".utf8))
+            return NoModelAnswered.exitStatus
         } catch {
             return fail(error).rawValue
         }

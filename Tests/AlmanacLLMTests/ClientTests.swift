@@ -200,7 +200,7 @@ struct AskScriptedTests {
         #expect(systems[1].contains("more lines omitted"))
     }
 
-    @Test("over context twice: the error is reported, no third try")
+    @Test("over context twice: no third try; the facts stand in for the answer, with the server's error")
     func retryOnce() async throws {
         let directory = try TempDirectory()
         let runtime = try makeRuntime([LinesTool(name: "search")], in: directory)
@@ -208,12 +208,53 @@ struct AskScriptedTests {
             "{\"error\":{\"code\":400,\"message\":\"request (623 tokens) exceeds the available context size (256 tokens)\",\"type\":\"exceed_context_size_error\"}}"
         let http = ScriptedHTTP([.respond(status: 400, chunks: [body]), .respond(status: 400, chunks: [body])])
         let asker = Asker(runner: runtime, client: LLMClient(baseURL: URL(string: "http://127.0.0.1:9")!, http: http))
-        await #expect(
-            throws: LLMError.contextExceeded("request (623 tokens) exceeds the available context size (256 tokens)")
-        ) {
+        let error = await #expect(throws: NoModelAnswered.self) {
             _ = try await asker.ask("swift 6", options: AskOptions(), output: { _ in })
         }
         #expect(http.bodies.count == 2)
+        #expect(
+            error?.failures.map(\.error) == [
+                .contextExceeded("request (623 tokens) exceeds the available context size (256 tokens)")
+            ])
+        #expect(
+            error?.facts.hasPrefix("Now: Sun 15 Dec 2024 18:30 EST (America/New_York).\n\n[search] search: swift 6")
+                == true)
+    }
+
+    @Test("a refused connection and a 502 pass to the next server, which is named in one note; a 4xx does not")
+    func fallbacks() async throws {
+        let directory = try TempDirectory()
+        let runtime = try makeRuntime([LinesTool(name: "search", lineCount: 2)], in: directory)
+        func client(_ port: Int, _ steps: [ScriptedHTTP.Step]) -> (LLMClient, ScriptedHTTP) {
+            let http = ScriptedHTTP(steps)
+            return (LLMClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, http: http), http)
+        }
+        let (down, _) = client(1, [.refuse])
+        let (bad, _) = client(2, [.respond(status: 502, chunks: ["Bad Gateway"])])
+        let (good, goodHTTP) = client(
+            3, [.respond(status: 200, chunks: [roleChunk, chunk("ok"), stopChunk, "data: [DONE]\n\n"])])
+        let sink = TextSink()
+        let notes = TextSink()
+        _ = try await Asker(runner: runtime, client: down, fallbacks: [bad, good])
+            .ask("swift 6", options: AskOptions(), output: sink.append, note: notes.append)
+        #expect(sink.text == "ok\n")
+        #expect(goodHTTP.bodies.count == 1)
+        #expect(
+            notes.pieces == [
+                "answered by http://127.0.0.1:3 (http://127.0.0.1:1: nothing listening; http://127.0.0.1:2: HTTP 502: Bad Gateway)"
+            ])
+
+        let (refusing, _) = client(4, [.respond(status: 404, chunks: ["{\"error\":{\"message\":\"no such route\"}}"])])
+        let (unused, unusedHTTP) = client(5, [])
+        let error = await #expect(throws: NoModelAnswered.self) {
+            _ = try await Asker(runner: runtime, client: refusing, fallbacks: [unused])
+                .ask("swift 6", options: AskOptions(), output: sink.append)
+        }
+        #expect(unusedHTTP.bodies.isEmpty)
+        #expect(
+            error?.note
+                == "no LLM answered, so the facts gathered for the question are printed instead (http://127.0.0.1:4: HTTP 404: no such route)"
+        )
     }
 
     @Test("native tool calling: the model's call is run and its context sent back as a tool message")

@@ -46,34 +46,40 @@ struct LlamaPeerTests {
         #expect(report == AskReport(pieces: 9, budget: 1200, retried: false, toolCalls: []))
     }
 
-    @Test("server down: one line saying how to start it, exit 69")
+    @Test("server down: the facts gathered instead, one line saying how to start a server, exit 75")
     func serverDown() throws {
         let directory = try TempDirectory()
         let port = try LoopbackPort.free()
-        let output = try ToolsBinary.run(
-            ["ask", "hello"], environment: environment(directory, url: "http://127.0.0.1:\(port)"))
-        #expect(output.status == 69)
-        #expect(output.stdout == "")
+        // A fixed clock: the facts printed by context and by ask are then the same to the byte.
+        var environment = environment(directory, url: "http://127.0.0.1:\(port)")
+        environment["ALMANAC_NOW"] = fixedNow
+        let context = try ToolsBinary.run(["context", "hello"], environment: environment)
+        let output = try ToolsBinary.run(["ask", "hello"], environment: environment)
+        #expect(output.status == 75)
+        #expect(output.stdout == context.stdout)
+        #expect(output.stdout.hasPrefix("Now: "))
         #expect(
             output.stderr
-                == "error: no LLM server at http://127.0.0.1:\(port); start one, e.g. `llama-server -m model.gguf --port 8080` or `python -m llama_cpp.server --model model.gguf --port 8080`, or set ALMANAC_LLM_URL\n"
+                == "note: no LLM answered, so the facts gathered for the question are printed instead (http://127.0.0.1:\(port): nothing listening); start one, e.g. `llama-server -m model.gguf --port 8080`, or set ALMANAC_LLM_URL or [llm] urls\n"
         )
     }
 
-    @Test("a prompt over the context: llama-cpp-python's stream closes at once; retried once, then exit 69")
+    @Test("a prompt over the context: llama-cpp-python's stream closes at once; retried once, then the facts, exit 75")
     func overContextBinary() throws {
         // n_ctx 256 is below the system prompt alone in the tiny model's tokens: it never fits.
         let server = try LlamaServer(contextSize: 256)
         defer { server.stop() }
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
-            ["ask", "hello"], environment: environment(directory, url: server.url.absoluteString))
-        #expect(output.status == 69)
-        #expect(output.stdout == "")
+        var environment = environment(directory, url: server.url.absoluteString)
+        environment["ALMANAC_NOW"] = fixedNow
+        let context = try ToolsBinary.run(["context", "hello"], environment: environment)
+        let output = try ToolsBinary.run(["ask", "hello"], environment: environment)
+        #expect(output.status == 75)
+        #expect(output.stdout == context.stdout)
         #expect(
             output.stderr == """
                 note: the prompt did not fit the model's context; retrying with a context budget of 600 tokens
-                error: the LLM server closed the stream before answering (prompt too long for its context?)
+                note: no LLM answered, so the facts gathered for the question are printed instead (\(server.url.absoluteString): the LLM server closed the stream before answering (prompt too long for its context?))
 
                 """)
     }

@@ -26,6 +26,21 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// `text` for a terminal as it streams (a model's answer): every control character (C0, DEL,
+    /// C1) except newline and tab, and every bidi override, removed. An escape sequence such as
+    /// `ESC]0;title BEL` or `ESC[2J` is left as harmless visible text without its ESC; a CR
+    /// cannot overwrite the line. Pieces may be cut anywhere: each character is judged alone.
+    public static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { needsEscape($0) && $0 != "\n" && $0 != "\t" }) else {
+            return text
+        }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !needsEscape(scalar) || scalar == "\n" || scalar == "\t" {
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         return value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)

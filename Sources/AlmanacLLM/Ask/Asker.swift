@@ -79,23 +79,32 @@ public struct AskReport: Sendable, Equatable {
 public struct Asker: Sendable {
     /// Runs tools.
     public var runner: any ToolRunning
-    /// Talks to the server.
+    /// Talks to the first server.
     public var client: LLMClient
+    /// The servers tried next, in order, when the one before cannot be reached or answers 5xx.
+    public var fallbacks: [LLMClient]
 
     /// Creates an asker.
-    public init(runner: any ToolRunning, client: LLMClient) {
+    public init(runner: any ToolRunning, client: LLMClient, fallbacks: [LLMClient] = []) {
         self.runner = runner
         self.client = client
+        self.fallbacks = fallbacks
     }
 
-    /// Answers `question`, passing each piece of text to `output` as it arrives and one-line notes
-    /// (retries, tool calls) to `note`.
+    /// Every server, first choice first.
+    var clients: [LLMClient] { [client] + fallbacks }
+
+    /// Answers `question`, passing each piece of text to `output` as it arrives (control
+    /// characters other than newline and tab removed: the model's text goes to a terminal) and
+    /// one-line notes (retries, tool calls, which server answered) to `note`.
     ///
-    /// - Throws: ``LLMError`` (server trouble), `CancellationError` (Ctrl-C).
+    /// - Throws: ``NoModelAnswered`` (with the facts) when no server answered before any text was
+    ///   printed; ``LLMError`` when the answer broke off after some text; `CancellationError` (Ctrl-C).
     public func ask(
         _ question: String, options: AskOptions, output: @Sendable (String) -> Void,
         note: @Sendable (String) -> Void = { _ in }
     ) async throws -> AskReport {
+        let output: @Sendable (String) -> Void = { output(TerminalText.printable($0)) }
         switch options.toolCalling {
         case .router: return try await askWithRouter(question, options: options, output: output, note: note)
         case .native: return try await askNative(question, options: options, output: output, note: note)
@@ -105,12 +114,20 @@ public struct Asker: Sendable {
     func askWithRouter(
         _ question: String, options: AskOptions, output: @Sendable (String) -> Void, note: @Sendable (String) -> Void
     ) async throws -> AskReport {
-        let router = Router(registry: runner.registry, now: runner.now, timeZone: runner.timeZone)
-        let context = await PromptContext.gather(question: question, routes: router.route(question), runner: runner)
+        let context = await routedContext(question)
         try Task.checkCancellation()
-        return try await streamAnswer(options: options, output: output, note: note) { budget in
+        return try await streamAnswer(
+            from: clients, options: options, output: output, note: note,
+            facts: context.render(budget: options.budget)
+        ) { budget in
             [.system(Prompt.system(context: context.render(budget: budget))), .user(question)]
         }
+    }
+
+    /// The router's tools run for `question` (the facts, whoever answers).
+    func routedContext(_ question: String) async -> PromptContext {
+        let router = Router(registry: runner.registry, now: runner.now, timeZone: runner.timeZone)
+        return await PromptContext.gather(question: question, routes: router.route(question), runner: runner)
     }
 
     func askNative(
@@ -129,22 +146,44 @@ public struct Asker: Sendable {
             _ = try ToolRegistry(tools).require(name)
             choice = .object(["type": "function", "function": .object(["name": .string(name)])])
         }
-        let first = try await client.complete(
-            ChatRequest(
-                messages: messages, stream: false, tools: OpenAITools.definitions(tools), toolChoice: choice,
-                maxTokens: options.maxTokens, temperature: options.temperature))
+        let request = ChatRequest(
+            messages: messages, stream: false, tools: OpenAITools.definitions(tools), toolChoice: choice,
+            maxTokens: options.maxTokens, temperature: options.temperature)
+        var failures: [EndpointFailure] = []
+        var answered: (completion: ChatCompletion, index: Int)?
+        for (index, client) in clients.enumerated() {
+            do {
+                answered = (try await client.complete(request), index)
+                break
+            } catch let error as LLMError {
+                failures.append(EndpointFailure(url: client.baseURL.absoluteString, error: error))
+                if !error.failsOver { break }
+            }
+        }
         try Task.checkCancellation()
+        guard let answered else {
+            // The model picks the tools here, and none answered: the router's facts instead.
+            let context = await routedContext(question)
+            throw NoModelAnswered(facts: context.render(budget: options.budget), failures: failures)
+        }
+        let (first, index) = answered
+        if !failures.isEmpty { note(Self.answeredBy(clients[index], after: failures)) }
         guard let calls = first.message.toolCalls, !calls.isEmpty else {
             if !first.message.content.isEmpty { output(first.message.content + "\n") }
             return AskReport(
                 pieces: first.message.content.isEmpty ? 0 : 1, budget: options.budget, retried: false, toolCalls: [])
         }
-        for call in calls { note("tool call: \(call.function.name) \(Self.oneLine(call.function.arguments))") }
+        for call in calls {
+            note("tool call: \(Self.oneLine(call.function.name, limit: 64)) \(Self.oneLine(call.function.arguments))")
+        }
         let blocks = await run(calls)
         let context = PromptContext(question: question, blocks: blocks, now: runner.now, timeZone: runner.timeZone)
         messages.append(ChatMessage(role: "assistant", content: first.message.content, toolCalls: calls))
         let prefix = messages
-        var report = try await streamAnswer(options: options, output: output, note: note) { budget in
+        var report = try await streamAnswer(
+            from: Array(clients[index...]), options: options, output: output, note: note,
+            facts: context.render(budget: options.budget)
+        ) { budget in
             let share = max(50, budget / max(1, blocks.count))
             return prefix
                 + zip(calls, blocks).map { call, block in
@@ -194,10 +233,48 @@ public struct Asker: Sendable {
         return object
     }
 
-    /// Streams the answer; on an over-context error before any text, halves the budget and tries once more.
+    /// Streams the answer from the first of `clients` that answers: the next is tried when one
+    /// cannot be reached or answers 5xx before any text. When none answers, ``NoModelAnswered``
+    /// carries `facts()`.
     func streamAnswer(
-        options: AskOptions, output: @Sendable (String) -> Void, note: @Sendable (String) -> Void,
+        from clients: [LLMClient], options: AskOptions, output: @Sendable (String) -> Void,
+        note: @Sendable (String) -> Void, facts: @autoclosure () -> String,
         messages: (Int) -> [ChatMessage]
+    ) async throws -> AskReport {
+        var failures: [EndpointFailure] = []
+        for client in clients {
+            let announce = failures.isEmpty ? nil : Self.answeredBy(client, after: failures)
+            do {
+                return try await streamAnswer(
+                    client: client, options: options, output: output, note: note, announce: announce,
+                    messages: messages)
+            } catch let failure as StreamFailure {
+                guard !failure.printed, let error = failure.error as? LLMError else { throw failure.error }
+                failures.append(EndpointFailure(url: client.baseURL.absoluteString, error: error))
+                if !error.failsOver { break }
+            }
+        }
+        throw NoModelAnswered(facts: facts(), failures: failures)
+    }
+
+    /// "answered by http://127.0.0.1:8081 (http://127.0.0.1:8080: nothing listening)".
+    static func answeredBy(_ client: LLMClient, after failures: [EndpointFailure]) -> String {
+        "answered by \(client.baseURL.absoluteString) (" + failures.map(\.line).joined(separator: "; ") + ")"
+    }
+
+    /// One server's failure, and whether any of its text had been printed.
+    struct StreamFailure: Error {
+        var error: any Error
+        var printed: Bool
+    }
+
+    /// Streams the answer from `client`; on an over-context error before any text, halves the
+    /// budget and tries once more. `announce` is noted as the first text arrives.
+    ///
+    /// - Throws: ``StreamFailure``.
+    func streamAnswer(
+        client: LLMClient, options: AskOptions, output: @Sendable (String) -> Void, note: @Sendable (String) -> Void,
+        announce: String?, messages: (Int) -> [ChatMessage]
     ) async throws -> AskReport {
         var budget = options.budget
         var retried = false
@@ -212,6 +289,7 @@ public struct Asker: Sendable {
                 for try await delta in client.stream(request) {
                     switch delta {
                     case .text(let text):
+                        if pieces == 0, let announce { note(announce) }
                         output(text)
                         pieces += 1
                         endsWithNewline = text.hasSuffix("\n")
@@ -229,19 +307,20 @@ public struct Asker: Sendable {
                 note("the prompt did not fit the model's context; retrying with a context budget of \(budget) tokens")
             } catch {
                 if pieces > 0, !endsWithNewline { output("\n") }
-                throw error
+                throw StreamFailure(error: error, printed: pieces > 0)
             }
         }
     }
 }
 
 extension Asker {
-    /// Model-written text for a one-line note: control characters become spaces, runs of spaces
-    /// collapse, and it stops at `limit` characters with "…" (a confused model can write pages).
+    /// Model-written text for a one-line note: escape sequences and bidi overrides lose their
+    /// control characters, newlines and tabs become spaces, runs of spaces collapse, and it stops
+    /// at `limit` characters with "…" (a confused model can write pages).
     static func oneLine(_ text: String, limit: Int = 160) -> String {
         var line = ""
         var lastWasSpace = false
-        for scalar in text.unicodeScalars {
+        for scalar in TerminalText.printable(text).unicodeScalars {
             let isSpace = scalar.properties.generalCategory == .control || scalar == " "
             if isSpace, lastWasSpace { continue }
             line.unicodeScalars.append(isSpace ? " " : scalar)
