@@ -134,10 +134,14 @@ struct ReadPayload: ToolPayload {
 
     enum OutlineKeys: String, CodingKey { case level, text, offset }
 
+    /// The size of a part when no budget is given (JSON, and text without `--budget`): about
+    /// 96 KB of text, so no answer carries a whole 8 MB page; `nextStart` continues it.
+    static let unbudgetedPartTokens = 32_000
+
     /// By hand: `data` is the part from `--start` and the page's metadata, not this type's fields.
     func encode(to encoder: any Encoder) throws {
-        // JSON has no token budget: the whole page (or section) from --start.
-        let part = part(tokens: nil)
+        // JSON has no token budget: a large part of the page (or section) from --start.
+        let part = part(tokens: Self.unbudgetedPartTokens)
         let metadata = fetched.page.metadata
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(fetched.requested, forKey: .url)
@@ -198,14 +202,7 @@ struct ReadPayload: ToolPayload {
     /// A page date with its weekday and how long ago, in the viewer's zone; as written when it
     /// is not a date we can read.
     private func date(_ raw: String, _ rendering: Rendering) -> String {
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        if let instant = TimeText.parseInstant(trimmed) ?? Self.parseLooseInstant(trimmed) {
-            return TimeText.labelledDay(instant, now: rendering.now, in: rendering.timeZone)
-        }
-        if let day = TimeText.parseDay(String(trimmed.prefix(10)), in: rendering.timeZone) {
-            return TimeText.labelledDay(day, now: rendering.now, in: rendering.timeZone)
-        }
-        return UntrustedText.clean(trimmed, limit: 40)
+        readDate(raw, rendering) ?? UntrustedText.clean(raw.trimmingCharacters(in: .whitespaces), limit: 40)
     }
 
     /// `2018-04-05T06:00` (no zone, read as UTC) and `2018-04-05T06:00:00.000+0000`.
@@ -227,10 +224,77 @@ struct ReadPayload: ToolPayload {
         UntrustedText.clean(fetched.page.metadata.title ?? fetched.requested, limit: 200)
     }
 
+    /// The host asked for: the context's header names the page by it, since the title is the page's.
+    private var host: String {
+        UntrustedText.clean(URLComponents(string: fetched.requested)?.host ?? fetched.requested, limit: 200)
+    }
+
+    /// Context lines in our words, outside the fence: the URL asked for, the archive's day, and the
+    /// page's dates once read as dates.
+    private func ourLines(_ rendering: Rendering) -> [String] {
+        let metadata = fetched.page.metadata
+        var url = "url: \(UntrustedText.clean(fetched.requested, limit: 300))"
+        if let archivedAt = fetched.archivedAt, let date = TimeText.parseInstant(archivedAt) {
+            url += " · archived copy of \(TimeText.labelledDay(date, now: rendering.now, in: rendering.timeZone))"
+        }
+        var dates: [String] = []
+        if let published = metadata.published, let day = readDate(published, rendering) {
+            dates.append("published \(day)")
+        }
+        if let modified = metadata.modified, modified != metadata.published, let day = readDate(modified, rendering) {
+            dates.append("modified \(day)")
+        }
+        return [url] + (dates.isEmpty ? [] : [dates.joined(separator: " · ")])
+    }
+
+    /// Context lines the page (or its server) wrote, fenced with its text: title, byline, site
+    /// name, language, dates that are not dates, where a redirect led, the canonical URL.
+    private func pageLines(_ rendering: Rendering) -> [String] {
+        let metadata = fetched.page.metadata
+        var lines: [String] = []
+        if let title = metadata.title { lines.append("title: \(UntrustedText.clean(title, limit: 200))") }
+        var facts: [String] = []
+        if let byline = metadata.byline { facts.append("by \(UntrustedText.clean(byline, limit: 120))") }
+        if let site = metadata.siteName { facts.append("site \(UntrustedText.clean(site, limit: 80))") }
+        if let published = metadata.published, readDate(published, rendering) == nil {
+            facts.append("published \(UntrustedText.clean(published, limit: 40))")
+        }
+        if let modified = metadata.modified, modified != metadata.published, readDate(modified, rendering) == nil {
+            facts.append("modified \(UntrustedText.clean(modified, limit: 40))")
+        }
+        if let language = metadata.language { facts.append("language \(UntrustedText.clean(language, limit: 20))") }
+        if !facts.isEmpty { lines.append(facts.joined(separator: " · ")) }
+        if fetched.archivedAt == nil, fetched.final != fetched.requested {
+            lines.append("redirected to: \(UntrustedText.clean(fetched.final, limit: 300))")
+        }
+        if let canonical = metadata.canonicalURL, canonical != fetched.requested, canonical != fetched.final {
+            lines.append("canonical: \(UntrustedText.clean(canonical, limit: 300))")
+        }
+        return lines
+    }
+
+    /// A page date read as a date, with its weekday and how long ago; nil when it is not one.
+    private func readDate(_ raw: String, _ rendering: Rendering) -> String? {
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        if let instant = TimeText.parseInstant(trimmed) ?? Self.parseLooseInstant(trimmed) {
+            return TimeText.labelledDay(instant, now: rendering.now, in: rendering.timeZone)
+        }
+        if let day = TimeText.parseDay(String(trimmed.prefix(10)), in: rendering.timeZone) {
+            return TimeText.labelledDay(day, now: rendering.now, in: rendering.timeZone)
+        }
+        return nil
+    }
+
     func context(_ rendering: Rendering) -> String {
         let budget = rendering.budget.tokens ?? ReadTool.defaultBudget
-        var top = [rendering.header(title)] + about(rendering)
+        // Everything the page or its server wrote is fenced; only our words are outside (#31).
+        var top = [rendering.header(host)] + ourLines(rendering)
+        let about = pageLines(rendering).map(Self.defuse)
         if fetched.page.blocks.isEmpty {
+            if !about.isEmpty {
+                let nonce = UntrustedText.nonce(for: about)
+                top += [UntrustedText.notice(nonce), UntrustedText.open(nonce)] + about + [UntrustedText.close(nonce)]
+            }
             top.append("The page has no readable text.")
             return top.joined(separator: "\n") + "\n"
         }
@@ -246,7 +310,7 @@ struct ReadPayload: ToolPayload {
                 if headings.count > 30 { outline.append("… \(headings.count - 30) more headings") }
             }
         }
-        let reserved = ContextBudget.estimate((top + outline).joined(separator: "\n")) + 80
+        let reserved = ContextBudget.estimate((top + about + outline).joined(separator: "\n")) + 80
         let part = part(tokens: max(60, budget - reserved))
         let nonce = UntrustedText.nonce(for: [part.text])
         var lines = top
@@ -258,8 +322,9 @@ struct ReadPayload: ToolPayload {
         // Outline entries are page text too: fenced with the body.
         lines.append(UntrustedText.notice(nonce))
         lines.append(UntrustedText.open(nonce))
+        lines += about
         lines += outline.map(Self.defuse)
-        if !outline.isEmpty { lines.append("") }
+        if !about.isEmpty || !outline.isEmpty { lines.append("") }
         lines += part.text.split(separator: "\n", omittingEmptySubsequences: false).map { Self.defuse(String($0)) }
         lines.append(UntrustedText.close(nonce))
         if let next = part.next {
@@ -283,7 +348,7 @@ struct ReadPayload: ToolPayload {
 
     func text(_ rendering: Rendering) -> String {
         var lines = [rendering.header(title)] + about(rendering) + [""]
-        let part = part(tokens: rendering.budget.tokens)
+        let part = part(tokens: rendering.budget.tokens ?? Self.unbudgetedPartTokens)
         lines += part.text.split(separator: "\n", omittingEmptySubsequences: false).map { Self.defuse(String($0)) }
         if let next = part.next { lines += ["", "(continues: --start \(next))"] }
         return lines.joined(separator: "\n") + "\n"

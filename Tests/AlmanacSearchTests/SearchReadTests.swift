@@ -26,7 +26,9 @@ struct SearchReadTests {
         let result = try await SearchTest.run(["hello", "world", "--read", "1"], context: context)
         let text = try SearchTest.render(result, .context, budget: 1500)
         #expect(text.hasPrefix("[search] web results for \"hello world\""))
-        #expect(text.contains("\n[read] Facebook Is Tracking Me Even Though I’m Not on Facebook · source: site"))
+        // The page's title is its own text: fenced, and the header names the host asked for (#31).
+        #expect(text.contains("\n[read] en.wikipedia.org · source: site"))
+        #expect(text.contains("\ntitle: Facebook Is Tracking Me Even Though I’m Not on Facebook\n"))
         #expect(text.contains("continue with --start "))
         #expect(ContextBudget.estimate(text) <= 1500 + 150, "\(ContextBudget.estimate(text)) tokens")
         let json = try SearchTest.render(result, .json)

@@ -51,7 +51,10 @@ public enum PageExtractor {
     /// - Throws: ``UnreadableContent`` for PDFs, images and other binary types; ``HTMLParseFailure``
     ///   when libxml2 cannot be loaded.
     public static func extract(_ data: Data, contentType: String?, url: URL?, links: Bool = false) throws -> ReadPage {
-        let media = mediaType(contentType, sniffing: data)
+        let type = MediaType.of(contentType, sniffing: data)
+        let media = type.essence
+        // The type and charset as read from every Content-Type value, for the charset detector.
+        let contentType = type.header
         switch media {
         case "text/html", "application/xhtml+xml":
             return try html(data, contentType: contentType, url: url, links: links)
@@ -91,23 +94,6 @@ public enum PageExtractor {
         if metadata.byline == nil { metadata.byline = readability.byline }
         let blocks = article.map { ArticleText.blocks(of: $0, links: links, base: url) } ?? []
         return ReadPage(kind: .html, metadata: metadata, blocks: blocks)
-    }
-
-    /// The media type from the header, else sniffed from the first bytes (a PDF, HTML, JSON).
-    static func mediaType(_ contentType: String?, sniffing data: Data) -> String {
-        if let contentType,
-            let type = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
-            !type.isEmpty, type != "application/octet-stream"
-        {
-            return type
-        }
-        if data.starts(with: Array("%PDF-".utf8)) { return "application/pdf" }
-        let head = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            .lowercased()
-        if head.hasPrefix("{") || head.hasPrefix("[") { return "application/json" }
-        if head.hasPrefix("<") { return "text/html" }
-        if data.prefix(512).contains(0) { return "application/octet-stream" }
-        return "text/plain"
     }
 
     private static func decode(_ data: Data, _ contentType: String?) -> String {
