@@ -57,6 +57,7 @@ struct DoctorChecks: Sendable {
         checks += libraries()
         checks += siblings()
         checks += keys()
+        checks += await plugins()
         // Every configured provider with a probe; no key is ever sent, so no quota is spent.
         for descriptor in runtime.providers.descriptors {
             guard let probe = descriptor.probe, descriptor.endpoints.indices.contains(probe.endpoint) else { continue }
