@@ -127,9 +127,23 @@ private struct Revision: Comparable {
             return String(cString: value).trimmingCharacters(in: .whitespaces)
         }
         sequence = text(ICAL_SEQUENCE_PROPERTY).flatMap { Int($0) } ?? -1
-        lastModified = text(ICAL_LASTMODIFIED_PROPERTY) ?? ""
-        stamp = text(ICAL_DTSTAMP_PROPERTY) ?? ""
+        lastModified = Self.compact(text(ICAL_LASTMODIFIED_PROPERTY) ?? "")
+        stamp = Self.compact(text(ICAL_DTSTAMP_PROPERTY) ?? "")
         self.position = position
+    }
+
+    /// `YYYYMMDDTHHMMSSZ` as its 14 digits, which sort as the text did (against each other and
+    /// against any other text: the letters go at the same places) and fit in a String's inline
+    /// 15 bytes, where the 16 of the text took a heap block each (6 MB on a 95,000-event feed).
+    /// Other text is kept as written.
+    static func compact(_ text: String) -> String {
+        let utf8 = text.utf8
+        guard utf8.count == 16, utf8[utf8.index(utf8.startIndex, offsetBy: 8)] == UInt8(ascii: "T"),
+            utf8.last == UInt8(ascii: "Z")
+        else { return text }
+        let digits = Array(utf8.prefix(8)) + Array(utf8.dropFirst(9).prefix(6))
+        guard digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return text }
+        return String(decoding: digits, as: UTF8.self)
     }
 
     static func < (a: Revision, b: Revision) -> Bool {
@@ -162,7 +176,8 @@ private struct CurrentRevisions {
     private struct Newest {
         var firstSeen: Int
         var slot: Int?
-        var outside: Revision?
+        /// A position in `outside` (its revision is read there: an entry per UID stays small).
+        var outside: Int?
     }
 
     /// Keeps the newest revision of each component, in one pass over `records` and `outside`
@@ -176,21 +191,24 @@ private struct CurrentRevisions {
     ) {
         self.records = records
         var newest: [String: Newest] = [:]
+        // Sized once: growing it rehashes into a new table while the old one still lives.
+        newest.reserveCapacity(self.records.count + outside.count)
         var alone: [(firstSeen: Int, slot: Int)] = []
         var overrideAt: [String: [InstanceKey: Int]] = [:]
-        var pending = outside[...]
+        var pending = outside.indices[...]
         func revision(of entry: Newest) -> Revision? {
-            entry.outside ?? entry.slot.map { self.records[$0].revision }
+            entry.outside.map { outside[$0].revision } ?? entry.slot.map { self.records[$0].revision }
         }
         func takeOutside(before position: Int) {
-            while let next = pending.first, next.revision.position < position {
+            while let index = pending.first, outside[index].revision.position < position {
                 pending.removeFirst()
+                let next = outside[index]
                 guard var entry = newest[next.uid] else {
-                    newest[next.uid] = Newest(firstSeen: next.revision.position, slot: nil, outside: next.revision)
+                    newest[next.uid] = Newest(firstSeen: next.revision.position, slot: nil, outside: index)
                     continue
                 }
                 if let current = revision(of: entry), current < next.revision {
-                    entry.outside = next.revision
+                    entry.outside = index
                     newest[next.uid] = entry
                 }
             }
@@ -234,8 +252,8 @@ private struct CurrentRevisions {
         }
         var ordered = alone
         for (uid, entry) in newest {
-            if let outside = entry.outside {
-                guard overrides[uid] != nil, let record = reread(outside.position) else { continue }
+            if let index = entry.outside {
+                guard overrides[uid] != nil, let record = reread(outside[index].revision.position) else { continue }
                 ordered.append((entry.firstSeen, self.records.count))
                 self.records.append(record)
             } else if let slot = entry.slot {
@@ -301,6 +319,9 @@ extension ICalendarDocument {
         let zones = ZoneResolver(calendar: calendar, viewer: window.zone)
         // The calendar's own properties (METHOD among them) are in this document, the zone text.
         let cancelled = Self.cancels(calendar)
+        // Once, for every event: grown piece by piece, the array was copied at each doubling and
+        // left the old block behind (at 96,000 records, 20 MB beside the 40 MB new one).
+        reading.records.reserveCapacity(parts.events.count)
         var first = 0
         while first < parts.events.count {
             let range = first..<min(first + Self.eventsPerPiece, parts.events.count)
