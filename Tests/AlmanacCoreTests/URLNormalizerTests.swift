@@ -20,6 +20,8 @@ struct URLNormalizerTests {
             ("/../../../../secret-admin", "/secret-admin"), ("/a/.", "/a/"), ("/%7euser/%41b", "/~user/Ab"),
             ("/a%2fb/%3f", "/a%2Fb/%3F"), ("/feeds//../x", "/feeds/x"), ("", ""), ("/", "/"),
             ("/web/1id_/https://example.org/a", "/web/1id_/https://example.org/a"),
+            // Found by the fuzz target: a stray % must not join a decoded character into a new escape.
+            ("%e%352fe2/5%%/", "%25e52fe2/5%25%25/"),
         ])
     func path(input: String, expected: String) {
         #expect(URLNormalizer.path(input) == expected)

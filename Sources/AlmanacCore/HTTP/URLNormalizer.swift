@@ -95,6 +95,11 @@ public enum URLNormalizer {
                     out += [UInt8(ascii: "%"), digits[Int(high)], digits[Int(low)]]
                 }
                 index += 3
+            } else if bytes[index] == UInt8(ascii: "%") {
+                // A stray `%` is written `%25`: left bare, it could join a decoded character into
+                // a new escape on the next pass (`%e%35` would become `%e5`).
+                out += Array("%25".utf8)
+                index += 1
             } else {
                 out.append(bytes[index])
                 index += 1
