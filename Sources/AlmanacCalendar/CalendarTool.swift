@@ -30,23 +30,28 @@ public struct CalendarTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "range", .choice(Self.ranges),
+                "range", .choice(Self.ranges + CalendarWriteCommand.allCases.map(\.rawValue)),
                 help:
-                    "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps)",
+                    "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps); "
+                    + "or a write: add, remind, done, reopen, move, cancel, delete",
                 placement: .positional),
             ToolParameter(
                 "count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
+            ToolParameter(
+                "title", .string, help: "for add/remind: the title; for the other writes: title words or the UID",
+                placement: .remainder),
             ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
-            ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD"),
+            ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD; for move: the new time (WHEN)"),
             ToolParameter("hours", .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),
             ToolParameter("search", .string, help: "only events whose title, place or notes contain this text"),
             ToolParameter(
-                "ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL", access: .allowedURLs),
+                "ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL",
+                access: .allowedURLs),
             ToolParameter(
                 "caldav", .string, help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)",
                 access: .allowedURLs),
             ToolParameter("calendar", .string, help: "one configured calendar by name ([calendars.NAME])"),
-        ])
+        ]).appending(CalendarWriteRun.parameters)
     }
 
     /// The providers, one per kind of source (each source uses the one for its kind): the one
@@ -78,6 +83,9 @@ public struct CalendarTool: Tool {
 
     /// Runs the tool.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        if let word = arguments.string("range"), let command = CalendarWriteCommand(rawValue: word) {
+            return try await CalendarWriteRun(command: command, arguments: arguments, context: context).result()
+        }
         let request = try CalendarRequest(arguments, now: context.now, zone: context.timeZone)
         let sources = try CalendarSources.resolve(
             ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),

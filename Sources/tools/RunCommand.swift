@@ -62,7 +62,7 @@ enum RunInvocation {
                 printLine(ToolHelp.text(for: tool))
                 return 0
             }
-            let result = try await runtime.run(tool: tool, words: words)
+            let result = try await TerminalConfirmation.run(words) { try await runtime.run(tool: tool, words: $0) }
             let text = try result.renderUTF8(
                 output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
                 budget: ContextBudget(tokens: output.budget))

@@ -1,0 +1,26 @@
+import AlmanacCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The command line's answer to a write that needs confirming: ask on the terminal, or refuse.
+enum TerminalConfirmation {
+    /// Runs `body` with `words`; when the tool asks for confirmation, asks on the terminal (stdin
+    /// and stderr both a terminal) and runs again with the confirming word, or throws the one-line
+    /// refusal when there is no terminal or the answer is not yes.
+    static func run<T>(_ words: [String], _ body: ([String]) async throws -> T) async throws -> T {
+        do {
+            return try await body(words)
+        } catch let request as ConfirmationRequired {
+            guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { throw request.refusal }
+            FileHandle.standardError.write(Data("\(request.preview)\nWrite it? [y/N] ".utf8))
+            let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
+            guard answer == "y" || answer == "yes" else {
+                throw AlmanacError.usage("\(request.tool): not written (not confirmed)", suggestion: nil)
+            }
+            return try await body(words + [request.confirmWord])
+        }
+    }
+}

@@ -1,0 +1,371 @@
+import AlmanacTesting
+import Foundation
+import Testing
+
+/// The built `tools` binary writing to a local .ics calendar (`writable = true`), read back by
+/// Almanac and by Python's `icalendar` (7.3.0, in `.venv-rie` from
+/// scripts/peers/recurring-ical-events.sh).
+@Suite("tools run calendar writes to a local .ics file, end to end")
+struct CalendarWriteEndToEndTests {
+    static var python: URL { Fixtures.packageRoot().appendingPathComponent(".venv-rie/bin/python") }
+
+    static var hasPython: Bool {
+        if FileManager.default.isExecutableFile(atPath: python.path) { return true }
+        // In CI the venv is there (scripts/setup-peers); a missing one fails there instead of skipping.
+        return ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty && $0 != "false" } ?? false
+    }
+
+    /// An event another program wrote: folded lines, an X- property, an alarm. Its bytes must
+    /// survive every write to the file.
+    static let foreign = [
+        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Other App//EN", "X-WR-CALNAME:Home",
+        "BEGIN:VEVENT", "UID:foreign-1@other", "DTSTAMP:20260301T000000Z", "DTSTART:20260327T080000Z",
+        "DTEND:20260327T090000Z", "SUMMARY:Breakfast with a very long title that the other app folded at seventy",
+        " -five octets as it should",
+        "X-OTHER-APP-COLOR:#ff0000", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "DESCRIPTION:x",
+        "END:VALARM", "END:VEVENT", "END:VCALENDAR", "",
+    ].joined(separator: "\r\n")
+
+    static var foreignEvent: String {
+        let start = foreign.range(of: "BEGIN:VEVENT")!.lowerBound
+        let end = foreign.range(of: "END:VEVENT\r\n")!.upperBound
+        return String(foreign[start..<end])
+    }
+
+    /// A scratch folder with config.toml: `home` (writable .ics), `feed` (a URL, read-only).
+    final class Setup: @unchecked Sendable {
+        let folder: URL
+        let file: URL
+        let config: URL
+
+        init(writableFeed: Bool = false, existing: String? = CalendarWriteEndToEndTests.foreign) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-write-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            file = folder.appendingPathComponent("home.ics")
+            if let existing { try Data(existing.utf8).write(to: file) }
+            config = folder.appendingPathComponent("config.toml")
+            try """
+            [calendars.home]
+            ics = "\(file.path)"
+            writable = true
+
+            [calendars.feed]
+            ics = "https://calendar.example.com/feed.ics"
+            \(writableFeed ? "writable = true" : "")
+            """.write(to: config, atomically: true, encoding: .utf8)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        var environment: [String: String] {
+            ToolsBinary.environment(
+                cacheDirectory: folder.appendingPathComponent("cache"),
+                extra: ["ALMANAC_CONFIG": config.path, "ALMANAC_NOW": "2026-03-26T10:00:00Z"])
+        }
+
+        func run(_ words: [String]) throws -> CommandOutput {
+            try ToolsBinary.run(["run", "calendar"] + words + ["--tz", "Europe/Berlin"], environment: environment)
+        }
+
+        func item(_ words: [String]) throws -> [String: Any] {
+            let output = try run(words + ["--format", "json"])
+            #expect(output.status == 0, "\(words): \(output.stderr)")
+            let envelope = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let data = try #require(envelope["data"] as? [String: Any])
+            return try #require(data["item"] as? [String: Any])
+        }
+
+        func events(_ words: [String]) throws -> [[String: Any]] {
+            let output = try run(words + ["--format", "json", "--calendar", "home"])
+            #expect(output.status == 0, "\(output.stderr)")
+            let envelope = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            let data = try #require(envelope["data"] as? [String: Any])
+            return try #require(data[words.first == "tasks" ? "tasks" : "events"] as? [[String: Any]])
+        }
+
+        var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+        /// What Python's icalendar reads from the file: one JSON object per VEVENT/VTODO.
+        func icalendar() throws -> [[String: Any]] {
+            let script = """
+                import json, sys
+                from icalendar import Calendar
+                cal = Calendar.from_ical(open(sys.argv[1], 'rb').read())
+                out = []
+                for c in cal.walk():
+                    if c.name not in ('VEVENT', 'VTODO'):
+                        continue
+                    item = {'kind': c.name, 'uid': str(c.get('uid')), 'summary': str(c.get('summary')),
+                            'status': str(c.get('status')) if c.get('status') else None,
+                            'alarms': [int(a.decoded('trigger').total_seconds()) for a in c.walk('VALARM')]}
+                    for key in ('dtstart', 'dtend', 'due', 'recurrence-id'):
+                        if c.get(key) is not None:
+                            value = c.decoded(key)
+                            item[key] = value.isoformat()
+                            if getattr(value, 'tzinfo', None) is not None:
+                                item[key + '-zone'] = str(value.tzinfo)
+                    if c.get('rrule') is not None:
+                        item['rrule'] = str(c.get('rrule').to_ical(), 'ascii')
+                    if c.get('exdate') is not None:
+                        ex = c.get('exdate')
+                        ex = ex if isinstance(ex, list) else [ex]
+                        item['exdate'] = [d.dt.isoformat() for e in ex for d in e.dts]
+                    out.append(item)
+                zones = [str(z.get('tzid')) for z in cal.walk('VTIMEZONE')]
+                print(json.dumps({'items': out, 'zones': zones}))
+                """
+            let output = try Command.run(
+                CalendarWriteEndToEndTests.python, ["-c", script, file.path], environment: environment)
+            #expect(output.status == 0, "icalendar: \(output.stderr)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+            zones = (object["zones"] as? [String]) ?? []
+            return (object["items"] as? [[String: Any]]) ?? []
+        }
+
+        var zones: [String] = []
+    }
+
+    @Test("no terminal and no --yes: one line, nothing written; a read-only calendar and a feed say so")
+    func refusals() throws {
+        let setup = try Setup(existing: nil)
+        let asked = try setup.run(["add", "Dentist", "--at", "thursday 15:00"])
+        #expect(asked.status == 64)
+        #expect(asked.stderr.hasPrefix("error: calendar: add event \"Dentist\" to home: Thu 26 Mar 2026 15:00–16:00"))
+        #expect(asked.stderr.contains("not written (no terminal to ask on)"))
+        #expect(asked.stderr.contains("--yes"))
+        #expect(!FileManager.default.fileExists(atPath: setup.file.path))
+
+        let readOnly = try setup.run(["add", "Dentist", "--at", "thursday 15:00", "--calendar", "feed", "--yes"])
+        #expect(readOnly.status == 64)
+        #expect(readOnly.stderr.hasPrefix("error: calendar 'feed' is read-only"))
+        let oneOff = try setup.run(["add", "Dentist", "--at", "15:00", "--ics", setup.file.path, "--yes"])
+        #expect(oneOff.status == 64)
+        #expect(oneOff.stderr.contains("--ics and --caldav are read-only"))
+
+        let feed = try Setup(writableFeed: true, existing: nil)
+        let refused = try feed.run(["add", "Dentist", "--at", "15:00", "--calendar", "feed", "--yes"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("error: calendar 'feed' is a feed by URL: feeds are read-only"))
+        let badTime = try setup.run(["add", "Dentist", "--at", "someday", "--yes"])
+        #expect(badTime.status == 64)
+        #expect(badTime.stderr.hasPrefix("error: --at: could not read 'someday' as a day or time"))
+    }
+
+    @Test("add: the answer repeats local time, zone and UID; Almanac and icalendar read it back; other bytes kept")
+    func add() throws {
+        let setup = try Setup()
+        let item = try setup.item([
+            "add", "Dentist, Dr. Ng; room 2", "--at", "thursday 15:00", "--for", "45m",
+            "--location", "Main St 5", "--yes",
+        ])
+        #expect(item["start"] as? String == "2026-03-26T15:00:00+01:00")
+        #expect(item["end"] as? String == "2026-03-26T15:45:00+01:00")
+        #expect(item["timeZone"] as? String == "Europe/Berlin")
+        #expect(item["action"] as? String == "added")
+        #expect(item["calendar"] as? String == "home")
+        let uid = try #require(item["uid"] as? String)
+        #expect(setup.text.hasPrefix(Self.foreign.replacingOccurrences(of: "END:VCALENDAR\r\n", with: "")))
+        #expect(setup.text.contains(Self.foreignEvent))
+        #expect(setup.text.contains("SUMMARY:Dentist\\, Dr. Ng\\; room 2\r\n"))
+
+        let context = try setup.run(["add", "Call with Ana", "--at", "thursday 15:30", "--yes"])
+        #expect(context.status == 0, "\(context.stderr)")
+        #expect(
+            context.stdout.contains(
+                "Added event \"Call with Ana\" to Thu 26 Mar 2026 15:30–16:30 Europe/Berlin (UTC+01:00) in home. uid "))
+        #expect(context.stdout.contains("Overlaps 1 other event (written anyway)"))
+        #expect(context.stdout.contains("Dentist, Dr. Ng; room 2 · 2026-03-26T15:00:00+01:00"))
+
+        let today = try setup.events(["today"])
+        #expect(today.map { $0["summary"] as? String } == ["Dentist, Dr. Ng; room 2", "Call with Ana"])
+        #expect(today.first?["start"] as? String == "2026-03-26T14:00:00Z")
+        #expect(today.first?["uid"] as? String == uid)
+
+        guard Self.hasPython else { return }
+        let read = try setup.icalendar()
+        let dentist = try #require(read.first { $0["uid"] as? String == uid })
+        #expect(dentist["summary"] as? String == "Dentist, Dr. Ng; room 2")
+        #expect(dentist["dtstart"] as? String == "2026-03-26T15:00:00+01:00")
+        #expect(dentist["dtstart-zone"] as? String == "Europe/Berlin")
+        #expect(setup.zones == ["Europe/Berlin"])  // one VTIMEZONE, not one per item
+        #expect(read.contains { $0["uid"] as? String == "foreign-1@other" })
+    }
+
+    @Test("remind, done, reopen: a VTODO with a VALARM at the due time; tasks lists it while open")
+    func tasks() throws {
+        let setup = try Setup()
+        let item = try setup.item(["remind", "call mom", "--due", "tomorrow 6pm", "--yes"])
+        #expect(item["due"] as? String == "2026-03-27T18:00:00+01:00")
+        #expect(item["kind"] as? String == "task")
+        #expect(setup.text.contains("DUE;TZID=Europe/Berlin:20260327T180000\r\n"))
+        #expect(setup.text.contains("TRIGGER;RELATED=END:-PT0S\r\n"))
+        #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
+
+        let done = try setup.run(["done", "mom", "--yes"])
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout.contains("Marked task \"call mom\" done in home."))
+        #expect(try setup.events(["tasks"]).isEmpty)
+        #expect(setup.text.contains("STATUS:COMPLETED\r\n"))
+        #expect(setup.text.contains("SEQUENCE:1\r\n"))
+        let again = try setup.run(["done", "call mom", "--yes"])
+        #expect(again.stdout.contains("was already done; nothing written"))
+
+        let reopened = try setup.run(["reopen", "call mom", "--yes"])
+        #expect(reopened.stdout.contains("Reopened task \"call mom\""))
+        #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
+        #expect(setup.text.contains(Self.foreignEvent))
+
+        let alarm = try setup.item(["remind", "pay rent", "--due", "2026-04-01 09:00", "--alarm", "1h", "--yes"])
+        #expect(alarm["due"] as? String == "2026-04-01T09:00:00+02:00")  // CEST by then
+        guard Self.hasPython else { return }
+        let read = try setup.icalendar()
+        let mom = try #require(read.first { $0["summary"] as? String == "call mom" })
+        #expect(mom["due"] as? String == "2026-03-27T18:00:00+01:00")
+        #expect(mom["status"] as? String == "NEEDS-ACTION")
+        #expect(mom["alarms"] as? [Int] == [0])
+        let rent = try #require(read.first { $0["summary"] as? String == "pay rent" })
+        #expect(rent["alarms"] as? [Int] == [-3600])
+    }
+
+    @Test("a series: one occurrence moved, one cancelled, then the whole series cancelled; WORDS that match twice ask")
+    func series() throws {
+        let setup = try Setup()
+        let item = try setup.item([
+            "add", "Standup", "--at", "monday 9:00", "--for", "15m", "--repeat", "weekly",
+            "--count", "4", "--yes",
+        ])
+        #expect(item["start"] as? String == "2026-03-30T09:00:00+02:00")
+        #expect(item["rule"] as? String == "FREQ=WEEKLY;COUNT=4")
+        let range = ["--from", "2026-03-30", "--to", "2026-04-30"]
+        #expect(
+            try setup.events(range).compactMap { $0["start"] as? String }
+                == ["2026-03-30T07:00:00Z", "2026-04-06T07:00:00Z", "2026-04-13T07:00:00Z", "2026-04-20T07:00:00Z"])
+
+        let which = try setup.run(["move", "standup", "--to", "10:00", "--yes"])
+        #expect(which.status == 64)
+        #expect(which.stderr.contains("\"Standup\" repeats (FREQ=WEEKLY;COUNT=4): which occurrence?"))
+        #expect(which.stderr.contains("--date DAY"))
+
+        let moved = try setup.item(["move", "standup", "--date", "2026-04-06", "--to", "2026-04-06 10:30", "--yes"])
+        #expect(moved["start"] as? String == "2026-04-06T10:30:00+02:00")
+        #expect(moved["end"] as? String == "2026-04-06T10:45:00+02:00")
+        #expect(moved["occurrence"] as? String == "2026-04-06T09:00:00+02:00")
+        let cancelled = try setup.run(["cancel", "standup", "--date", "2026-04-13", "--yes"])
+        #expect(cancelled.status == 0, "\(cancelled.stderr)")
+        #expect(
+            try setup.events(range).compactMap { $0["start"] as? String }
+                == ["2026-03-30T07:00:00Z", "2026-04-06T08:30:00Z", "2026-04-20T07:00:00Z"])
+        #expect(setup.text.contains("EXDATE;TZID=Europe/Berlin:20260413T090000\r\n"))
+        #expect(setup.text.contains("RECURRENCE-ID;TZID=Europe/Berlin:20260406T090000\r\n"))
+
+        if Self.hasPython {
+            let read = try setup.icalendar()
+            let override = try #require(read.first { $0["recurrence-id"] != nil })
+            #expect(override["recurrence-id"] as? String == "2026-04-06T09:00:00+02:00")
+            #expect(override["dtstart"] as? String == "2026-04-06T10:30:00+02:00")
+            let master = try #require(read.first { $0["rrule"] != nil })
+            #expect(master["exdate"] as? [String] == ["2026-04-13T09:00:00+02:00"])
+        }
+
+        _ = try setup.item(["add", "Standup notes", "--at", "friday 9:00", "--yes"])
+        let twice = try setup.run(["cancel", "standup", "--series", "--yes"])
+        #expect(twice.status == 64)
+        #expect(twice.stderr.contains("2 items match 'standup': \"Standup\" Mon 30 Mar 2026 09:00"))
+        #expect(twice.stderr.contains("which one?"))
+        let whole = try setup.run(["cancel", item["uid"] as? String ?? "", "--series", "--yes"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(try setup.events(range).isEmpty)
+    }
+
+    @Test("move a one-off event to a day keeps its time; delete removes it; the foreign event stays byte for byte")
+    func moveAndDelete() throws {
+        let setup = try Setup()
+        _ = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let moved = try setup.item(["move", "dentist", "--to", "next tuesday", "--yes"])
+        #expect(moved["start"] as? String == "2026-03-31T15:00:00+02:00")  // 15:00 kept, now in CEST
+        #expect(moved["end"] as? String == "2026-03-31T16:00:00+02:00")
+        #expect(setup.text.contains("SEQUENCE:1\r\n"))
+        let deleted = try setup.run(["delete", "dentist", "--yes"])
+        #expect(deleted.stdout.contains("Deleted event \"Dentist\" from home."))
+        #expect(!setup.text.contains("Dentist"))
+        #expect(setup.text.contains(Self.foreignEvent))
+        let none = try setup.run(["delete", "dentist", "--yes"])
+        #expect(none.status == 64)
+        #expect(none.stderr.hasPrefix("error: calendar: no event or task matches 'dentist' in home"))
+    }
+
+    @Test("a retried add (same item minutes later, or the same --request-id) writes one item")
+    func idempotent() throws {
+        let setup = try Setup(existing: nil)
+        let first = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let second = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        #expect(second["action"] as? String == "unchanged")
+        #expect(second["uid"] as? String == first["uid"] as? String)
+        let a = try setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
+        let b = try setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
+        #expect(a["uid"] as? String == b["uid"] as? String)
+        #expect(b["action"] as? String == "unchanged")
+        #expect(setup.text.components(separatedBy: "BEGIN:VEVENT").count == 2)
+        #expect(setup.text.components(separatedBy: "BEGIN:VTODO").count == 2)
+    }
+
+    @Test("eight writers at once: the lock makes them take turns and every item is there")
+    func concurrentWriters() async throws {
+        let setup = try Setup()
+        let lists = (0..<8).map {
+            [
+                "run", "calendar", "add", "Writer \($0)", "--at", "friday \(8 + $0):00", "--yes", "--tz",
+                "Europe/Berlin",
+            ]
+        }
+        let outputs = await ToolsBinary.runAtOnce(lists, environment: setup.environment)
+        for output in outputs { #expect(output?.status == 0, "\(output?.stderr ?? "did not run")") }
+        let friday = try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"])
+        #expect(
+            Set(friday.compactMap { $0["summary"] as? String })
+                == Set((0..<8).map { "Writer \($0)" }).union(
+                    ["Breakfast with a very long title that the other app folded at seventy-five octets as it should"]))
+        #expect(setup.text.contains(Self.foreignEvent))
+    }
+
+    @Test("a write the disk refuses, or a writer killed before its rename, leaves the calendar as it was")
+    func faults() throws {
+        let setup = try Setup()
+        let before = setup.text
+        let big = String(repeating: "long title ", count: 300)
+        // No cache on disk (its folder cannot be made): the calendar's new file is the only file written.
+        var environment = setup.environment
+        environment["ALMANAC_CACHE_DIR"] = setup.config.path + "/cache"
+        // A file size limit refuses the write (EFBIG, or SIGXFSZ where the signal is not ignored): as on
+        // a full disk, the temporary file goes and the calendar is as it was.
+        let refused = try Command.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            [
+                "-c", "ulimit -f 1; exec \"$0\" \"$@\"", ToolsBinary.url.path, "run", "calendar", "add", big, "--at",
+                "friday 9:00", "--yes", "--tz", "Europe/Berlin",
+            ],
+            environment: environment)
+        #expect(refused.status != 0)
+        if refused.status == 64 {
+            #expect(refused.stderr.contains("error: calendar 'home': could not write the new file (File too large)"))
+            #expect(refused.stderr.contains("the calendar is unchanged"))
+        }
+        #expect(setup.text == before)
+        // A writer killed after writing its temporary file and before the rename left it behind: readers
+        // never see it, and the next writer (holding the lock, so no writer is mid-write) removes it.
+        let stale = setup.folder.appendingPathComponent(".home.ics.almanac-99999-1.tmp")
+        try Data("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:half".utf8).write(to: stale)
+        let leftovers = {
+            (try? FileManager.default.contentsOfDirectory(atPath: setup.folder.path))?.filter { $0.hasSuffix(".tmp") }
+                ?? []
+        }
+        #expect(try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"]).count == 1)
+        #expect(!leftovers().isEmpty)
+        _ = try setup.item(["add", "Dentist", "--at", "friday 9:00", "--yes"])
+        #expect(leftovers().isEmpty)
+        #expect(setup.text.contains(Self.foreignEvent))
+    }
+}
