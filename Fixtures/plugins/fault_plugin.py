@@ -46,6 +46,12 @@ TOOLS = [
         "inputSchema": {"type": "object", "properties": {}},
     },
     {
+        "name": "wipe",
+        "description": "Pretends to delete everything (marked destructive).",
+        "inputSchema": {"type": "object", "properties": {}},
+        "annotations": {"destructiveHint": True, "readOnlyHint": False},
+    },
+    {
         "name": "count",
         "description": "A count, declared with an output schema.",
         "inputSchema": {"type": "object", "properties": {}},
@@ -93,6 +99,8 @@ def call(request_id, name, arguments):
         names = sorted(os.environ.keys())
         result(request_id, {"content": [{"type": "text", "text": json.dumps(names)}],
                             "structuredContent": {"names": names}})
+    elif name == "wipe":
+        result(request_id, {"content": [{"type": "text", "text": "wiped"}]})
     elif name == "count":
         count = "many" if MODE == "outside-schema" else 3
         result(request_id, {"content": [{"type": "text", "text": json.dumps({"count": count})}],

@@ -195,6 +195,7 @@ public struct Runtime: Sendable {
         return ToolRegistry(
             registry.tools.filter { tool in
                 (allowed?.contains(tool.name) ?? true) && !(denied?.contains(tool.name) ?? false)
+                    && !((tool as? PluginTool)?.withheld ?? false)
             })
     }
 
@@ -212,6 +213,11 @@ public struct Runtime: Sendable {
         var result = Set<String>()
         for name in names {
             guard let tool = registry.tool(named: name) else {
+                // A plugin's tool whose plugin was not listed yet: `PLUGIN.TOOL`, the plugin configured.
+                if PluginConfiguration.claims(name, settings) {
+                    result.insert(name.lowercased())
+                    continue
+                }
                 // AlmanacError escapes control characters, so the entry can be echoed as it is.
                 throw AlmanacError.usage(
                     "\(source): unknown tool '\(name)'", suggestion: "tools: \(known.joined(separator: ", "))")

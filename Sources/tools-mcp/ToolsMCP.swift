@@ -25,7 +25,8 @@ struct ToolsMCP: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz))
+            // Plugins are listed before the first tools/list (their tools are published as any tool).
+            let runtime = try await Runtime.make(options: RuntimeOptions(timeZone: tz)).listingPlugins()
             // stderr is the log channel of a stdio MCP server; stdout carries the protocol only.
             for warning in runtime.warnings {
                 FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))
@@ -33,6 +34,7 @@ struct ToolsMCP: AsyncParsableCommand {
             try await AlmanacMCPServer.serve(
                 runtime: runtime, budget: budget, version: AlmanacVersion.current,
                 maxLineBytes: try AlmanacMCPServer.maxLineBytes(runtime.settings))
+            await runtime.stopPlugins()
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))
             throw ExitCode(error.exitStatus)

@@ -38,7 +38,8 @@ struct ToolsServe: AsyncParsableCommand {
                 shared = store
                 options.sharedStore = store
             }
-            let runtime = try Runtime.make(environment: environment, options: options)
+            // Plugins are listed before the first request (their tools are published as any tool).
+            let runtime = try await Runtime.make(environment: environment, options: options).listingPlugins()
             for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             let cache = shared.map { "postgres \($0.location)" } ?? "sqlite"
             try await AlmanacServer.serve(
@@ -49,6 +50,7 @@ struct ToolsServe: AsyncParsableCommand {
                 FileHandle.standardOutput.write(
                     Data("tools serve: listening on http://\(configuration.host):\(port) (cache: \(cache))\n".utf8))
             }
+            await runtime.stopPlugins()
             shared?.close()
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))

@@ -29,8 +29,9 @@ struct PluginCommandsEndToEndTests {
         let output = try setup.run(["plugin", "list"])
         #expect(output.status == 0, "\(output.stderr)")
         let lines = lines(output)
-        #expect(lines.contains("ok (python3): listed, 3 tool(s)"), "\(output.stdout)")
+        #expect(lines.contains("ok (python3): listed, 4 tool(s)"), "\(output.stdout)")
         #expect(lines.contains("  ok.echo") && lines.contains("  ok.env") && lines.contains("  ok.count"))
+        #expect(lines.contains("  ok.wipe [destructive: command line only]"))
         #expect(lines.contains("crashstart (python3): failing, 0 tool(s)"), "\(output.stdout)")
         #expect(
             lines.contains {
@@ -49,7 +50,7 @@ struct PluginCommandsEndToEndTests {
         #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
         let lines = lines(plain)
         #expect(lines.first?.hasPrefix("ok    start and handshake (MCP 2025-06-18): ") == true)
-        #expect(lines.contains("ok    tools/list: 3 usable tool(s)"))
+        #expect(lines.contains("ok    tools/list: 4 usable tool(s)"))
         #expect(lines.contains("ok    ok.echo: options --text --times --tone"))
         #expect(lines.contains("ok    ok.count: options none (output schema)"))
         #expect(lines.last?.hasPrefix("ok    sample call ok.env: structured content in ") == true)
@@ -87,7 +88,7 @@ struct PluginCommandsEndToEndTests {
         let output = try setup.run(["doctor"], variables)
         #expect(output.status == 69)
         let lines = lines(output)
-        #expect(lines.contains("ok    plugin ok: 3 tool(s) listed, schemas read"), "\(output.stdout)")
+        #expect(lines.contains("ok    plugin ok: 4 tool(s) listed, schemas read"), "\(output.stdout)")
         #expect(
             lines.contains(
                 "fail  plugin crashstart: start and handshake: the plugin exited with status 3 during the handshake"))

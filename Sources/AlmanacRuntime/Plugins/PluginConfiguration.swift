@@ -115,6 +115,12 @@ struct PluginConfiguration: Sendable, Hashable {
         }
     }
 
+    /// Whether `name` is `PLUGIN.TOOL` for a plugin configured in `settings`.
+    static func claims(_ name: String, _ settings: Settings) -> Bool {
+        guard let dot = name.firstIndex(of: "."), dot != name.startIndex else { return false }
+        return settings.config("plugins", name[..<dot].lowercased()) != nil
+    }
+
     /// Lower-case letters, digits, `-` and `_`, starting with a letter.
     static func validName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 32 else {

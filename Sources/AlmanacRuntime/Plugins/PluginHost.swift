@@ -25,6 +25,11 @@ actor PluginHost {
         }
     }
     private var stopped = false
+    /// When each idle program was last handed back (servers stop those idle past ``idleLimit``).
+    private var idleSince: [ObjectIdentifier: ContinuousClock.Instant] = [:]
+    private var reaper: Task<Void, Never>?
+    /// How long a program may sit idle before it is stopped (`ALMANAC_PLUGIN_IDLE`, default 300 s).
+    private nonisolated let idleLimit: Duration
 
     /// Reads `[plugins.*]` and the stored catalogs (no program is started here).
     ///
@@ -40,6 +45,10 @@ actor PluginHost {
         self.folder = folder
         self.deadline = deadline
         self.logger = logger
+        let idle = settings.env("ALMANAC_PLUGIN_IDLE").flatMap(Double.init).flatMap {
+            $0 > 0 && $0 <= 86_400 ? $0 : nil
+        }
+        idleLimit = .milliseconds(Int64((idle ?? 300) * 1000))
         var catalogs: [String: PluginCatalog] = [:]
         for configuration in configurations {
             let fingerprint = PluginCatalog.fingerprint(configuration, parentEnvironment: parentEnvironment)
@@ -184,6 +193,9 @@ actor PluginHost {
         stopped = true
         for (_, connections) in idle { for connection in connections { connection.close() } }
         idle = [:]
+        idleSince = [:]
+        reaper?.cancel()
+        reaper = nil
     }
 
     // MARK: the pool
@@ -192,6 +204,7 @@ actor PluginHost {
         let name = configuration.name
         while true {
             while let connection = idle[name]?.popLast() {
+                idleSince[ObjectIdentifier(connection)] = nil
                 if connection.isUsable { return connection }
                 connection.abort()
                 running[name, default: 1] -= 1
@@ -219,11 +232,49 @@ actor PluginHost {
         let name = connection.plugin
         if connection.isUsable, !stopped {
             idle[name, default: []].append(connection)
+            idleSince[ObjectIdentifier(connection)] = .now
+            scheduleReaper()
         } else {
             connection.abort()
             running[name, default: 1] -= 1
         }
         wakeOne(name)
+    }
+
+    /// Stops, now and then, the programs idle past ``idleLimit``; ends when none is idle.
+    private func scheduleReaper() {
+        guard reaper == nil else { return }
+        let pause = min(idleLimit, .seconds(30))
+        reaper = Task { [weak self] in
+            while true {
+                try? await Task.sleep(for: pause)
+                guard let self, await self.stopIdle() else { return }
+            }
+        }
+    }
+
+    /// Stops the programs idle past ``idleLimit``; whether any idle one is left.
+    private func stopIdle() -> Bool {
+        let now = ContinuousClock.now
+        for (name, connections) in idle {
+            var kept: [PluginConnection] = []
+            for connection in connections {
+                let since = idleSince[ObjectIdentifier(connection)] ?? now
+                if since.duration(to: now) >= idleLimit || !connection.isUsable {
+                    idleSince[ObjectIdentifier(connection)] = nil
+                    connection.close()
+                    running[name, default: 1] -= 1
+                } else {
+                    kept.append(connection)
+                }
+            }
+            idle[name] = kept
+        }
+        if idle.values.allSatisfy(\.isEmpty) {
+            reaper = nil
+            return false
+        }
+        return true
     }
 
     private func wakeOne(_ name: String) {

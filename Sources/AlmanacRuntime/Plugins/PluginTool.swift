@@ -23,6 +23,10 @@ struct PluginTool: Tool {
     /// The plugin's description of the tool, marked as the plugin's.
     var summary: String { "\(spec.summary) (plugin \(configuration.name))" }
 
+    /// Kept from untrusted callers (serve, mcp, a model): the plugin marks the tool destructive
+    /// and the operator did not name it in the entry's `allow_destructive`.
+    var withheld: Bool { spec.destructive && !configuration.allowDestructive.contains(spec.name) }
+
     /// The plugin is its one provider.
     func providers(in context: ToolContext) -> [ProviderInfo] {
         [ProviderInfo(name: configuration.name, priority: 0, note: "plugin: \(configuration.command[0])")]

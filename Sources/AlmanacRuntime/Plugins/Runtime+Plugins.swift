@@ -34,7 +34,8 @@ extension Runtime {
         guard !added.isEmpty else { return self }
         var copy = self
         copy.registry = ToolRegistry(registry.tools + added)
-        // A plugin tool is offered to untrusted callers as any tool is ([serve] tools, deny_tools).
+        // Offered to untrusted callers as any tool is ([serve] tools, deny_tools), destructive
+        // ones only where the operator allows them; the names were checked when the runtime was made.
         if let offered = try? Runtime.offeredTools(settings, registry: copy.registry) { copy.offered = offered }
         return copy
     }
