@@ -1,5 +1,6 @@
 import AlmanacCore
 import AlmanacCurl
+import AlmanacLLM
 import AlmanacRuntime
 import ArgumentParser
 import Foundation
@@ -84,7 +85,7 @@ struct DoctorChecks: Sendable {
                         status: .fail, name: descriptor.name, detail: firstLine(error), essential: probe.essential))
             }
         }
-        checks.append(await llm())
+        checks += await llm()
         return checks
     }
 
@@ -194,11 +195,12 @@ struct DoctorChecks: Sendable {
     }
 
     func reach(
-        _ name: String, env: String, fallback: String, path: String, essential: Bool, transport: any HTTPTransport
+        _ name: String, env: String, fallback: String, path: String, essential: Bool, transport: any HTTPTransport,
+        base given: URL? = nil
     ) async -> DoctorCheck {
         let base: URL
         do {
-            base = try runtime.settings.baseURL(env: env, default: fallback)
+            base = try given ?? runtime.settings.baseURL(env: env, default: fallback)
         } catch {
             return DoctorCheck(
                 status: .fail, name: name, detail: firstLine(error), essential: essential)
@@ -229,16 +231,31 @@ struct DoctorChecks: Sendable {
         }
     }
 
-    func llm() async -> DoctorCheck {
+    /// One check per LLM server `tools ask` may use (ALMANAC_LLM_URL or [llm] urls, in order).
+    func llm() async -> [DoctorCheck] {
+        let urls: [URL]
+        do {
+            urls = try LLMEndpoints.urls(from: runtime.settings)
+        } catch {
+            return [DoctorCheck(status: .warn, name: "llm", detail: firstLine(error), essential: false)]
+        }
+        var checks: [DoctorCheck] = []
+        for (index, url) in urls.enumerated() {
+            checks.append(await llm(urls.count == 1 ? "llm" : "llm \(index + 1)", url))
+        }
+        return checks
+    }
+
+    func llm(_ name: String, _ url: URL) async -> DoctorCheck {
         let check = await reach(
-            "llm", env: "ALMANAC_LLM_URL", fallback: "http://127.0.0.1:8080", path: "/health", essential: false,
-            transport: runtime.transport)
+            name, env: "ALMANAC_LLM_URL", fallback: LLMEndpoints.defaultURL, path: "/health", essential: false,
+            transport: runtime.transport, base: url)
         if check.status == .fail {
             return DoctorCheck(status: .warn, name: check.name, detail: check.detail, essential: false)
         }
         // llama.cpp answers 503 while the model loads.
         if !check.detail.contains("HTTP 200") {
-            return DoctorCheck(status: .warn, name: "llm", detail: check.detail + ", not ready", essential: false)
+            return DoctorCheck(status: .warn, name: name, detail: check.detail + ", not ready", essential: false)
         }
         return check
     }

@@ -166,6 +166,21 @@ struct AskFallbackTests {
         }
     }
 
+    @Test("tools doctor checks every LLM server of the list, each on its own line")
+    func doctor() throws {
+        let directory = try TempDirectory()
+        let first = "http://127.0.0.1:\(try LoopbackPort.free())"
+        let second = "http://127.0.0.1:\(try LoopbackPort.free())"
+        let output = try ToolsBinary.run(
+            ["doctor"],
+            environment: ToolsBinary.environment(
+                cacheDirectory: directory.url, extra: ["ALMANAC_LLM_URL": "\(first) \(second)"]))
+        let lines = output.stdout.split(separator: "\n").filter { $0.contains(" llm") }
+        #expect(lines.count == 2, "\(output.stdout)")
+        #expect(lines.first?.hasPrefix("warn  llm 1: unreachable at \(first)") == true)
+        #expect(lines.last?.hasPrefix("warn  llm 2: unreachable at \(second)") == true)
+    }
+
     @Test(
         "a server that is down and one that answers 503 are passed over; the real server answers and is named",
         .enabled(if: Peers.runLlama, Peers.llamaNote))
