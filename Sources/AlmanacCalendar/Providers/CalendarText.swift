@@ -27,8 +27,12 @@ enum CalendarText {
     static func decode(_ data: Data) -> String {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        // The common case, valid UTF-8 without C1 controls, costs one check and one copy.
-        if let text = String(validating: bytes, as: UTF8.self) { return repairingC1(text) }
+        // The common case, valid UTF-8 without C1 controls, costs one check and one copy, made
+        // from the contiguous bytes (a String of exactly their size, not grown as it is filled).
+        let valid = bytes.withUnsafeBytes { raw in
+            String(validating: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+        }
+        if let text = valid { return repairingC1(text) }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + bytes.count / 8)
         var parser = Unicode.UTF8.ForwardParser()
