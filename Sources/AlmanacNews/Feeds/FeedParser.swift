@@ -124,21 +124,38 @@ enum FeedParser {
         collapse(text)
     }
 
-    /// Whitespace runs as one space, trimmed.
+    /// Whitespace runs as one space, trimmed (ASCII whitespace and no-break spaces, byte by byte:
+    /// Foundation's character sets cost more than the whole XML parse).
     static func collapse(_ text: String) -> String {
-        var output = ""
-        output.reserveCapacity(text.utf8.count)
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
         var space = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            // U+00A0 (no-break space) is C2 A0.
+            let width = byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0 ? 2 : 1
+            if width == 2 || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
                 space = !output.isEmpty
             } else {
-                if space { output.unicodeScalars.append(" ") }
+                if space { output.append(0x20) }
                 space = false
-                output.unicodeScalars.append(scalar)
+                output.append(byte)
             }
+            index += width
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `text` without ASCII whitespace at either end.
+    static func trim(_ text: String) -> String {
+        let utf8 = text.utf8
+        let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+        guard let first = utf8.firstIndex(where: { !isSpace($0) }), let last = utf8.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        if first == utf8.startIndex && last == utf8.index(before: utf8.endIndex) { return text }
+        return String(text[first...last])
     }
 }
 
@@ -238,12 +255,9 @@ final class FeedBuilder: XMLEventSink {
             return
         }
         guard format != nil else { return }
-        if var capture {
+        if let xhtml = capture?.xhtml {
             // Inside a captured element: xhtml children are written back as markup.
-            if capture.xhtml {
-                capture.bytes += Array("<\(name)>".utf8)
-                self.capture = capture
-            }
+            if xhtml { capture?.bytes += Array("<\(name)>".utf8) }
             return
         }
         if let itemDepth {
@@ -400,11 +414,11 @@ final class FeedBuilder: XMLEventSink {
         }
         guard itemDepth != nil else {
             if capture.field == .link, feedLink == nil {
-                feedLink = Self.resolve(text.trimmingCharacters(in: .whitespacesAndNewlines), against: capture.base)
+                feedLink = Self.resolve(FeedParser.trim(text), against: capture.base)
             }
             return
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedParser.trim(text)
         switch capture.field {
         case .title:
             if pending.title == nil {
@@ -458,7 +472,7 @@ final class FeedBuilder: XMLEventSink {
 
     /// `href` against `base` (unchanged when there is no base or it does not parse).
     static func resolve(_ href: String, against base: URL?) -> String? {
-        let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = FeedParser.trim(href)
         guard !trimmed.isEmpty else { return nil }
         guard let base, !trimmed.hasPrefix("http://"), !trimmed.hasPrefix("https://") else { return trimmed }
         return URL(string: trimmed, relativeTo: base)?.absoluteString ?? trimmed

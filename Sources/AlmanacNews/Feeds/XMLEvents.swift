@@ -54,7 +54,9 @@ enum XMLEvents {
                         var value = attributes[index + 2].map { String(cString: $0) } ?? ""
                         // Without entity substitution libxml2 hands `&amp;` in an attribute on as `&#38;`
                         // (its tree builder would resolve it later); every other reference arrives replaced.
-                        if value.contains("&#38;") { value = value.replacingOccurrences(of: "&#38;", with: "&") }
+                        if value.utf8.contains(UInt8(ascii: "&")) {
+                            value = value.replacingOccurrences(of: "&#38;", with: "&")
+                        }
                         list.append(XMLAttribute(name: String(cString: local), namespace: uri, value: value))
                         index += 3
                     }

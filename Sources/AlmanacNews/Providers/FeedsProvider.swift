@@ -25,6 +25,8 @@ struct FeedsProvider: DescribedProvider {
     /// The largest feed read: a bigger one is refused in one line (no feed worth reading is this
     /// large; the biggest recorded one is 0.5 MB).
     static let maximumFeedBytes = 10 << 20
+    /// Markup of one summary read for its text.
+    static let summaryMarkupBytes = 8 << 10
     /// Feeds an OPML list may add.
     static let maximumFeeds = 100
     /// Items kept per answer (newest first), before `--count` picks what is shown.
@@ -164,7 +166,12 @@ struct FeedsProvider: DescribedProvider {
         for index in feed.items.indices {
             let item = feed.items[index]
             let base = item.link.flatMap { URL(string: $0) } ?? url
-            let text = item.summaryIsHTML ? FragmentText.plain(item.summary, base: base) : item.summary
+            // 400 characters of text lie within the first 8 KB of markup in any summary worth showing; a
+            // full post in `content:encoded` is not parsed whole for them.
+            let html =
+                item.summary.utf8.count > Self.summaryMarkupBytes
+                ? String(decoding: item.summary.utf8.prefix(Self.summaryMarkupBytes), as: UTF8.self) : item.summary
+            let text = item.summaryIsHTML ? FragmentText.plain(html, base: base) : item.summary
             feed.items[index].summary = Self.bounded(FeedParser.collapse(text), limit: NewsItem.summaryLimit)
             feed.items[index].summaryIsHTML = false
         }
