@@ -155,7 +155,8 @@ extension Tools {
 
         func run() async throws {
             do {
-                let runtime = try Runtime.make()
+                // Plugins not yet listed are started and listed, so their tools are described too.
+                let runtime = try await Runtime.make().listingPlugins()
                 printLine(try OpenAITools.json(runtime.publishedTools, policy: runtime.egress.with(trust: .untrusted)))
             } catch {
                 throw fail(error)

@@ -111,13 +111,14 @@ struct PluginTimeEndToEndTests {
         .enabled(if: PluginPeers.runTime, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
     func listAndSchema() throws {
         let setup = try Self.setup()
+        // `schema` first: it lists a plugin that has no catalog yet, as `list` does.
+        let schema = try setup.run(["schema"])
+        #expect(schema.status == 0, "\(schema.stderr)")
         let list = try setup.run(["list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("time.get_current_time"))
         #expect(list.stdout.contains("time.convert_time"))
         #expect(list.stdout.contains("(plugin time)"))
-        let schema = try setup.run(["schema"])
-        #expect(schema.status == 0, "\(schema.stderr)")
         let definitions = try #require(
             try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
         let function = try #require(
