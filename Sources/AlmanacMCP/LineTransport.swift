@@ -216,7 +216,9 @@ public actor LineTransport: Transport {
                     case .line(let message): continuation.yield(message)
                     case .tooLong(let id):
                         let reply = Self.refusal(id: id, text: refusal)
-                        writer.async { try? Self.writeAll(output, reply) }
+                        // Written before the next line is read (and before the end of input
+                        // can end the server): the refusal is never lost at exit.
+                        writer.sync { try? Self.writeAll(output, reply) }
                     }
                 }
             }

@@ -69,6 +69,14 @@ struct StdioLineLimitTests {
         #expect(result["isError"] as? Bool == true)
     }
 
+    @Test("a refused line just before the end of input is still answered")
+    func refusalAtEnd() throws {
+        let (status, byID) = try replies(
+            [Self.initialize, Self.bigCall(id: 9, bytes: 4000)], extra: ["ALMANAC_MCP_MAX_LINE": "2048"])
+        #expect(status == 0)
+        #expect((byID[9]?["error"] as? [String: Any])?["code"] as? Int == -32600, "\(byID)")
+    }
+
     @Test("a bad ALMANAC_MCP_MAX_LINE is one line and exit 64")
     func badSetting() throws {
         let directory = Self.temporary()
