@@ -207,14 +207,22 @@ public final class FixtureServer: @unchecked Sendable {
     deinit { stop() }
 }
 
-/// A Python server script of the package's that binds 127.0.0.1 and prints "PORT n" first.
-enum LoopbackScript {
+/// A Python server that binds 127.0.0.1 and prints "PORT n" first: a script of the package's, or
+/// a test's own inline stub.
+public enum LoopbackScript {
     /// Starts `script` (relative to the package root) with `arguments` and waits, bounded, for its
     /// port; a script that does not say one is stopped and named in the error.
     static func start(_ script: String, _ arguments: [String], name: String) throws -> (Process, Int) {
+        try start(python: [Fixtures.packageRoot().appendingPathComponent(script).path] + arguments, name: name)
+    }
+
+    /// Starts `python3` with `python` as its arguments (e.g. `["-c", source, mode]`) and waits,
+    /// bounded, for the "PORT n" line; a server that does not say one is stopped and named in the
+    /// error.
+    public static func start(python: [String], name: String) throws -> (Process, Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.packageRoot().appendingPathComponent(script).path] + arguments
+        process.arguments = ["python3"] + python
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice

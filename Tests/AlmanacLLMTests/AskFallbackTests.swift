@@ -11,7 +11,7 @@ import Testing
 /// Bounded (at most 20 requests, 30 s each), stopped by its pid.
 final class FakeLLM: @unchecked Sendable {
     // @unchecked: the process handle is touched by the owning test only, and stopped once.
-    private let process = Process()
+    private let process: Process
     let port: Int
     var url: String { "http://127.0.0.1:\(port)" }
 
@@ -52,34 +52,12 @@ final class FakeLLM: @unchecked Sendable {
         """#
 
     init(mode: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, mode]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = ""
-        for _ in 0..<200 where !line.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty {
-                if !process.isRunning { break }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            ChildProcess.stop(process, grace: 0)
-            throw StubNotStarted(description: "fake LLM did not start: '\(text)'")
-        }
-        self.port = port
+        (process, port) = try LoopbackScript.start(python: ["-c", Self.script, mode], name: "fake LLM")
     }
 
     func stop() { ChildProcess.stop(process, grace: 0) }
 
     deinit { stop() }
-
-    struct StubNotStarted: Error, CustomStringConvertible { var description: String }
 }
 
 /// Whether `text` holds a control character other than newline and tab, or a bidi override.

@@ -11,7 +11,7 @@ import Testing
 /// Bounded (at most 20 requests, 30 s each), stopped by its pid.
 final class TwoHeaderServer: @unchecked Sendable {
     // @unchecked: the process handle is touched by the owning test only, and stopped once.
-    private let process = Process()
+    private let process: Process
     let port: Int
 
     static let script = #"""
@@ -44,34 +44,12 @@ final class TwoHeaderServer: @unchecked Sendable {
         """#
 
     init() throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = ""
-        for _ in 0..<200 where !line.contains("\n") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty {
-                if !process.isRunning { break }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            line += String(decoding: chunk, as: UTF8.self)
-        }
-        let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
-            ChildProcess.stop(process, grace: 0)
-            throw StubNotStarted(description: "page server did not start: '\(text)'")
-        }
-        self.port = port
+        (process, port) = try LoopbackScript.start(python: ["-c", Self.script], name: "page server")
     }
 
     func stop() { ChildProcess.stop(process, grace: 0) }
 
     deinit { stop() }
-
-    struct StubNotStarted: Error, CustomStringConvertible { var description: String }
 }
 
 @Suite("read: the page's type as browsers read it (#31 item 18)")
