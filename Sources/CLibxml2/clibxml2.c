@@ -123,23 +123,28 @@ static void ignore_error(void *context, almanac_xml_error_ref error) {
     (void)error;
 }
 
+/* Writes libxml2's first error into `buffer` (size bytes) on one line, unless one is kept already:
+ * its messages end in a newline and may hold more. Shared by the pull reader and the SAX parse. */
+static void keep_first_error_in(char *buffer, size_t size, almanac_xml_error_ref error) {
+    if (buffer[0] != '\0' || error == NULL || error->level < XML_ERR_ERROR) return;
+    const char *message = error->message != NULL ? error->message : "malformed XML";
+    if (error->line > 0) {
+        snprintf(buffer, size, "line %d: %s", error->line, message);
+    } else {
+        snprintf(buffer, size, "%s", message);
+    }
+    for (char *character = buffer; *character != '\0'; character++) {
+        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
+    }
+    for (size_t end = strlen(buffer); end > 0 && buffer[end - 1] == ' '; end--) {
+        buffer[end - 1] = '\0';
+    }
+}
+
 /* Keeps the reader's first error, on one line, for the caller to report. */
 static void keep_first_error(void *context, almanac_xml_error_ref error) {
     almanac_xml_reader *reader = context;
-    if (reader->error[0] != '\0' || error == NULL || error->level < XML_ERR_ERROR) return;
-    const char *message = error->message != NULL ? error->message : "malformed XML";
-    if (error->line > 0) {
-        snprintf(reader->error, sizeof reader->error, "line %d: %s", error->line, message);
-    } else {
-        snprintf(reader->error, sizeof reader->error, "%s", message);
-    }
-    /* libxml2's messages end in a newline and may hold more. */
-    for (char *character = reader->error; *character != '\0'; character++) {
-        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
-    }
-    for (size_t end = strlen(reader->error); end > 0 && reader->error[end - 1] == ' '; end--) {
-        reader->error[end - 1] = '\0';
-    }
+    keep_first_error_in(reader->error, sizeof reader->error, error);
 }
 
 almanac_xml_reader *almanac_xml_reader_for_memory(const char *buffer, int size) {
@@ -463,19 +468,7 @@ struct xml_events {
 
 static void keep_first_parse_error(void *context, almanac_xml_error_ref error) {
     struct xml_events *events = context;
-    if (events->error[0] != '\0' || error == NULL || error->level < XML_ERR_ERROR) return;
-    const char *message = error->message != NULL ? error->message : "malformed XML";
-    if (error->line > 0) {
-        snprintf(events->error, sizeof events->error, "line %d: %s", error->line, message);
-    } else {
-        snprintf(events->error, sizeof events->error, "%s", message);
-    }
-    for (char *character = events->error; *character != '\0'; character++) {
-        if (*character == '\n' || *character == '\r' || *character == '\t') *character = ' ';
-    }
-    for (size_t end = strlen(events->error); end > 0 && events->error[end - 1] == ' '; end--) {
-        events->error[end - 1] = '\0';
-    }
+    keep_first_error_in(events->error, sizeof events->error, error);
 }
 
 static void on_xml_start(void *context, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri,
