@@ -7,7 +7,7 @@ import Testing
 /// Fault × provider, end to end: the built `tools` binary against the loopback fixture server with
 /// each fault injected. Every cell must end within the deadline with a clear message (or data),
 /// in bounded memory, without crashing, and leave the cache untouched by the failure.
-/// `scripts/fault-matrix` prints the same matrix as the table in README.md (Reliability).
+/// `scripts/fault-matrix` prints the same matrix as the table in docs/reliability.md.
 @Suite("fault matrix, end to end", .serialized)
 struct FaultMatrixTests {
     /// One provider of the registry with a sample call: its endpoints point at the faulty server,

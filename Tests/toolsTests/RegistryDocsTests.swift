@@ -4,20 +4,26 @@ import AlmanacTesting
 import Foundation
 import Testing
 
-/// The documentation names what the registry has: a provider added to a chain without its
-/// variable in README's configuration table, or its name in the providers table, fails here.
-@Suite("README against the provider registry")
+/// The documentation names what the registry has: a provider added to a chain without its name in
+/// README's providers table, its variable in docs/configuration.md's table, or its rows in
+/// docs/reliability.md's fault matrix fails here (docs/providers.md says so to whoever adds one).
+@Suite("Docs against the provider registry")
 struct RegistryDocsTests {
-    static let readme: String = {
-        let url = Fixtures.packageRoot().appendingPathComponent("README.md")
+    static func document(_ path: String) -> String {
+        let url = Fixtures.packageRoot().appendingPathComponent(path)
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-    }()
+    }
 
-    @Test("every provider's base-URL variable is in README's configuration table")
+    static let readme = document("README.md")
+    static let configuration = document("docs/configuration.md")
+    static let reliability = document("docs/reliability.md")
+
+    @Test("every provider's base-URL variable is in docs/configuration.md's table")
     func variables() {
+        #expect(!Self.configuration.isEmpty, "docs/configuration.md is missing")
         for descriptor in Runtime.defaultProviders().descriptors {
             for endpoint in descriptor.endpoints {
-                #expect(Self.readme.contains("| `\(endpoint.env)` |"), "\(descriptor.name): \(endpoint.env)")
+                #expect(Self.configuration.contains("| `\(endpoint.env)` |"), "\(descriptor.name): \(endpoint.env)")
             }
         }
     }
@@ -32,10 +38,11 @@ struct RegistryDocsTests {
     }
 
     @Test(
-        "README's fault-matrix table has every fault for every provider the matrix runs (regenerate it with scripts/fault-matrix)"
+        "docs/reliability.md's fault matrix has every fault for every provider the matrix runs (rows from scripts/fault-matrix)"
     )
     func faultMatrix() {
-        let rows = Self.readme.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        #expect(!Self.reliability.isEmpty, "docs/reliability.md is missing")
+        let rows = Self.reliability.split(separator: "\n").filter { $0.hasPrefix("| ") }
         for descriptor in Runtime.defaultProviders().descriptors
         where descriptor.sampleCall != nil && !descriptor.endpoints.isEmpty {
             let cell = " | \(descriptor.tool) (\(descriptor.name)) | "
