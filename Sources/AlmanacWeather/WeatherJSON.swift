@@ -10,7 +10,7 @@ struct ForecastJSON: Encodable {
     let forecast: Forecast
 
     enum CodingKeys: String, CodingKey {
-        case location, units, view, day, alerts, current, hourly, daily, alternatives
+        case location, profilePlace, units, view, day, alerts, current, hourly, daily, alternatives
     }
 
     /// By hand: `hourly` is written only for the views that show hours.
@@ -18,6 +18,8 @@ struct ForecastJSON: Encodable {
         let sheet = Sheet(forecast: forecast, now: payload.now)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(LocationJSON(location: forecast.location), forKey: .location)
+        // Only for a place of the profile ("home", "work"): older answers keep their exact shape.
+        try container.encodeIfPresent(payload.profileName, forKey: .profilePlace)
         try container.encode(forecast.units, forKey: .units)
         try container.encode(payload.viewName, forKey: .view)
         try container.encode(payload.day, forKey: .day)

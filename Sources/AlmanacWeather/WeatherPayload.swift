@@ -27,6 +27,8 @@ public struct WeatherPayload: ToolPayload {
     public var geocoder: String?
     /// Official warnings in force at the place, shown one line each above the forecast.
     public var alerts: [WeatherAlert] = []
+    /// The profile's name for the place ("home", "work"), shown before the geocoded name.
+    public var profileName: String?
 
     /// Builds the payload for a checked request; resolves a day word in the forecast's zone.
     ///
@@ -71,6 +73,13 @@ public struct WeatherPayload: ToolPayload {
         }
     }
 
+    /// "work (Porto, Portugal) · local time ..." for a place of the profile, else `title`.
+    func labelled(_ title: String) -> String {
+        guard let profileName else { return title }
+        guard let cut = title.range(of: " · ") else { return "\(profileName) (\(title))" }
+        return "\(profileName) (\(title[..<cut.lowerBound]))\(title[cut.lowerBound...])"
+    }
+
     // MARK: - Context
 
     /// Compact text for an LLM: header, now, the day(s) asked, at most a few more lines.
@@ -78,7 +87,7 @@ public struct WeatherPayload: ToolPayload {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
-            let header = rendering.header(sheet.title, zone: sheet.zone)
+            let header = rendering.header(labelled(sheet.title), zone: sheet.zone)
             let lines = rendering.budget.fit(sheet.contextLines(self), reserved: header, minimum: 1) {
                 "… \($0) more line\($0 == 1 ? "" : "s") omitted"
             }
@@ -93,7 +102,7 @@ public struct WeatherPayload: ToolPayload {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
-            var lines = [rendering.header(sheet.title, zone: sheet.zone)] + sheet.textLines(self)
+            var lines = [rendering.header(labelled(sheet.title), zone: sheet.zone)] + sheet.textLines(self)
             // The providers' licences ask for attribution wherever people see the data: the forecast's
             // and the geocoder's (OpenStreetMap's ODbL).
             let forecaster = WeatherTool.forecastChain.first { $0.name == rendering.metadata.provider }

@@ -33,6 +33,11 @@ public struct WeatherRequest: Sendable, Equatable {
 
     /// Where.
     public var target: Target
+    /// The profile's name for the place (`home`, or a key of `[me] places` such as `work`), shown
+    /// beside the geocoded name; nil when the place was named directly.
+    public var profileName: String?
+    /// What the profile gave for ``profileName`` ("Porto", "38.72,-9.14"), for messages.
+    public var profileValue: String?
     /// Warnings, air quality or the next hour instead of the forecast; nil for the forecast.
     public var extra: Extra?
     /// What to show.
@@ -71,7 +76,8 @@ public struct WeatherRequest: Sendable, Equatable {
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` naming what was wrong and what would be right.
     public init(_ arguments: ToolArguments, settings: Settings) throws {
         let (placeText, dayWord) = try Self.placeAndDay(arguments)
-        target = try Self.target(arguments, placeText: placeText, settings: settings)
+        (target, profileName, profileValue) = try Self.profileTarget(
+            arguments, placeText: placeText, settings: settings)
         (view, everyHour) = try Self.view(arguments, dayWord: dayWord)
         sun = arguments.flag("sun")
         (units, wind) = try Self.units(arguments, settings: settings)
@@ -123,6 +129,45 @@ public struct WeatherRequest: Sendable, Equatable {
         return (placeText, dayWord)
     }
 
+    /// The target with the profile applied: a name of `[me] places` wins over a geocoder lookup of
+    /// the same word ("work" is the user's work, not a place called Work); no place at all is
+    /// `[me] home`, then `[weather] place`. A profile value "LAT,LON" is coordinates.
+    static func profileTarget(
+        _ arguments: ToolArguments, placeText: String, settings: Settings
+    ) throws -> (Target, name: String?, value: String?) {
+        let coordinatesGiven = arguments.number("lat") != nil || arguments.number("lon") != nil
+        guard !coordinatesGiven else {
+            return (try target(arguments, placeText: placeText, settings: settings), nil, nil)
+        }
+        let profile = try Profile.read(settings)
+        let chosen: (name: String, value: String)?
+        if placeText.isEmpty {
+            chosen = profile.home.map { ("home", $0) }
+        } else {
+            chosen = profile.place(named: placeText).map { ($0.name, $0.place) }
+        }
+        guard let chosen else { return (try target(arguments, placeText: placeText, settings: settings), nil, nil) }
+        if let (latitude, longitude) = coordinates(chosen.value) {
+            return (.coordinates(latitude: latitude, longitude: longitude), chosen.name, chosen.value)
+        }
+        let place = PlaceText(PlaceText.collapse(chosen.value))
+        guard !place.name.isEmpty else {
+            throw AlmanacError.usage(
+                "weather: [me] \(chosen.name == "home" ? "home" : "places: \(chosen.name)") is empty",
+                suggestion: "e.g. home = \"Lisbon\" or home = \"38.72,-9.14\" under [me] in config.toml")
+        }
+        return (.place(place), chosen.name, chosen.value)
+    }
+
+    /// "38.72,-9.14" as latitude and longitude in range, else nil (a place name).
+    static func coordinates(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
+        return (latitude, longitude)
+    }
+
     /// `--lat/--lon`, else the place (or the configured default place).
     static func target(_ arguments: ToolArguments, placeText: String, settings: Settings) throws -> Target {
         switch (arguments.number("lat"), arguments.number("lon")) {
@@ -152,9 +197,9 @@ public struct WeatherRequest: Sendable, Equatable {
             let place = PlaceText(placeText)
             guard !place.name.isEmpty else {
                 throw AlmanacError.usage(
-                    "weather: no place given and no default place is set",
+                    "weather: no place given and no home is set",
                     suggestion:
-                        "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
+                        "tools run weather Lisbon, or set your home in config.toml: [me] home = \"Lisbon\"")
             }
             return .place(place)
         default:

@@ -132,12 +132,17 @@ public struct WeatherTool: Tool {
                     tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.lookupName),
                     providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> },
                     ttl: .seconds(86_400))
-                let choice = try PlaceMatcher.choose(
-                    text, from: geocoded.value.places, answeredBy: Self.geocoderName(geocoded.metadata.provider),
-                    // Each failure's detail already starts with its service's name.
-                    failed: geocoded.metadata.failures.map {
-                        $0.detail ?? "\(Self.geocoderName($0.provider)): \($0.outcome.rawValue)"
-                    })
+                let choice: PlaceMatcher.Choice
+                do {
+                    choice = try PlaceMatcher.choose(
+                        text, from: geocoded.value.places, answeredBy: Self.geocoderName(geocoded.metadata.provider),
+                        // Each failure's detail already starts with its service's name.
+                        failed: geocoded.metadata.failures.map {
+                            $0.detail ?? "\(Self.geocoderName($0.provider)): \($0.outcome.rawValue)"
+                        })
+                } catch let error as AlmanacError where error.kind == .usage {
+                    throw Self.profileError(error, request: request)
+                }
                 geocoder = geocoded.metadata.provider
                 alternatives = choice.alternatives
                 if let zone = choice.place.timezone.flatMap(TimeZone.init(identifier:)) { estimateZone = zone }
@@ -154,6 +159,7 @@ public struct WeatherTool: Tool {
             }
         }
         query.days = try request.span(now: context.now, zone: estimateZone)
+        query.profileName = request.profileName
 
         switch request.extra {
         case .alerts?: return try await alerts(query, context: context)
@@ -172,6 +178,7 @@ public struct WeatherTool: Tool {
         var payload = try WeatherPayload(
             report: fetched.value, request: request, now: context.now, alternatives: alternatives)
         payload.geocoder = geocoder
+        payload.profileName = request.profileName
         // Warnings once the forecast is in (a failed forecast needs none); a warning service that
         // cannot answer (no contact set, down) leaves the forecast as it was.
         payload.alerts = await activeAlerts(query, context: context)
@@ -183,13 +190,27 @@ public struct WeatherTool: Tool {
         geocodingChain.first { $0.name == provider }?.descriptor.label ?? provider
     }
 
-    /// The place as the extras name it.
+    /// The place as the extras name it: "work (Porto, Portugal)" for a place of the profile.
     static func placeName(_ query: WeatherQuery) -> String {
-        if let place = query.place { return place.displayName }
-        if let latitude = query.latitude, let longitude = query.longitude {
-            return WeatherLocation.coordinates(latitude, longitude)
+        let name: String
+        if let place = query.place {
+            name = place.displayName
+        } else if let latitude = query.latitude, let longitude = query.longitude {
+            name = WeatherLocation.coordinates(latitude, longitude)
+        } else {
+            name = query.placeText
         }
-        return query.placeText
+        return query.profileName.map { "\($0) (\(name))" } ?? name
+    }
+
+    /// A place of the profile that could not be found: the message names the profile entry, so the
+    /// user knows which line of config.toml to fix.
+    static func profileError(_ error: AlmanacError, request: WeatherRequest) -> AlmanacError {
+        guard let name = request.profileName, let value = request.profileValue else { return error }
+        let entry = name == "home" ? "[me] home" : "[me] places: \(name)"
+        return AlmanacError.usage(
+            "weather: \(entry) = '\(value)' is not a known place: \(error.message)",
+            suggestion: "fix it under [me] in config.toml: a place name ('Porto, PT') or \"LAT,LON\"")
     }
 
     /// The warning providers that cover `query`'s place.

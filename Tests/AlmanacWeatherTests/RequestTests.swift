@@ -74,8 +74,8 @@ struct RequestTests {
                 ["Lisbon", "--hourly", "--days", "3"],
                 "weather: --days does not combine with --hourly (the next 24 hours)"
             ),
-            ([], "weather: no place given and no default place is set"),
-            (["tomorrow"], "weather: no place given and no default place is set"),
+            ([], "weather: no place given and no home is set"),
+            (["tomorrow"], "weather: no place given and no home is set"),
         ])
     func usage(_ words: [String], _ message: String) throws {
         do {
@@ -95,7 +95,7 @@ struct RequestTests {
         } catch let error as AlmanacError {
             #expect(
                 error.suggestion
-                    == "tools run weather Lisbon, or set a default in config.toml: [weather] place = \"Lisbon\"")
+                    == "tools run weather Lisbon, or set your home in config.toml: [me] home = \"Lisbon\"")
         }
     }
 

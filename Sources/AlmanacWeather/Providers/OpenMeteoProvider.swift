@@ -56,6 +56,8 @@ public struct WeatherQuery: Sendable {
     public var searchText: String
     /// The place as the user wrote it, for the web fallback's label.
     public var placeText: String
+    /// The profile's name for the place ("home", "work"), for labels; not part of any request.
+    public var profileName: String?
 
     /// Creates a query.
     public init(
