@@ -4,7 +4,8 @@ misbehaves on demand, for Almanac's plugin fault tests: the real `mcp-server-tim
 crash, hang or flood when asked.
 
     fault_plugin.py MODE     MODE: ok, crash-start, crash-call, hang, flood, bad-jsonrpc,
-                             outside-schema
+                             outside-schema, crash-second (answers its first call, dies
+                             during the next)
 
 Each start appends a line to $FAULT_STARTS (when set), so a test can count process starts.
 """
@@ -73,8 +74,12 @@ def result(request_id, value):
     send({"jsonrpc": "2.0", "id": request_id, "result": value})
 
 
+CALLS = [0]
+
+
 def call(request_id, name, arguments):
-    if MODE == "crash-call":
+    CALLS[0] += 1
+    if MODE == "crash-call" or (MODE == "crash-second" and CALLS[0] > 1):
         os._exit(4)
     if MODE == "hang":
         while True:

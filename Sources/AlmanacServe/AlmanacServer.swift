@@ -22,7 +22,8 @@ public enum AlmanacServer {
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         MemoryRelief.keepBigBlocksApart()
-        let metrics = ServeMetrics(tools: runtime.publishedTools.map(\.name))
+        let metrics = ServeMetrics(tools: runtime.publishedTools.map(\.name), plugins: runtime.pluginNames)
+        runtime.onPluginRestart { metrics.restarted(plugin: $0) }
         let api = ToolAPI(
             runtime: runtime, budget: configuration.budget, metrics: metrics,
             maxAnswerBytes: configuration.maxAnswerBytes)

@@ -8,6 +8,8 @@ public final class ServeMetrics: Sendable {
     /// The registry `/metrics` prints.
     public let registry = PrometheusCollectorRegistry()
     private let toolNames: Set<String>
+    /// Configured plugins: their tools' provider attempts are also counted per plugin.
+    private let pluginNames: Set<String>
 
     /// Seconds: cached answers land in the first buckets, upstream fetches in the later ones.
     static let buckets: [Duration] = [
@@ -17,8 +19,9 @@ public final class ServeMetrics: Sendable {
     ]
 
     /// Creates the metrics for `tools`.
-    public init(tools: [String]) {
+    public init(tools: [String], plugins: [String] = []) {
         toolNames = Set(tools)
+        pluginNames = Set(plugins)
     }
 
     static var calls: MetricNameDescriptor {
@@ -40,6 +43,26 @@ public final class ServeMetrics: Sendable {
         MetricNameDescriptor(
             namespace: "almanac", metricName: "provider_attempts", unitName: "total",
             helpText: "Provider attempts, by outcome (ok, failed, timeout, cached, skipped).")
+    }
+    static var pluginCalls: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "almanac", metricName: "plugin_calls", unitName: "total",
+            helpText: "Calls a plugin was asked (cached answers not counted), by plugin.")
+    }
+    static var pluginFailures: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "almanac", metricName: "plugin_failures", unitName: "total",
+            helpText: "Plugin calls that failed or timed out (also while backing off), by plugin.")
+    }
+    static var pluginRestarts: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "almanac", metricName: "plugin_restarts", unitName: "total",
+            helpText: "Plugin programs started again after a failure, by plugin.")
+    }
+    static var pluginDuration: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "almanac", metricName: "plugin_call_duration", unitName: "seconds",
+            helpText: "Time one plugin call took, by plugin.")
     }
     static var refusals: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -63,7 +86,29 @@ public final class ServeMetrics: Sendable {
                 descriptor: Self.attempts,
                 labels: [("tool", tool), ("provider", attempt.provider), ("outcome", attempt.outcome.rawValue)]
             ).increment()
+            if pluginNames.contains(attempt.provider) { plugin(attempt) }
         }
+    }
+
+    /// Counts one attempt a plugin answered (or failed); cached and skipped ones asked no plugin.
+    private func plugin(_ attempt: ProviderAttempt) {
+        let labels = [("plugin", attempt.provider)]
+        switch attempt.outcome {
+        case .ok, .failed, .timeout:
+            registry.makeCounter(descriptor: Self.pluginCalls, labels: labels).increment()
+            registry.makeDurationHistogram(descriptor: Self.pluginDuration, labels: labels, buckets: Self.buckets)
+                .record(.milliseconds(attempt.milliseconds))
+            if attempt.outcome != .ok {
+                registry.makeCounter(descriptor: Self.pluginFailures, labels: labels).increment()
+            }
+        case .cached, .skipped: break
+        }
+    }
+
+    /// Records that `plugin`'s program was started again after a failure.
+    public func restarted(plugin: String) {
+        guard pluginNames.contains(plugin) else { return }
+        registry.makeCounter(descriptor: Self.pluginRestarts, labels: [("plugin", plugin)]).increment()
     }
 
     /// Records a request the server refused before any tool ran (`reason`: unauthorized, origin,

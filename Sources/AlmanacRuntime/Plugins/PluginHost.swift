@@ -30,6 +30,12 @@ actor PluginHost {
     private var reaper: Task<Void, Never>?
     /// How long a program may sit idle before it is stopped (`ALMANAC_PLUGIN_IDLE`, default 300 s).
     private nonisolated let idleLimit: Duration
+    /// Plugins whose program failed, and when each may be started again.
+    private var backoff: [String: PluginBackoff] = [:]
+    /// The first wait after a failure (`ALMANAC_PLUGIN_BACKOFF`, default 1 s), doubled per failure in a row.
+    private nonisolated let backoffBase: Duration
+    /// Told when a program is started again after a failure (a server's metrics).
+    nonisolated let observer = PluginObserver()
 
     /// Reads `[plugins.*]` and the stored catalogs (no program is started here).
     ///
@@ -49,6 +55,10 @@ actor PluginHost {
             $0 > 0 && $0 <= 86_400 ? $0 : nil
         }
         idleLimit = .milliseconds(Int64((idle ?? 300) * 1000))
+        let base = settings.env("ALMANAC_PLUGIN_BACKOFF").flatMap(Double.init).flatMap {
+            $0 > 0 && $0 <= 3600 ? $0 : nil
+        }
+        backoffBase = .milliseconds(Int64((base ?? 1) * 1000))
         var catalogs: [String: PluginCatalog] = [:]
         for configuration in configurations {
             let fingerprint = PluginCatalog.fingerprint(configuration, parentEnvironment: parentEnvironment)
@@ -122,6 +132,7 @@ actor PluginHost {
             } catch {
                 connection.abort()
                 checkin(connection)
+                failed(configuration.name, error)
                 throw error
             }
             let catalog = PluginCatalog(
@@ -129,12 +140,13 @@ actor PluginHost {
                 listedAt: Date(), tools: specs)
             catalog.save(configuration.name, in: folder)
             catalogs[configuration.name] = catalog
+            backoff[configuration.name] = nil
             lastErrors[configuration.name] = nil
             record(error: nil, for: configuration.name)
             return Self.tools(configuration, catalog, host: self)
         } catch {
             let failure = Self.failure(error)
-            lastErrors[configuration.name] = failure.message
+            if !(error is PluginBackingOff) { lastErrors[configuration.name] = failure.message }
             let elapsed = Int(PluginConnection.milliseconds(started.duration(to: .now)))
             throw AlmanacError.unavailable(
                 tool: toolName,
@@ -157,7 +169,7 @@ actor PluginHost {
             connection = try await checkout(configuration)
         } catch {
             let failure = Self.failure(error)
-            lastErrors[configuration.name] = failure.message
+            if !(error is PluginBackingOff) { lastErrors[configuration.name] = failure.message }
             throw failure
         }
         do {
@@ -165,6 +177,7 @@ actor PluginHost {
                 try connection.callTool(tool, arguments: arguments, deadline: deadline)
             }
             checkin(connection)
+            backoff[configuration.name] = nil
             if lastErrors[configuration.name] != nil { lastErrors[configuration.name] = nil }
             return result
         } catch let error as PluginError {
@@ -179,10 +192,19 @@ actor PluginHost {
         } catch {
             connection.abort()
             checkin(connection)
+            failed(configuration.name, error)
             let failure = Self.failure(error)
             lastErrors[configuration.name] = failure.message
             throw failure
         }
+    }
+
+    /// Starts (or lengthens) the plugin's backoff after its program failed; a cancelled call is
+    /// not the program's fault.
+    private func failed(_ name: String, _ error: any Error) {
+        guard !(error is CancellationError), !(error is PluginBackingOff) else { return }
+        backoff[name] = PluginBackoff.after(
+            backoff[name], reason: Self.failure(error).message, base: backoffBase, now: .now, date: Date())
     }
 
     /// What last went wrong with each plugin (for `tools plugin list`).
@@ -212,18 +234,27 @@ actor PluginHost {
             if running[name, default: 0] < Self.maxPerPlugin { break }
             await withCheckedContinuation { waiting[name, default: []].append($0) }
         }
+        // A program that just failed is not started again before its backoff ends.
+        if let waiting = backoff[name], ContinuousClock.now < waiting.retryAt {
+            wakeOne(name)
+            throw PluginBackingOff(failure: waiting.refusal(now: .now))
+        }
+        let restart = backoff[name] != nil
         running[name, default: 0] += 1
         do {
             let environment = parentEnvironment
             let log = folder.map { Self.log(name, in: $0) }
             let deadline = deadline
-            return try await Self.blocking {
+            let connection = try await Self.blocking {
                 try PluginConnection(
                     configuration: configuration, parentEnvironment: environment, log: log, deadline: deadline)
             }
+            if restart { observer.restarted(name) }
+            return connection
         } catch {
             running[name, default: 1] -= 1
             wakeOne(name)
+            failed(name, error)
             throw error
         }
     }
@@ -302,6 +333,7 @@ actor PluginHost {
         switch error {
         case let failure as ProviderFailure: failure
         case let failure as PluginError: failure.failure
+        case let refusal as PluginBackingOff: refusal.failure
         case is CancellationError: ProviderFailure(.timeout, "the call was cancelled")
         default: ProviderFailure(.network, "\(type(of: error))")
         }

@@ -40,6 +40,11 @@ extension Runtime {
         return copy
     }
 
+    /// Calls `handler` with a plugin's name each time its program is started again after a failure.
+    public func onPluginRestart(_ handler: @escaping @Sendable (String) -> Void) {
+        plugins?.observer.onRestart(handler)
+    }
+
     /// Stops the plugins' idle programs (a server's shutdown; one-shot commands kill theirs at exit).
     public func stopPlugins() async {
         await plugins?.shutdown()
