@@ -78,6 +78,12 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
         return AlmanacError(kind: .unavailable, message: message, suggestion: nil, attempts: attempts)
     }
 
+    /// An upstream failed in a way one line says best (a calendar server refused or lost a write):
+    /// exit 69, no per-provider lines.
+    public static func unavailable(_ message: String, suggestion: String?) -> AlmanacError {
+        AlmanacError(kind: .unavailable, message: message, suggestion: suggestion)
+    }
+
     /// A bug.
     public static func `internal`(_ message: String) -> AlmanacError {
         AlmanacError(kind: .internal, message: message, suggestion: nil)
