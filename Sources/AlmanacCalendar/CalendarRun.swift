@@ -95,6 +95,9 @@ struct CalendarRun {
             if case .caldav = source.location {
                 // A CalDAV answer may be limited to the window (time-range query).
                 key += ":\(request.firstDay)..\(request.lastDay)" + (request.mode == .tasks ? ":tasks" : "")
+                // After Almanac wrote to it, an answer from before the write is not this one.
+                let writes = await CalDAVWriteCount.load(source, in: context.environment.state)
+                if writes > 0 { key += ":w\(writes)" }
             }
             // Local files are re-read every time: caching one would write megabytes to SQLite and
             // JSON-encode and decode them for an entry that is never read.
@@ -123,7 +126,8 @@ struct CalendarRun {
             } else {
                 label = source.name
             }
-            if request.mode != .tasks, let parts = ICalendarParts(document.text),
+            // The document's bytes as they came (a feed's answer, a file): no `String` of them.
+            if request.mode != .tasks, let parts = ICalendarParts(utf8: document.utf8),
                 let zones = try? ICalendarDocument(text: parts.zoneText, name: document.name),
                 let expansion = await zones.expand(
                     parts, in: request.window, calendar: label, keep: found.selection.keep)

@@ -126,6 +126,8 @@ struct ItemChange: Sendable {
     var newStart: WhenReader.When?
     /// The item repeats (and `--series` said all of it).
     var series: Bool
+    /// For a CalDAV calendar: the object the item was found in.
+    var remote: RemoteObject? = nil
 
     func preview(calendar: String, zone: TimeZone) -> String {
         let name = "\"\(summary ?? "(no title)")\" (uid \(uid))"

@@ -21,10 +21,16 @@ extension CalendarWriteRun {
             }
             return calendar
         case .caldav, .feed:
-            throw AlmanacError.usage(
-                "calendar '\(source.name)': writing to CalDAV is not available yet; local .ics files are",
-                suggestion: "configure a writable [calendars.NAME] with ics = \"FILE.ics\"")
+            throw AlmanacError.internal("calendar '\(source.name)': not a local file")
         }
+    }
+
+    /// The calendars WORDS are looked for in: the file, or each object of a CalDAV calendar
+    /// (with where it is and its ETag).
+    func candidates(_ source: CalendarSource) async throws -> [(RawCalendar, RemoteObject?)] {
+        guard case .caldav = source.location else { return [(try currentCalendar(source), nil)] }
+        let writer = try CalDAVWriter(source: source, environment: context.environment)
+        return try await writer.allObjects().compactMap { object in RawCalendar(object.text).map { ($0, object) } }
     }
 
     /// The one item WORDS name across `sources`, and what to do to it.
@@ -35,13 +41,14 @@ extension CalendarWriteRun {
                 suggestion: "usage: \(Self.usage[command] ?? "")")
         }
         let finder = ItemFinder(command: command, zone: zone)
-        var found: [(CalendarSource, RawCalendar, RawComponent)] = []
+        var found: [(CalendarSource, RawCalendar, RawComponent, RemoteObject?)] = []
         for source in sources {
-            let calendar = try currentCalendar(source)
-            found += finder.matches(words, in: calendar).map { (source, calendar, $0) }
+            for (calendar, remote) in try await candidates(source) {
+                found += finder.matches(words, in: calendar).map { (source, calendar, $0, remote) }
+            }
         }
         let what = finder.kinds == ["VTODO"] ? "task" : finder.kinds == ["VEVENT"] ? "event" : "event or task"
-        guard let (source, calendar, item) = found.first, let uid = item.uid else {
+        guard let (source, calendar, item, remote) = found.first, let uid = item.uid else {
             throw AlmanacError.usage(
                 "calendar: no \(what) matches '\(words)' in \(sources.map(\.name).joined(separator: ", "))",
                 suggestion:
@@ -57,7 +64,7 @@ extension CalendarWriteRun {
         }
         var change = ItemChange(
             command: command, uid: uid, summary: item.summary, kind: item.kind, occurrence: nil, newStart: nil,
-            series: item.repeats)
+            series: item.repeats, remote: remote)
         if command == .move || command == .cancel {
             let series = arguments.flag("series")
             let dateText = arguments.string("date")
@@ -127,8 +134,8 @@ extension CalendarWriteRun {
 
     /// Writes `plan` to `source`.
     func apply(_ plan: WritePlan, to source: CalendarSource) async throws -> WrittenItem {
+        if case .caldav = source.location { return try await applyCalDAV(plan, to: source) }
         guard case .file(let path) = source.location else {
-            _ = try currentCalendar(source)
             throw AlmanacError.internal("calendar: no writer for \(source.name)")
         }
         var create = false
