@@ -102,6 +102,7 @@ enum LocalCalendarFile {
             }
             closed = true
             guard close(descriptor) == 0 else { throw failure("could not close the new file", name: name) }
+            pauseBeforeRename(temporary)
             guard rename(temporary, target) == 0 else { throw failure("could not replace the file", name: name) }
         } catch {
             unlink(temporary)
@@ -112,6 +113,16 @@ enum LocalCalendarFile {
             fsync(directory)
             close(directory)
         }
+    }
+
+    /// Fault tests only (`ALMANAC_TEST_PAUSE_BEFORE_RENAME=FILE`): the new file is complete and not
+    /// yet renamed; say so by creating FILE, then wait (at most 30 s) while it exists, so a test
+    /// can kill the writer exactly here.
+    private static func pauseBeforeRename(_ temporary: String) {
+        guard let marker = getenv("ALMANAC_TEST_PAUSE_BEFORE_RENAME").map({ String(cString: $0) }), !marker.isEmpty
+        else { return }
+        _ = FileManager.default.createFile(atPath: marker, contents: Data(temporary.utf8))
+        for _ in 0..<300 where FileManager.default.fileExists(atPath: marker) { usleep(100_000) }
     }
 
     /// Temporary files a writer killed before its rename left behind: ours to remove, as the
