@@ -1,0 +1,78 @@
+import AlmanacCore
+import Foundation
+
+/// A provider of the sports tool that lives outside this package: a provider plugin
+/// (`provides = "sports"`), answering ``ScoreboardContract``. The runtime makes one per plugin.
+public protocol ScoreboardSource: Sendable {
+    /// The plugin's name, shown in attempts.
+    var name: String { get }
+    /// Its place in the chain (ESPN is 0, the MLB and NHL APIs 10): lower is tried first.
+    var priority: Int { get }
+    /// The league paths it serves (`hockey/pwhl`) as its stored catalog says, without starting
+    /// it; nil when there is no valid catalog.
+    var knownLeagues: [String]? { get }
+    /// The league paths it serves, starting and listing it when needed; empty when it cannot say.
+    func leagues() async -> [String]
+    /// One call of its ``ScoreboardContract/toolName`` tool: the answer's structured content.
+    ///
+    /// - Throws: ``ProviderFailure`` naming what went wrong.
+    func scoreboard(_ arguments: [String: JSONValue], timeout: Duration) async throws -> JSONValue
+}
+
+/// A ``ScoreboardSource`` in the sports chain: the scores of a day for the leagues it serves.
+struct ScoreboardPluginProvider: Provider {
+    let source: any ScoreboardSource
+
+    var name: String { source.name }
+    var priority: Int { source.priority }
+
+    /// A day's scores (not a team's next game) in a league the catalog lists, or in any league
+    /// while the catalog is unknown (``fetch(_:in:)`` then asks).
+    func supports(_ query: SportsQuery) -> Bool {
+        guard query.view == .scores, !query.next, query.day != nil else { return false }
+        return source.knownLeagues.map { $0.contains(query.league.path) } ?? true
+    }
+
+    func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
+        guard let day = query.day else { throw ProviderFailure(.notFound, "plugin \(name): no day to look up") }
+        if source.knownLeagues == nil, await !source.leagues().contains(query.league.path) {
+            throw ProviderFailure(.notFound, "plugin \(name) does not serve \(query.league.path)")
+        }
+        let arguments: [String: JSONValue] = [
+            "league": .string(query.league.path), "date": .string(day.isoDate), "timezone": .string(day.zoneIdentifier),
+        ]
+        let answer: ScoreboardContract
+        do {
+            answer = try ScoreboardContract.read(try await source.scoreboard(arguments, timeout: environment.timeout))
+        } catch let failure as ProviderFailure {
+            throw ProviderFailure(failure.kind, "plugin \(name): \(failure.message)", retryAfter: failure.retryAfter)
+        }
+        return .games(ESPNProvider.merge([answer.domainGames], day: day), leagueName: answer.leagueName)
+    }
+}
+
+extension SportsTool {
+    /// The league `word` names among the sources' leagues (its path, or the slug alone: `pwhl`),
+    /// nil when none serves it.
+    static func pluginLeague(_ word: String, sources: [any ScoreboardSource]) async -> League? {
+        let key = word.trimmingCharacters(in: .whitespaces).lowercased()
+        for source in sources {
+            for path in await source.leagues() {
+                let lower = path.lowercased()
+                let parts = lower.split(separator: "/", omittingEmptySubsequences: false)
+                // Paths become cache keys and headers: slug characters only.
+                let slugLike = lower.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
+                }
+                guard slugLike, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, key == lower || key == parts[1]
+                else { continue }
+                let (sport, slug) = (String(parts[0]), String(parts[1]))
+                return League.named(lower)
+                    ?? League(
+                        sport: sport, slug: slug, name: slug.uppercased(), style: League.style(sport: sport, slug: slug)
+                    )
+            }
+        }
+        return nil
+    }
+}
