@@ -31,7 +31,8 @@ public struct SportsTool: Tool {
                 "league", .string,
                 help:
                     "league: nba, nfl, mlb, nhl, ncaaf, epl, mls, pga, lpga, atp, wta, f1, nascar, ufc, ... (tools list sports), or an ESPN sport/league path like soccer/bra.1",
-                placement: .positional, required: true),
+                // Optional only for --mine (the user's teams in every league); SportsRequest says so.
+                placement: .positional),
             ToolParameter(
                 "view", .choice(SportsView.allCases.map(\.rawValue)),
                 help: "what to show: scores (default), standings, news, or a team's schedule", placement: .positional),
@@ -59,6 +60,9 @@ public struct SportsTool: Tool {
             ToolParameter(
                 "next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
             ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
+            ToolParameter(
+                "mine", .boolean,
+                help: "your teams ([me] teams in config.toml): each league's games of the day, filtered to them"),
         ])
     }
 
@@ -75,6 +79,7 @@ public struct SportsTool: Tool {
 
     /// Runs one request.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        if arguments.flag("mine") { return try await runMine(arguments, context: context) }
         let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone)
         // A bad base URL is the user's to fix: say so before any provider runs.
         _ = try ESPNProvider.descriptor.baseURL(context.settings)
