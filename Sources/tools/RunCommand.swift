@@ -67,6 +67,10 @@ enum RunInvocation {
                 output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
                 budget: ContextBudget(tokens: output.budget))
             printLine(text)
+            // Profile entries a tool could not use ([me] teams): data.warnings in JSON, and here.
+            for warning in (result.payload as? any PayloadWarnings)?.warnings ?? [] {
+                FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))
+            }
             return 0
         } catch {
             return fail(error).rawValue
