@@ -127,7 +127,8 @@ final class CalDAVWriteSetup: @unchecked Sendable {
 /// it forwards every request and, for the first PUT or DELETE only, `500` answers HTTP 500
 /// without forwarding; `hang` forwards it (the server saves it) and never answers; `race` first
 /// changes the object as another client would (GET, then PUT with its ETag), so Radicale itself
-/// answers the write 412. `blind` also empties every REPORT answer (a server whose query misses).
+/// answers the write 412. `blind` also empties every REPORT answer (a server whose query misses);
+/// `noetag` drops the ETag header from every PUT answer.
 final class CalDAVFaultProxy: @unchecked Sendable {
     // @unchecked: the process handle is touched by the owning test only, and stopped once.
     private let process: Process
@@ -178,6 +179,8 @@ final class CalDAVFaultProxy: @unchecked Sendable {
                     other = re.sub(rb'(\r?\n)END:(VEVENT|VTODO)', rb'\1X-OTHER-CLIENT:was here\1END:\2', data, count=1)
                     forward('PUT', self.path, dict(auth, **{'If-Match': etag, 'Content-Type': 'text/calendar'}), other)
                 status, got, data = forward(self.command, self.path, headers, body)
+                if self.command == 'PUT' and 'noetag' in modes:
+                    got = [(k, v) for k, v in got if k.lower() != 'etag']
                 if self.command == 'REPORT' and 'blind' in modes:
                     data = re.sub(rb'<(\w+:)?response>.*?</(\w+:)?response>', b'', data, flags=re.S)
                 self.reply(status, got, data)
@@ -387,5 +390,41 @@ struct CalendarWriteCalDAVTests {
             environment: setup.environment)
         for output in adds { #expect(output?.status == 0, "\(output?.stderr ?? "did not run")") }
         #expect(try setup.caldav().filter { $0["summary"] as? String == "pay rent" }.count == 1)
+    }
+
+    @Test("no ETag in the PUT answer: a GET gives it; a wrong password and a URL with two calendars are one line")
+    func edges() async throws {
+        let setup = try await CalDAVWriteSetup()
+        let proxy = try CalDAVFaultProxy("noetag", upstream: setup.server.base)
+        defer { proxy.stop() }
+        try setup.configure(port: proxy.port)
+        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let uid = try #require(added["uid"] as? String)
+        let etag = try #require(added["etag"] as? String)
+        #expect(etag == (try await setup.get("\(uid).ics")).etag)
+
+        setup.extra["WORK_DAV_PASSWORD"] = "not the password"
+        let refused = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.hasPrefix("error: calendar 'work': CalDAV: 127.0.0.1 refused the username or password"))
+        #expect(refused.stderr.split(separator: "\n").count == 2)  // the line and its suggestion
+        #expect(!refused.stderr.contains("not the password"))
+        setup.extra = [:]
+
+        try await setup.server.makeCalendar("/alice/home/", name: "Home")
+        try """
+        [calendars.work]
+        caldav = "\(setup.server.base.absoluteString)alice/"
+        username = "\(RadicaleServer.user)"
+        password_env = "WORK_DAV_PASSWORD"
+        writable = true
+        """.write(to: setup.config, atomically: true, encoding: .utf8)
+        let which = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
+        #expect(which.status == 64)
+        #expect(which.stderr.hasPrefix("error: calendar 'work': 127.0.0.1 has 2 calendars (Home, Work); Almanac adds"))
+        // Changes find the item in whichever calendar holds it.
+        let moved = try setup.item(["move", "dentist", "--to", "16:00", "--yes"])
+        #expect(moved["start"] as? String == "2026-03-26T16:00:00+01:00")
+        #expect(try setup.caldav().count == 1)
     }
 }
