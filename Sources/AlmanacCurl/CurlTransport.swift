@@ -232,7 +232,7 @@ private final class CurlTransfer: Sendable {
             let sink = CurlSink(abandoned: { [self] in abandoned.load(ordering: .relaxed) }, limit: limits.maxBody)
             switch EasyHandlePool.shared.perform(request, limits: limits, sink: sink) {
             case .success((let code, let status)) where code == CURLE_OK:
-                outcome.deliver(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.body)))
+                outcome.deliver(.success(HTTPResponse(status: status, headers: sink.headers, body: sink.takeBody())))
             case .success((let code, _)):
                 outcome.deliver(
                     .failure(
@@ -341,6 +341,13 @@ private final class CurlSink {
 
     /// The final response's status, readable once its headers are in.
     func status() -> Int { easy.map { almanac_curl_response_code($0) } ?? 0 }
+
+    /// The body, no longer held here: the caller's is then its only reference and grows in place
+    /// (a calendar feed appends its cache header to its 19 MB instead of copying them).
+    func takeBody() -> Data {
+        defer { body = Data() }
+        return body
+    }
 }
 
 /// Easy handles between requests (libcurl keeps each one's connections and DNS answers).

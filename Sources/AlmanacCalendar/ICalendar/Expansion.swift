@@ -67,6 +67,17 @@ private struct Rule {
     var limit: Int?
 }
 
+/// A value kept out of line: an indirect case is one pointer to a box (and nil, none).
+private indirect enum OutOfLine<Value> {
+    case boxed(Value)
+
+    var value: Value {
+        switch self {
+        case .boxed(let value): return value
+        }
+    }
+}
+
 /// A VEVENT read into Swift values (strings copied, zones resolved).
 private struct EventRecord {
     var uid: String
@@ -77,11 +88,14 @@ private struct EventRecord {
     var cancelled: Bool
     var start: Stamp
     var length: Length
-    var rrules: [Rule]
-    var rdates: [(Stamp, Length?)]
-    var exdates: [Stamp]
-    var recurrenceId: Stamp?
-    var thisAndFuture: Bool
+    /// What makes it a series or an instance of one, which most events lack: out of line, one
+    /// pointer (nil for a one-off event) instead of ~80 bytes in each of a big feed's records.
+    private let recurrence: OutOfLine<Recurrence>?
+    var rrules: [Rule] { recurrence?.value.rrules ?? [] }
+    var rdates: [(Stamp, Length?)] { recurrence?.value.rdates ?? [] }
+    var exdates: [Stamp] { recurrence?.value.exdates ?? [] }
+    var recurrenceId: Stamp? { recurrence?.value.recurrenceId }
+    var thisAndFuture: Bool { recurrence?.value.thisAndFuture ?? false }
     /// Which revision it is (read at once: the libical tree it came from may be freed before
     /// revisions are chosen), with its position in the file.
     var revision: Revision
@@ -89,6 +103,37 @@ private struct EventRecord {
     /// An override with an RRULE of its own whose SEQUENCE is below its master's (set while
     /// choosing revisions).
     var olderThanMaster = false
+
+    private struct Recurrence {
+        var rrules: [Rule]
+        var rdates: [(Stamp, Length?)]
+        var exdates: [Stamp]
+        var recurrenceId: Stamp?
+        var thisAndFuture: Bool
+    }
+
+    init(
+        uid: String, summary: String?, location: String?, description: String?, cancelled: Bool, start: Stamp,
+        length: Length, rrules: [Rule], rdates: [(Stamp, Length?)], exdates: [Stamp], recurrenceId: Stamp?,
+        thisAndFuture: Bool, revision: Revision
+    ) {
+        self.uid = uid
+        self.summary = summary
+        self.location = location
+        self.description = description
+        self.cancelled = cancelled
+        self.start = start
+        self.length = length
+        let plain = rrules.isEmpty && rdates.isEmpty && exdates.isEmpty && recurrenceId == nil && !thisAndFuture
+        recurrence =
+            plain
+            ? nil
+            : .boxed(
+                Recurrence(
+                    rrules: rrules, rdates: rdates, exdates: exdates, recurrenceId: recurrenceId,
+                    thisAndFuture: thisAndFuture))
+        self.revision = revision
+    }
 
     func end(from start: EventTime) -> EventTime { Self.end(from: start, length: length) }
 

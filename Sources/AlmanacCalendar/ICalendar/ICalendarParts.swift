@@ -12,22 +12,25 @@ struct ICalendarParts {
     /// `BEGIN:VCALENDAR`, the calendar's own properties, its VTIMEZONEs, `END:VCALENDAR`: what
     /// every event's zones and floating times are resolved against.
     let zoneText: String
-    /// The VEVENT blocks, in file order, as UTF-8 offsets into the text (line ends included).
+    /// The VEVENT blocks, in file order, as offsets into the UTF-8 (line ends included).
     let events: [Range<Int>]
-    /// The text cut (its UTF-8 is contiguous).
-    private let text: String
+    /// The UTF-8 cut (often a slice of a file's or a feed's bytes, not copied).
+    private let utf8: Data
 
     /// Cuts `text`, or nil when it is not the plain shape.
     init?(_ text: String) {
-        var text = text
-        text.makeContiguousUTF8()
+        self.init(utf8: Data(text.utf8))
+    }
+
+    /// Cuts the text whose UTF-8 is `utf8`, or nil when it is not the plain shape.
+    init?(utf8: Data) {
         guard
-            let parts = text.utf8.withContiguousStorageIfAvailable({ bytes -> (String, [Range<Int>])? in
-                Self.cut(bytes)
-            }) ?? nil
+            let parts = utf8.withUnsafeBytes({ raw -> (String, [Range<Int>])? in
+                Self.cut(raw.assumingMemoryBound(to: UInt8.self))
+            })
         else { return nil }
         (zoneText, events) = parts
-        self.text = text
+        self.utf8 = utf8
     }
 
     /// `BEGIN:VCALENDAR`, the VEVENT blocks `events[range]`, `END:VCALENDAR`: a small calendar
@@ -37,8 +40,8 @@ struct ICalendarParts {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(blocks.reduce(40) { $0 + $1.count })
         bytes += Array("BEGIN:VCALENDAR\r\n".utf8)
-        text.utf8.withContiguousStorageIfAvailable { utf8 in
-            for block in blocks { bytes += UnsafeBufferPointer(rebasing: utf8[block]) }
+        utf8.withUnsafeBytes { raw in
+            for block in blocks { bytes += UnsafeRawBufferPointer(rebasing: raw[block]) }
         }
         bytes += Array("END:VCALENDAR\r\n".utf8)
         return String(decoding: bytes, as: UTF8.self)

@@ -20,6 +20,72 @@ enum CalendarText {
         return high[Int(byte - 0x80)] ?? "\u{FFFD}"
     }
 
+    /// `data` as the UTF-8 of its text (``decode(_:)``'s text): `data` itself, sliced past a byte
+    /// order mark, when it is already that (well-formed UTF-8 without C1 controls, the common
+    /// case), so a big file or feed is not copied; else the decoded text's UTF-8.
+    static func utf8(_ data: Data) -> Data {
+        if let start = plainUTF8Start(data) { return data.dropFirst(start) }
+        return Data(decode(data).utf8)
+    }
+
+    /// Where the text starts in `data` (0, or 3 past a byte order mark) when its bytes are the
+    /// text's UTF-8 as they are: well-formed UTF-8 with no C1 control; nil when they need decoding.
+    static func plainUTF8Start(_ data: Data) -> Int? {
+        let start = data.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let plain = data.withUnsafeBytes { raw in isPlainUTF8(UnsafeRawBufferPointer(rebasing: raw[start...])) }
+        return plain ? start : nil
+    }
+
+    /// Whether `bytes` are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, surrogates or
+    /// values past U+10FFFF) without a C1 control (`C2 80`–`C2 9F`). Checked in place: making a
+    /// `String` to validate would copy them.
+    static func isPlainUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            // Eight ASCII bytes at a time: most of any calendar.
+            while index + 8 <= count,
+                bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                index += 8
+            }
+            guard index < count else { break }
+            let lead = bytes[index]
+            if lead < 0x80 {
+                index += 1
+                continue
+            }
+            let length: Int
+            // The second byte's range for this lead byte (table 3-7); later ones are 80–BF.
+            var second: ClosedRange<UInt8> = 0x80...0xBF
+            switch lead {
+            case 0xC2:
+                length = 2
+                second = 0xA0...0xBF
+            case 0xC3...0xDF: length = 2
+            case 0xE0:
+                length = 3
+                second = 0xA0...0xBF
+            case 0xED:
+                length = 3
+                second = 0x80...0x9F
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xF0:
+                length = 4
+                second = 0x90...0xBF
+            case 0xF1...0xF3: length = 4
+            case 0xF4:
+                length = 4
+                second = 0x80...0x8F
+            default: return false
+            }
+            guard index + length <= count, second.contains(bytes[index + 1]) else { return false }
+            for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+            index += length
+        }
+        return true
+    }
+
     /// Decodes `data` (a UTF-8 byte order mark dropped): each well-formed UTF-8 sequence as UTF-8,
     /// each byte outside one as windows-1252, so a file that is UTF-8 but for one pasted line
     /// keeps both. C1 controls are then read as the windows-1252 characters they stand for (text

@@ -20,83 +20,177 @@ struct CalendarSnapshot: Sendable, Codable, Equatable {
         var name: String
         /// The collection's display name (CalDAV), when the source holds several calendars.
         var collection: String?
-        /// The iCalendar text.
-        var text: String
+        /// The iCalendar text as UTF-8 (see ``CalendarText/utf8(_:)``), often a slice of a larger
+        /// buffer: the bytes of a file or a feed's answer, kept as they came rather than copied
+        /// into a `String` (19 MB more for a big feed, held through the whole parse).
+        var utf8: Data
+
+        /// A document of `text`.
+        init(name: String, collection: String?, text: String) {
+            self.init(name: name, collection: collection, utf8: Data(text.utf8))
+        }
+
+        /// A document of UTF-8 bytes, taken as they are.
+        init(name: String, collection: String?, utf8: Data) {
+            self.name = name
+            self.collection = collection
+            self.utf8 = utf8
+        }
+
+        /// The text, as a new `String` (a copy: for small documents and the whole-file parse).
+        var text: String { String(decoding: utf8, as: UTF8.self) }
+
+        private enum CodingKeys: String, CodingKey { case name, collection, text }
+
+        // The JSON form (older cache entries) keeps the text as a string.
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                name: try container.decode(String.self, forKey: .name),
+                collection: try container.decodeIfPresent(String.self, forKey: .collection),
+                text: try container.decode(String.self, forKey: .text))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encodeIfPresent(collection, forKey: .collection)
+            try container.encode(text, forKey: .text)
+        }
     }
 
     /// The documents.
-    var documents: [Document]
+    var documents: [Document] { didSet { stored = nil } }
     /// Per-file problems (too large, unreadable) that did not stop the rest.
-    var warnings: [String]
+    var warnings: [String] { didSet { stored = nil } }
+    /// These documents and warnings already laid out as ``cacheBytes()`` writes them, with the
+    /// documents' bytes slices of it: a feed's answer becomes its own cache entry in place.
+    private var stored: Data?
+
+    private enum CodingKeys: String, CodingKey { case documents, warnings }
+
+    init(documents: [Document], warnings: [String]) {
+        self.documents = documents
+        self.warnings = warnings
+    }
+
+    static func == (lhs: CalendarSnapshot, rhs: CalendarSnapshot) -> Bool {
+        lhs.documents == rhs.documents && lhs.warnings == rhs.warnings
+    }
 }
 
 extension CalendarSnapshot: OwnCacheBytes {
-    /// What the bytes start with; older entries are JSON and start with `{`.
+    /// What the first layout started with; older entries still are JSON and start with `{`.
     private static let magic = Array("almanac-calendar-snapshot 1\n".utf8)
+    /// What the current layout ends with.
+    private static let trailer = Array("\nalmanac-calendar-snapshot 2\n".utf8)
 
-    /// Everything but the texts, as JSON, with each text's length in bytes.
+    /// Everything but the texts, as JSON: each text's place (first layout: its length only, the
+    /// texts one after another).
     private struct Header: Codable {
         struct Entry: Codable {
             var name: String
             var collection: String?
+            /// Where the text starts (current layout; the first one has the texts back to back).
+            var start: Int?
             var bytes: Int
         }
         var documents: [Entry]
         var warnings: [String]
     }
 
-    /// The magic line, the header's length (8 bytes, little-endian), the header, then the texts'
-    /// UTF-8 one after another: written in one pass into a buffer of the final size, read by
-    /// slicing. The JSON form of a 19 MB feed escaped every line end and was parsed back whole.
-    func cacheBytes() throws -> Data {
+    /// The one document `utf8` (a file's or a feed's bytes) with the cache layout built around it:
+    /// its bytes stay where they are and the header follows them, so the text, the snapshot and
+    /// its cache entry are one buffer. `utf8` is best uniquely referenced (else it is copied once).
+    init(name: String, utf8 buffer: consuming Data, skipping prefix: Int = 0) throws {
+        let base = buffer.startIndex
+        let length = buffer.count - prefix
         let header = try JSONEncoder().encode(
-            Header(
-                documents: documents.map { .init(name: $0.name, collection: $0.collection, bytes: $0.text.utf8.count) },
-                warnings: warnings))
-        var data = Data()
-        data.reserveCapacity(Self.magic.count + 8 + header.count + documents.reduce(0) { $0 + $1.text.utf8.count })
-        data.append(contentsOf: Self.magic)
-        withUnsafeBytes(of: UInt64(header.count).littleEndian) { data.append(contentsOf: $0) }
-        data.append(header)
+            Header(documents: [.init(name: name, collection: nil, start: prefix, bytes: length)], warnings: []))
+        buffer.append(header)
+        withUnsafeBytes(of: UInt64(header.count).littleEndian) { buffer.append(contentsOf: $0) }
+        buffer.append(contentsOf: Self.trailer)
+        let text = buffer[(base + prefix)..<(base + prefix + length)]
+        self.init(documents: [Document(name: name, collection: nil, utf8: text)], warnings: [])
+        stored = buffer
+    }
+
+    /// The texts, then the header as JSON, its length (8 bytes, little-endian) and the trailer
+    /// line; read by slicing, so a cached feed is not copied either. A snapshot a provider built
+    /// with ``init(name:utf8:skipping:)`` is already laid out so and returns its own buffer.
+    func cacheBytes() throws -> Data {
+        if let stored { return stored }
+        var entries: [Header.Entry] = []
+        var offset = 0
         for document in documents {
-            if document.text.utf8.withContiguousStorageIfAvailable({ data.append(contentsOf: $0) }) == nil {
-                data.append(contentsOf: Array(document.text.utf8))
-            }
+            entries.append(
+                .init(name: document.name, collection: document.collection, start: offset, bytes: document.utf8.count))
+            offset += document.utf8.count
         }
+        let header = try JSONEncoder().encode(Header(documents: entries, warnings: warnings))
+        var data = Data()
+        data.reserveCapacity(offset + header.count + 8 + Self.trailer.count)
+        for document in documents { data.append(document.utf8) }
+        data.append(header)
+        withUnsafeBytes(of: UInt64(header.count).littleEndian) { data.append(contentsOf: $0) }
+        data.append(contentsOf: Self.trailer)
         return data
     }
 
     init(cacheBytes data: Data) throws {
+        let unreadable = DecodingError.dataCorrupted(
+            .init(codingPath: [], debugDescription: "cut-short calendar snapshot"))
+        let base = data.startIndex
+        let count = data.count
+        if count >= Self.trailer.count + 8, data.suffix(Self.trailer.count).elementsEqual(Self.trailer) {
+            let lengthAt = count - Self.trailer.count - 8
+            guard let headerLength = Int(exactly: Self.number(in: data, at: base + lengthAt)), headerLength <= lengthAt
+            else {
+                throw unreadable
+            }
+            let headerAt = lengthAt - headerLength
+            let header = try JSONDecoder().decode(Header.self, from: data[(base + headerAt)..<(base + lengthAt)])
+            var documents: [Document] = []
+            for entry in header.documents {
+                guard let start = entry.start, start >= 0, entry.bytes >= 0, entry.bytes <= headerAt - start else {
+                    throw unreadable
+                }
+                // A slice: the document's bytes stay in the entry's buffer.
+                let utf8 = data[(base + start)..<(base + start + entry.bytes)]
+                documents.append(Document(name: entry.name, collection: entry.collection, utf8: utf8))
+            }
+            self.init(documents: documents, warnings: header.warnings)
+            stored = data
+            return
+        }
         guard data.starts(with: Self.magic) else {
             self = try JSONDecoder().decode(CalendarSnapshot.self, from: data)
             return
         }
-        let unreadable = DecodingError.dataCorrupted(
-            .init(codingPath: [], debugDescription: "cut-short calendar snapshot"))
-        self = try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> CalendarSnapshot in
-            var offset = Self.magic.count
-            guard bytes.count >= offset + 8 else { throw unreadable }
-            var length: UInt64 = 0
-            withUnsafeMutableBytes(of: &length) {
-                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8]))
-            }
-            offset += 8
-            guard let headerLength = Int(exactly: UInt64(littleEndian: length)), headerLength <= bytes.count - offset
-            else { throw unreadable }
-            let header = try JSONDecoder().decode(
-                Header.self, from: Data(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + headerLength])))
-            offset += headerLength
-            var documents: [Document] = []
-            for entry in header.documents {
-                guard entry.bytes >= 0, entry.bytes <= bytes.count - offset else { throw unreadable }
-                let utf8 = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + entry.bytes])
-                let text = String(decoding: utf8, as: UTF8.self)
-                documents.append(Document(name: entry.name, collection: entry.collection, text: text))
-                offset += entry.bytes
-            }
-            guard offset == bytes.count else { throw unreadable }
-            return CalendarSnapshot(documents: documents, warnings: header.warnings)
+        // The first layout: magic line, header length, header, the texts back to back.
+        var offset = Self.magic.count
+        guard count >= offset + 8 else { throw unreadable }
+        let length = Self.number(in: data, at: base + offset)
+        offset += 8
+        guard let headerLength = Int(exactly: length), headerLength <= count - offset else {
+            throw unreadable
         }
+        let header = try JSONDecoder().decode(Header.self, from: data[(base + offset)..<(base + offset + headerLength)])
+        offset += headerLength
+        var documents: [Document] = []
+        for entry in header.documents {
+            guard entry.bytes >= 0, entry.bytes <= count - offset else { throw unreadable }
+            let utf8 = data[(base + offset)..<(base + offset + entry.bytes)]
+            documents.append(Document(name: entry.name, collection: entry.collection, utf8: utf8))
+            offset += entry.bytes
+        }
+        guard offset == count else { throw unreadable }
+        self.init(documents: documents, warnings: header.warnings)
+    }
+
+    /// The little-endian 64-bit number at `index` (8 bytes there, checked by the caller).
+    private static func number(in data: Data, at index: Data.Index) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(data[index + $1]) << (8 * $1) }
     }
 }
 
@@ -136,9 +230,6 @@ enum CalendarLimits {
         return number
     }
 }
-
-/// Decodes calendar bytes: UTF-8, else windows-1252 (old Outlook exports); see ``CalendarText``.
-func calendarText(_ data: Data) -> String { CalendarText.decode(data) }
 
 /// Local `.ics` files and folders of them.
 struct ICSFileProvider: Provider {
@@ -204,7 +295,7 @@ struct ICSFileProvider: Provider {
             do {
                 let data = try Data(contentsOf: file)
                 snapshot.documents.append(
-                    .init(name: named(file), collection: nil, text: calendarText(data)))
+                    .init(name: named(file), collection: nil, utf8: CalendarText.utf8(data)))
             } catch {
                 snapshot.warnings.append("\(named(file)): cannot be read; skipped")
             }
@@ -234,7 +325,7 @@ struct ICSFeedProvider: Provider {
         var request = HTTPRequest(url: url, headers: ["Accept": "text/calendar, */*;q=0.5"])
         // The transport stops reading at the limit: a huge feed is never held whole.
         request.maxBodyBytes = maxBytes
-        let response: HTTPResponse
+        var response: HTTPResponse
         do {
             response = try await environment.fetch(
                 request, service: "ics-url",
@@ -244,24 +335,39 @@ struct ICSFeedProvider: Provider {
             // Private feed URLs carry their secret in the path: name the host only.
             throw ProviderFailure(.notFound, "HTTP 404 from \(host) (feed not found)")
         }
-        guard response.body.count <= maxBytes else {
+        // Taken out of the response: held once, the body becomes the snapshot and its cache
+        // entry in place (a 19 MB feed was also held as a String and copied for the cache).
+        var body = Data()
+        swap(&body, &response.body)
+        guard body.count <= maxBytes else {
             throw ProviderFailure(
                 .decoding,
-                "feed from \(host) is \(CalendarLimits.size(response.body.count)), over the \(CalendarLimits.size(maxBytes)) limit"
+                "feed from \(host) is \(CalendarLimits.size(body.count)), over the \(CalendarLimits.size(maxBytes)) limit"
             )
         }
-        // Looked for in the bytes, before the text is made: an answer that is not iCalendar costs no copy.
-        guard response.body.range(of: Data("BEGIN:VCALENDAR".utf8)) != nil else {
+        // Looked for in the bytes, before any text is made: an answer that is not iCalendar costs no copy.
+        guard body.range(of: Data("BEGIN:VCALENDAR".utf8)) != nil else {
             throw ProviderFailure(.decoding, "\(host) did not return an iCalendar file")
         }
-        let text = calendarText(response.body)
+        let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? host : url.lastPathComponent
+        let snapshot: CalendarSnapshot
+        if let start = CalendarText.plainUTF8Start(body) {
+            snapshot = try CalendarSnapshot(name: name, utf8: consume body, skipping: start)
+        } else {
+            snapshot = try CalendarSnapshot(name: name, utf8: Data(CalendarText.decode(body).utf8))
+        }
         // A transfer cut short must not pass for the whole calendar (its stale copy is better):
         // every iCalendar stream ends with END:VCALENDAR (names are case-insensitive).
-        guard text.suffix(64).uppercased().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("END:VCALENDAR")
-        else {
+        guard let text = snapshot.documents.first?.utf8, Self.endsCalendar(text) else {
             throw ProviderFailure(.decoding, "the feed from \(host) was cut short (no END:VCALENDAR)")
         }
-        let name = url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? host : url.lastPathComponent
-        return CalendarSnapshot(documents: [.init(name: name, collection: nil, text: text)], warnings: [])
+        return snapshot
+    }
+
+    /// Whether `utf8`'s last characters, blanks aside, are END:VCALENDAR (in any case).
+    static func endsCalendar(_ utf8: Data) -> Bool {
+        // The last 64 characters, from at most 256 bytes (a cut character there is far before them).
+        let tail = String(decoding: utf8.suffix(256), as: UTF8.self)
+        return tail.suffix(64).uppercased().trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("END:VCALENDAR")
     }
 }
