@@ -34,12 +34,12 @@ public struct CalendarTool: Tool {
                 help:
                     "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps); "
                     + "or a write: add, remind, done, reopen, move, cancel, delete",
-                placement: .positional),
+                placement: .positional, writeChoices: Set(CalendarWriteCommand.allCases.map(\.rawValue))),
             ToolParameter(
                 "count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
             ToolParameter(
                 "title", .string, help: "for add/remind: the title; for the other writes: title words or the UID",
-                placement: .remainder),
+                placement: .remainder, access: .writes),
             ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
             ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD; for move: the new time (WHEN)"),
             ToolParameter("hours", .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),

@@ -14,10 +14,18 @@ public enum AlmanacMCPServer {
     /// The MCP tool list: the tools untrusted callers may call, each with the schema they see.
     public static func tools(_ runtime: Runtime) -> [MCP.Tool] {
         runtime.publishedTools.map { tool in
-            MCP.Tool(
-                name: tool.name, description: tool.summary,
-                inputSchema: value(runtime.publishedSchema(tool).jsonSchema),
-                annotations: .init(readOnlyHint: true, openWorldHint: true))
+            let schema = runtime.publishedSchema(tool)
+            // A tool that may write here (calendar, where the operator allowed writes) can also delete
+            // and cancel: one MCP tool, so it is marked destructive as a whole (docs/security.md).
+            let writes = schema.parameters.contains { parameter in
+                guard case .choice(let values) = parameter.kind else { return parameter.access == .writes }
+                return values.contains { parameter.writeChoices.contains($0) }
+            }
+            return MCP.Tool(
+                name: tool.name, description: tool.summary, inputSchema: value(schema.jsonSchema),
+                annotations: writes
+                    ? .init(readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true)
+                    : .init(readOnlyHint: true, openWorldHint: true))
         }
     }
 
@@ -33,13 +41,18 @@ public enum AlmanacMCPServer {
     /// Answers one `tools/call`, with how it went in the words `/tools` counts it by: ok, usage,
     /// unavailable, unconfigured or error. An answer over `maxAnswerBytes` is cut (see
     /// ``AnswerLimit``).
+    ///
+    /// A write (where the operator allowed writes over this front) is confirmed by `ask` (MCP
+    /// elicitation) when given and the client can be asked, else answered with a preview and a
+    /// single-use token bound to `caller` (``ConfirmationRequired``).
     public static func answer(
-        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?, maxAnswerBytes: Int
+        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?, maxAnswerBytes: Int,
+        caller: String = "mcp", ask: (@Sendable (String) async -> Bool?)? = nil
     ) async -> (result: CallTool.Result, status: String) {
         do {
             var json: [String: JSONValue] = [:]
             for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
-            let result = try await runtime.run(tool: name, json: json)
+            let result = try await runtime.with(caller: caller, ask: ask).run(tool: name, json: json)
             var context = try result.render(
                 .context, now: runtime.now, timeZone: runtime.timeZone, budget: ContextBudget(tokens: budget))
             var envelope = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
@@ -54,6 +67,18 @@ public enum AlmanacMCPServer {
                 CallTool.Result(
                     content: [.text(text: context, annotations: nil, _meta: nil)], structuredContent: structured,
                     isError: false), "ok"
+            )
+        } catch let request as ConfirmationRequired {
+            // Not an error: nothing was written, and the answer says how to write it.
+            let confirm: Value = .object([
+                "token": .string(request.token ?? ""), "preview": .string(request.preview),
+                "expiresInSeconds": .int(request.validSeconds ?? 0),
+            ])
+            return (
+                CallTool.Result(
+                    content: [.text(text: TerminalText.escaped(request.callerText), annotations: nil, _meta: nil)],
+                    structuredContent: .object(["tool": .string(request.tool), "confirm": confirm]), isError: false),
+                "confirm"
             )
         } catch {
             let status: String
@@ -164,13 +189,17 @@ public enum AlmanacMCPServer {
         await server.withMethodHandler(ListTools.self) { _ in
             ListTools.Result(tools: tools)
         }
+        let elicitation = Elicitor(server: server)
         await server.withMethodHandler(CallTool.self) { parameters in
-            await call(
+            await answer(
                 parameters.name, arguments: parameters.arguments, runtime: runtime, budget: budget,
-                maxAnswerBytes: maxAnswerBytes)
+                maxAnswerBytes: maxAnswerBytes, caller: "mcp", ask: { await elicitation.ask($0) }
+            ).result
         }
         let transport = DrainingTransport(wrapping: LineTransport(limit: maxLineBytes, logger: logger))
-        try await server.start(transport: transport)
+        try await server.start(transport: transport) { _, capabilities in
+            await elicitation.declared(capabilities.elicitation != nil)
+        }
         await server.waitUntilCompleted()
         await server.stop()
     }

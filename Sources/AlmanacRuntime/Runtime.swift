@@ -15,13 +15,17 @@ public struct RuntimeOptions: Sendable {
     /// file: cache entries, notes and provider state all go there, with no memory layer in front
     /// (another host may have written a newer entry).
     public var sharedStore: (any CacheStore & ProviderStateStore)?
+    /// The front untrusted callers of this process arrive by (`serve`, `mcp`, `ask`): their
+    /// writes are allowed when `[serve] allow_writes` names it (docs/security.md).
+    public var front: String?
 
     /// Creates options.
     public init(
         timeZone: String? = nil, noCache: Bool = false,
         wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)? = nil,
-        sharedStore: (any CacheStore & ProviderStateStore)? = nil
+        sharedStore: (any CacheStore & ProviderStateStore)? = nil, front: String? = nil
     ) {
+        self.front = front
         self.timeZone = timeZone
         self.noCache = noCache
         self.wrapTransport = wrapTransport
@@ -59,7 +63,7 @@ public struct Runtime: Sendable {
     /// long-running server keeps its intervals between requests.
     public let state: any ProviderStateStore
     /// What URLs may reach, for the command line; JSON callers get it as ``CallerTrust/untrusted``.
-    public let egress: EgressPolicy
+    public private(set) var egress: EgressPolicy
     /// The tools untrusted callers may see and call (`[serve] tools` and `deny_tools`); the
     /// command line has every tool of ``registry``.
     var offered: ToolRegistry
@@ -92,6 +96,9 @@ public struct Runtime: Sendable {
         let offered = try offeredTools(settings, registry: registry)
         // Travels with every untrusted run, so a tool another one uses (search's read) is off too.
         egress.switchedOffTools = Set(registry.tools.map(\.name)).subtracting(offered.tools.map(\.name))
+        if let front = options.front, try writeFronts(settings).contains(front) {
+            egress.writes = CallerWrites(front: front, tokens: WriteTokens())
+        }
         let coordinator = Coordinator(
             cache: stores.cache, configuration: .init(ttl: ttl, timeout: timeout),
             now: { fixedNow ?? Date() }, logger: logger)
@@ -251,6 +258,35 @@ public struct Runtime: Sendable {
         return copy
     }
 
+    /// The same runtime for one caller of a front where writes are allowed: the tokens it is given
+    /// are bound to `caller`, and `ask` asks the person behind it (MCP elicitation, a terminal).
+    public func with(caller: String, ask: (@Sendable (String) async -> Bool?)? = nil) -> Runtime {
+        var copy = self
+        copy.egress.writes?.caller = caller
+        copy.egress.writes?.ask = ask
+        return copy
+    }
+
+    /// The fronts whose untrusted callers may write (`[serve] allow_writes`, or
+    /// `ALMANAC_ALLOW_WRITES`, space- or comma-separated): `serve`, `mcp`, `ask`; none by default.
+    static func writeFronts(_ settings: Settings) throws -> Set<String> {
+        let fronts = ["serve", "mcp", "ask"]
+        guard
+            let (names, source) = try settings.list(
+                env: "ALMANAC_ALLOW_WRITES", config: "serve", "allow_writes", example: "allow_writes = [\"mcp\"]")
+        else { return [] }
+        var result = Set<String>()
+        for name in names {
+            guard fronts.contains(name.lowercased()) else {
+                // AlmanacError escapes control characters, so the entry can be echoed as it is.
+                throw AlmanacError.usage(
+                    "\(source): unknown front '\(name)'", suggestion: "fronts: \(fronts.joined(separator: ", "))")
+            }
+            result.insert(name.lowercased())
+        }
+        return result
+    }
+
     /// Parses CLI words for `tool` and runs it.
     public func run(tool name: String, words: [String]) async throws -> ToolResult {
         let tool = try await tool(resolving: name)
@@ -264,6 +300,7 @@ public struct Runtime: Sendable {
     public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
         let tool = try publishedTool(name)
         let policy = egress.with(trust: .untrusted)
+        try tool.schema.checkWrites(json, policy: policy, tool: tool.name)
         try tool.schema.checkAccess(json.keys.sorted(), policy: policy, tool: tool.name)
         let arguments = try ToolArguments.parse(json: json, schema: tool.schema.visible(to: policy), tool: tool.name)
         return try await tool.run(arguments, context: context(trust: .untrusted))

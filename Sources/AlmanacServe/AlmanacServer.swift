@@ -88,7 +88,10 @@ public enum AlmanacServer {
             let outcome = CallOutcome()
             return try await limited(request, configuration: configuration, metrics: api.metrics, outcome: outcome) {
                 body in
-                let answer = await api.call(tool, body: Array(buffer: body), outcome: outcome)
+                // A write's confirmation token is good only for the address and bearer token it was issued to.
+                let caller =
+                    "http \(ServeGuard.clientKey(context.remoteAddress)) \(request.headers[.authorization] ?? "")"
+                let answer = await api.call(tool, body: Array(buffer: body), outcome: outcome, caller: caller)
                 return json(answer.status, answer.body)
             }
         }

@@ -169,7 +169,8 @@ actor MCPSessions {
         let tools = AlmanacMCPServer.tools(api.runtime)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools) }
         await server.withMethodHandler(CallTool.self) { parameters in
-            await Self.call(parameters, api: api, limit: callLimit)
+            // A write's confirmation token is good only in the session it was issued in.
+            await Self.call(parameters, api: api, limit: callLimit, caller: "mcp-session \(id)")
         }
         do {
             try await server.start(transport: transport)
@@ -191,7 +192,9 @@ actor MCPSessions {
     /// One `tools/call`, as `tools mcp` answers it, counted in the metrics as `/tools` counts
     /// it. A call that outlasts `limit` is not counted: its event stream was cut at the same
     /// limit and counted as a timeout (see ``AlmanacServer/ending(_:after:metrics:)``).
-    static func call(_ parameters: CallTool.Parameters, api: ToolAPI, limit: Duration) async -> CallTool.Result {
+    static func call(
+        _ parameters: CallTool.Parameters, api: ToolAPI, limit: Duration, caller: String = "mcp-session"
+    ) async -> CallTool.Result {
         let start = ContinuousClock.now
         let answer: (result: CallTool.Result, status: String)
         do {
@@ -200,7 +203,7 @@ actor MCPSessions {
             answer = try await Deadline.run(limit + .seconds(1)) {
                 await AlmanacMCPServer.answer(
                     parameters.name, arguments: parameters.arguments, runtime: api.runtime.forRequest(),
-                    budget: api.budget, maxAnswerBytes: api.maxAnswerBytes)
+                    budget: api.budget, maxAnswerBytes: api.maxAnswerBytes, caller: caller)
             }
         } catch {
             return CallTool.Result(

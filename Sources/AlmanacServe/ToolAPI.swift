@@ -42,7 +42,7 @@ public struct ToolAPI: Sendable {
     }
 
     /// ``call(_:body:)``, counted only when `outcome` lets it (the time limit may have answered first).
-    func call(_ name: String, body: [UInt8], outcome: CallOutcome?) async -> Answer {
+    func call(_ name: String, body: [UInt8], outcome: CallOutcome?, caller: String = "http") async -> Answer {
         let start = ContinuousClock.now
         if let refusal = runtime.switchedOff(name) {
             metrics.refused("tool_off")
@@ -74,10 +74,11 @@ public struct ToolAPI: Sendable {
                 }
                 zone = named
             }
+            try tool.schema.checkWrites(json, policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
             try tool.schema.checkAccess(
                 json.keys.sorted(), policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
             try Self.checkTypes(json, schema: runtime.publishedSchema(tool), tool: name)
-            let request = runtime.forRequest(timeZone: zone)
+            let request = runtime.forRequest(timeZone: zone).with(caller: caller)
             let result = try await request.run(tool: name, json: json)
             attempts = result.metadata.attempts
             var context = try result.render(
@@ -95,6 +96,10 @@ public struct ToolAPI: Sendable {
             bytes += try JSONOutput.compact(context)
             bytes.append(UInt8(ascii: "}"))
             return Answer(status: 200, body: bytes)
+        } catch let request as ConfirmationRequired {
+            // Nothing was written: the preview and the token a second, identical call passes.
+            status = "confirm"
+            return Self.confirmation(request)
         } catch let error as AlmanacError {
             attempts = error.attempts
             // Kinds are not a closed enum: anything not named here is a server error.
@@ -122,6 +127,20 @@ public struct ToolAPI: Sendable {
         var line = "error: \(error.message)"
         if let suggestion = error.suggestion, !suggestion.isEmpty { line += "; \(suggestion)" }
         return line
+    }
+
+    /// 202 for a write that waits for its confirming call: `{"confirm": {"token", "preview",
+    /// "expiresInSeconds"}, "context"}` (docs/security.md).
+    static func confirmation(_ request: ConfirmationRequired) -> Answer {
+        let body: JSONValue = .object([
+            "tool": .string(request.tool),
+            "confirm": .object([
+                "token": .string(request.token ?? ""), "preview": .string(TerminalText.escaped(request.preview)),
+                "expiresInSeconds": .number(Double(request.validSeconds ?? 0)),
+            ]),
+            "context": .string(TerminalText.escaped(request.callerText)),
+        ])
+        return Answer(status: 202, body: Array((try? JSONOutput.compact(body)) ?? Data(#"{"error":"error"}"#.utf8)))
     }
 
     /// A JSON error body: `{"error": line, "details": [...]}`.
@@ -232,6 +251,14 @@ public struct ToolAPI: Sendable {
                         "application/json": .object(["schema": ["$ref": "#/components/schemas/Answer"]])
                     ]),
                 ]),
+                "202": .object([
+                    "description": .string(
+                        "A write waits for confirmation, nothing written: `confirm` holds the preview and a "
+                            + "single-use token; the same call with `\"confirm\": TOKEN` writes exactly that."),
+                    "content": .object([
+                        "application/json": .object(["schema": ["$ref": "#/components/schemas/Confirm"]])
+                    ]),
+                ]),
                 "400": Self.errorResponse("Bad arguments: one line naming what was wrong and what would be right."),
                 "401": Self.errorResponse("Missing or wrong bearer token."),
                 "403": Self.errorResponse("The browser origin is not allowed."),
@@ -269,6 +296,21 @@ public struct ToolAPI: Sendable {
                         "context": [
                             "type": "string", "description": "Compact text for the model, with the time and source.",
                         ],
+                    ]),
+                ]),
+                "Confirm": .object([
+                    "type": "object",
+                    "required": ["tool", "confirm", "context"],
+                    "properties": .object([
+                        "tool": ["type": "string"],
+                        "confirm": .object([
+                            "type": "object",
+                            "properties": .object([
+                                "token": ["type": "string"], "preview": ["type": "string"],
+                                "expiresInSeconds": ["type": "integer"],
+                            ]),
+                        ]),
+                        "context": ["type": "string"],
                     ]),
                 ]),
                 "Error": .object([

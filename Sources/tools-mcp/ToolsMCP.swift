@@ -26,7 +26,8 @@ struct ToolsMCP: AsyncParsableCommand {
     func run() async throws {
         do {
             // Plugins are listed before the first tools/list (their tools are published as any tool).
-            let runtime = try await Runtime.make(options: RuntimeOptions(timeZone: tz)).listingPlugins()
+            let runtime = try await Runtime.make(options: RuntimeOptions(timeZone: tz, front: "mcp"))
+                .listingPlugins()
             // stderr is the log channel of a stdio MCP server; stdout carries the protocol only.
             for warning in runtime.warnings {
                 FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))

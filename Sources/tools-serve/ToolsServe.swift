@@ -31,7 +31,7 @@ struct ToolsServe: AsyncParsableCommand {
             let settings = try ConfigLoader.load(environment: environment)
             let configuration = try ServeConfiguration.resolve(
                 host: host, port: port, budget: budget, settings: settings)
-            var options = RuntimeOptions(timeZone: tz)
+            var options = RuntimeOptions(timeZone: tz, front: "serve")
             var shared: PostgresCacheStore?
             if let url = settings.env("ALMANAC_CACHE_URL") {
                 let store = try await PostgresCacheStore.connect(url: url)

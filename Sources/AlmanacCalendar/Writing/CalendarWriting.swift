@@ -70,6 +70,10 @@ struct CalendarWriteRun {
     var command: CalendarWriteCommand
     var arguments: ToolArguments
     var context: ToolContext
+    /// For an untrusted caller: the confirmation token this run issues or redeems (CallerWrites.swift).
+    var ticket: String?
+    /// WORDS that named an event by its start ("move 15:00 --to 16:00"), as that event's UID.
+    var resolvedWords: String?
 
     var now: Date { context.now }
     var zone: TimeZone { context.timeZone }
@@ -87,29 +91,34 @@ struct CalendarWriteRun {
 
     /// The text after the command (`add call mom`, `done tax return`).
     var words: String? {
+        if let resolvedWords { return resolvedWords }
         let text = [arguments.string("count"), arguments.string("title")].compactMap { $0 }.joined(separator: " ")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
 
     func result() async throws -> ToolResult {
-        if context.trust == .untrusted {
-            throw AlmanacError.usage(
-                "calendar: '\(command.rawValue)' writes, and writing is not available to callers of "
-                    + "tools serve, mcp or a model",
-                suggestion: "the operator runs it on the command line (docs/security.md)")
+        let grant = try callerGrant()
+        if grant != nil, ticket == nil {
+            var run = self
+            run.ticket = arguments.string("confirm") ?? WriteTokens.newToken()
+            return try await run.result()
         }
         try checkOptions()
         let sources = try targets()
         let plan: WritePlan
         let source: CalendarSource
         if command.findsItem {
-            (source, plan) = try await findPlan(in: sources)
+            var finder = self
+            finder.resolvedWords = try startingAt(in: sources)
+            (source, plan) = try await finder.findPlan(in: sources)
         } else {
             source = try addTarget(sources)
             plan = try newItemPlan()
         }
-        guard arguments.flag("yes") else {
+        if let grant {
+            try await confirm(plan, in: source, grant: grant)
+        } else if !arguments.flag("yes") {
             throw ConfirmationRequired(tool: "calendar", preview: plan.preview(source.name, zone: zone))
         }
         let written = try await apply(plan, to: source)
@@ -135,7 +144,9 @@ struct CalendarWriteRun {
             .move: ["to", "date", "series"],
             .cancel: ["date", "series"],
         ]
-        let common: Set<String> = ["range", "count", "title", "calendar", "yes", "ics", "caldav"]
+        let common: Set<String> = [
+            "range", "count", "title", "calendar", "ics", "caldav", context.trust == .untrusted ? "confirm" : "yes",
+        ]
         let permitted = common.union(allowed[command] ?? [])
         for name in arguments.values.keys.sorted() where !permitted.contains(name) {
             throw AlmanacError.usage(
@@ -187,6 +198,8 @@ struct CalendarWriteRun {
         if let request = arguments.string("request-id"), !request.isEmpty {
             return "almanac-\(StableHash.hex("request|" + request))"
         }
+        // A caller's preview names the UID its confirming call writes: both come from the token.
+        if let ticket { return "almanac-\(StableHash.hex("confirm|" + ticket))" }
         return UUID().uuidString.lowercased() + "@almanac"
     }
 
@@ -333,8 +346,15 @@ extension CalendarWriteRun {
         ToolParameter(
             "request-id", .string,
             help: "for add/remind: a client request id; a retry with the same id does not add a second item"),
-        ToolParameter("yes", .boolean, help: "write without asking"),
-    ]
+        ToolParameter("yes", .boolean, help: "write without asking", access: .commandLineOnly),
+        ToolParameter(
+            "confirm", .string,
+            help: "for a write: the single-use token its preview gave; the same call with it writes exactly that"),
+    ].map { parameter in
+        var writing = parameter
+        if writing.access == .anyCaller { writing.access = .writes }
+        return writing
+    }
 }
 
 extension ToolSchema {

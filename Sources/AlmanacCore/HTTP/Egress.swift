@@ -279,6 +279,9 @@ public struct EgressPolicy: Sendable {
     /// Tools the operator switched off for untrusted callers (`[serve] tools`, `deny_tools`): off
     /// everywhere for them, also where another tool would use one (search's `read`).
     public var switchedOffTools: Set<String> = []
+    /// Writes for an untrusted caller on a front where the operator allowed them (`[serve]
+    /// allow_writes`); nil: writes are refused and absent from the published schemas.
+    public var writes: CallerWrites?
     /// Origins whose `/robots.txt` alone may be fetched although it is outside every allowed prefix:
     /// a page under a path-scoped prefix is read only as its robots.txt permits (docs/security.md).
     var robotsOrigins: Set<Origin> = []
@@ -305,6 +308,9 @@ public struct EgressPolicy: Sendable {
 
     /// Whether this policy's caller may use `tool` (the command line may use every tool).
     public func offers(_ tool: String) -> Bool { trust == .commandLine || !switchedOffTools.contains(tool) }
+
+    /// Whether this policy's caller may ask for writes (the command line may, with confirmation).
+    public var mayWrite: Bool { trust == .commandLine || writes != nil }
 
     /// Whether `url` is under an allowed prefix: compared on the parsed URL (so `https://a.example@b/`
     /// cannot pass for `https://a.example`) and on the normal form of both paths

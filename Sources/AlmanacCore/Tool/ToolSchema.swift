@@ -21,14 +21,36 @@ public struct ToolSchema: Sendable {
     public func visible(to policy: EgressPolicy) -> ToolSchema {
         guard policy.trust == .untrusted else { return self }
         return ToolSchema(
-            parameters.filter { parameter in
+            parameters.compactMap { parameter in
+                let shown: Bool
                 switch parameter.access {
-                case .anyCaller: true
-                case .allowedURLs: policy.callersMayNameURLs
-                case .commandLineOnly: false
-                case .withTool(let tool): policy.offers(tool)
+                case .anyCaller: shown = true
+                case .allowedURLs: shown = policy.callersMayNameURLs
+                case .commandLineOnly: shown = false
+                case .withTool(let tool): shown = policy.offers(tool)
+                case .writes: shown = policy.mayWrite
                 }
+                guard shown else { return nil }
+                // Words that write (calendar's `add`) leave a choice where writes are off.
+                guard !policy.mayWrite, !parameter.writeChoices.isEmpty, case .choice(let values) = parameter.kind
+                else { return parameter }
+                var reading = parameter
+                reading.kind = .choice(values.filter { !parameter.writeChoices.contains($0) })
+                return reading
             })
+    }
+
+    /// Refuses, in one line, a write `policy`'s caller may not ask for: a word of a choice that
+    /// writes (calendar's `add`) where writes are off for it (docs/security.md).
+    public func checkWrites(_ json: [String: JSONValue], policy: EgressPolicy, tool: String) throws {
+        guard !policy.mayWrite else { return }
+        for parameter in parameters where !parameter.writeChoices.isEmpty {
+            guard case .string(let text)? = json[parameter.name] else { continue }
+            let word = text.lowercased()
+            if parameter.writeChoices.contains(word) {
+                throw CallerWrites.refusal(tool: tool, what: "'\(word)'")
+            }
+        }
     }
 
     /// Refuses, in one line, arguments `policy`'s caller may not pass although the tool has them.
@@ -36,6 +58,9 @@ public struct ToolSchema: Sendable {
         let visible = Set(visible(to: policy).parameters.map(\.name))
         for name in names where !visible.contains(name) {
             guard let parameter = parameter(named: name) else { continue }
+            if parameter.access == .writes {
+                throw CallerWrites.refusal(tool: tool, what: "argument '\(name)'")
+            }
             if case .withTool(let other) = parameter.access {
                 throw AlmanacError.usage(
                     "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it uses the tool '\(other)', which is switched off for them)",
@@ -102,6 +127,9 @@ public struct ToolParameter: Sendable {
         /// Hands its value to another tool (search's `read`): offered to untrusted callers only
         /// while that tool is, so a tool switched off for them stays off everywhere.
         case withTool(String)
+        /// Asks for a write: offered to untrusted callers only where the operator allowed writes
+        /// on their front (`[serve] allow_writes`).
+        case writes
     }
 
     /// How the CLI fills the parameter.
@@ -128,13 +156,17 @@ public struct ToolParameter: Sendable {
     public var aliases: [String]
     /// Who may pass it.
     public var access: Access
+    /// Words of a choice that ask for a write (calendar's `add`): left out for callers who may
+    /// not write.
+    public var writeChoices: Set<String>
 
     /// Creates a parameter.
     public init(
         _ name: String, _ kind: Kind, help: String, placement: Placement = .option,
-        required: Bool = false, aliases: [String] = [], access: Access = .anyCaller
+        required: Bool = false, aliases: [String] = [], access: Access = .anyCaller, writeChoices: Set<String> = []
     ) {
         self.access = access
+        self.writeChoices = writeChoices
         self.name = name
         self.kind = kind
         self.help = help
