@@ -76,13 +76,15 @@ let package = Package(
         // `tools run news`: RSS, Atom and JSON Feed (libxml2's SAX parser through CLibxml2), summaries
         // through the page reader's extractor, a topic without feeds through the search chain's news.
         .target(name: "AlmanacNews", dependencies: ["AlmanacCore", "AlmanacRead", "AlmanacSearch", "CLibxml2"]),
+        // `tools brief`: the [me] profile's day from the other tools' runs (it names none of their types).
+        .target(name: "AlmanacBrief", dependencies: ["AlmanacCore"]),
 
         // Wiring: configuration file, SQLite cache, the registry of every tool.
         .target(
             name: "AlmanacRuntime",
             dependencies: [
                 "AlmanacCore", "AlmanacCurl", "AlmanacSports", "AlmanacWeather", "AlmanacSearch", "AlmanacCalendar",
-                "AlmanacRead", "AlmanacNews",
+                "AlmanacRead", "AlmanacNews", "AlmanacBrief",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // sqlite3_blob_write, which GRDB does not wrap: big payloads are written in place.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -182,6 +184,7 @@ let package = Package(
             name: "AlmanacCalendarTests",
             dependencies: ["AlmanacCalendar", "AlmanacCurl", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(name: "AlmanacRuntimeTests", dependencies: ["AlmanacRuntime", "AlmanacTesting"]),
+        .testTarget(name: "AlmanacBriefTests", dependencies: ["AlmanacBrief", "AlmanacRuntime", "AlmanacTesting"]),
         .testTarget(
             name: "AlmanacLLMTests", dependencies: ["AlmanacLLM", "AlmanacMCP", "AlmanacTesting", "AlmanacSports"]),
         .testTarget(

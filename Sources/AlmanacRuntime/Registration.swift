@@ -1,3 +1,4 @@
+import AlmanacBrief
 import AlmanacCalendar
 import AlmanacCore
 import AlmanacNews
@@ -9,7 +10,13 @@ import AlmanacWeather
 extension Runtime {
     /// Every tool Almanac ships, in listing order.
     public static func defaultTools() -> [any Tool] {
-        [SportsTool(), WeatherTool(), CalendarTool(), SearchTool(), ReadTool(), NewsTool()]
+        let sports = SportsTool()
+        let weather = WeatherTool()
+        let calendar = CalendarTool()
+        let news = NewsTool()
+        // The briefing runs the others' own paths (cache, fallback, stale copies).
+        let brief = BriefTool(sources: [calendar, weather, sports, news])
+        return [sports, weather, calendar, SearchTool(), ReadTool(), news, brief]
     }
 
     /// Every provider of every tool Almanac ships: the registry the CLI, doctor, recording, fuzzing

@@ -55,7 +55,7 @@ struct Tools: AsyncParsableCommand {
         version: AlmanacVersion.current,
         subcommands: [
             Run.self, List.self, Cache.self, RouteCommand.self, ContextCommand.self, Ask.self, Schema.self,
-            MCPCommand.self, ServeCommand.self, Doctor.self, FixturesCommand.self, PluginCommand.self,
+            MCPCommand.self, ServeCommand.self, Doctor.self, FixturesCommand.self, PluginCommand.self, Brief.self,
         ]
     )
 }

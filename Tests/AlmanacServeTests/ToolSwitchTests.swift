@@ -35,7 +35,7 @@ struct ToolSwitchTests {
     func denied() async throws {
         let directory = try TempDirectory()
         let runtime = try runtime(directory, ["ALMANAC_SERVE_DENY_TOOLS": "read"])
-        #expect(runtime.publishedTools.map(\.name) == ["sports", "weather", "calendar", "search", "news"])
+        #expect(runtime.publishedTools.map(\.name) == ["sports", "weather", "calendar", "search", "news", "brief"])
         #expect(runtime.registry.tool(named: "read") != nil)
         let api = api(runtime)
         guard case .object(let root) = api.openAPI(version: "1", bearer: false),
@@ -45,7 +45,9 @@ struct ToolSwitchTests {
             return
         }
         #expect(
-            Set(paths.keys) == ["/tools/sports", "/tools/weather", "/tools/calendar", "/tools/search", "/tools/news"])
+            Set(paths.keys) == [
+                "/tools/sports", "/tools/weather", "/tools/calendar", "/tools/search", "/tools/news", "/tools/brief",
+            ])
 
         let answer = await api.call("READ", body: Array(#"{"url": "\#(Self.page)"}"#.utf8))
         #expect(answer.status == 403)
@@ -61,7 +63,8 @@ struct ToolSwitchTests {
         // An unknown tool still reads 404, naming only the published tools.
         let unknown = await api.call("nope", body: Array("{}".utf8))
         #expect(unknown.status == 404)
-        #expect(try object(unknown)["details"] as? [String] == ["tools: sports, weather, calendar, search, news"])
+        #expect(
+            try object(unknown)["details"] as? [String] == ["tools: sports, weather, calendar, search, news, brief"])
 
         // JSON arguments are refused before the tool runs; CLI words still run it.
         await #expect(throws: AlmanacError.self) {
@@ -79,7 +82,7 @@ struct ToolSwitchTests {
         let both = try runtime(
             directory, ["ALMANAC_SERVE_TOOLS": "weather sports", "ALMANAC_SERVE_DENY_TOOLS": "sports"])
         #expect(both.publishedTools.map(\.name) == ["weather"])
-        #expect(try runtime(directory, [:]).publishedTools.count == 6)
+        #expect(try runtime(directory, [:]).publishedTools.count == 7)
     }
 
     @Test("config.toml's [serve] tools and deny_tools, the variables winning over them")
@@ -112,7 +115,7 @@ struct ToolSwitchTests {
             } throws: { error in
                 guard let error = error as? AlmanacError else { return false }
                 return error.kind == .usage && error.message == message
-                    && error.suggestion == "tools: sports, weather, calendar, search, read, news"
+                    && error.suggestion == "tools: sports, weather, calendar, search, read, news, brief"
             }
         }
         let file = directory.url.appendingPathComponent("config.toml")

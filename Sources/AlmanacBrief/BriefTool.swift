@@ -1,0 +1,206 @@
+import AlmanacCore
+import Foundation
+
+/// The user's day in one call: today's events and due tasks, the weather at home (the day,
+/// official warnings, rain in the next hour), each of the user's teams (last result, next game)
+/// and the top headlines, from the `[me]` profile, within a token budget.
+///
+/// ```
+/// tools brief                      # this morning
+/// tools brief --for evening        # tomorrow's plans and weather, tonight's results
+/// tools brief --budget 250 --format json
+/// ```
+///
+/// Every section is another tool's run (calendar, weather, sports, news) through that tool's own
+/// coordinator path: its cache, fallback and stale copies. All runs start at once. A section
+/// whose runs all fail is one line and the rest still answer; a section with nothing configured
+/// is left out with a note. The briefing names configured things only, so untrusted callers get
+/// the same one (less the tools the operator switched off for them).
+public struct BriefTool: Tool {
+    /// `brief`.
+    public let name = "brief"
+    /// One line for listings.
+    public let summary =
+        "Your day in one call: today's events and due tasks, weather at home with warnings, your teams' last and "
+        + "next games, top headlines, within a token budget ([me] profile)"
+
+    /// The tools the sections run, by name.
+    let sources: [String: any Tool]
+
+    /// Creates the tool over the tools its sections run (calendar, weather, sports, news).
+    public init(sources: [any Tool]) {
+        var byName: [String: any Tool] = [:]
+        for tool in sources { byName[tool.name] = tool }
+        self.sources = byName
+    }
+
+    /// `[--for morning|evening|DATE] [--budget TOKENS]`.
+    public var schema: ToolSchema {
+        ToolSchema([
+            ToolParameter(
+                "for", .string,
+                help: "morning (default: today), evening (tomorrow's plans, tonight's results), today, tomorrow "
+                    + "or a day YYYY-MM-DD"),
+            ToolParameter(
+                "budget", .integer,
+                help: "token budget, \(Self.budgetRange.lowerBound)-\(Self.budgetRange.upperBound) "
+                    + "(default \(BriefPayload.defaultBudget)); the least important lines go first"),
+        ])
+    }
+
+    static let budgetRange = 60...4000
+
+    /// "what's my day look like", "brief me", "morning briefing".
+    public var questionReader: (any QuestionReader)? { BriefQuestions() }
+
+    /// Runs every section's calls at once and puts the briefing together.
+    public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        let day = try BriefDay.read(
+            try arguments.text("for", needs: "morning, evening or a day", example: "--for evening"), now: context.now,
+            zone: context.timeZone)
+        let budget =
+            try arguments.integer("budget", in: Self.budgetRange, example: "--budget 400") ?? BriefPayload.defaultBudget
+        let profile = try Profile.read(context.settings)
+        let egress = context.environment.egress
+        let plan = BriefPlan.make(
+            profile: profile, day: day, zone: context.timeZone,
+            offers: { egress.offers($0) && sources[$0] != nil })
+        var outcomes = await perform(plan.calls, context: context)
+        // No feed configured: the profile's topics, each a news search.
+        if let feeds = outcomes.firstIndex(where: { $0.call.role == .headlines }),
+            case .unconfigured = outcomes[feeds].result, !plan.topicCalls.isEmpty
+        {
+            outcomes.remove(at: feeds)
+            outcomes += await perform(plan.topicCalls, context: context)
+        }
+        return try assemble(outcomes, plan: plan, day: day, budget: budget, context: context)
+    }
+
+    enum Result: Sendable {
+        case answered(ToolResult, text: String)
+        case failed(String)
+        case unconfigured(String)
+    }
+
+    struct Outcome: Sendable {
+        var call: BriefCall
+        var result: Result
+    }
+
+    /// Runs `calls` at once; the outcomes come back in the calls' order.
+    func perform(_ calls: [BriefCall], context: ToolContext) async -> [Outcome] {
+        let tools = sources
+        var results = [Result?](repeating: nil, count: calls.count)
+        await withTaskGroup(of: (Int, Result).self) { group in
+            for (index, call) in calls.enumerated() {
+                group.addTask {
+                    guard let tool = tools[call.tool] else { return (index, .unconfigured("no \(call.tool) tool")) }
+                    do {
+                        let arguments = try ToolArguments.parse(cli: call.words, schema: tool.schema, tool: tool.name)
+                        let result = try await tool.run(arguments, context: context)
+                        let text = try result.render(.context, now: context.now, timeZone: context.timeZone)
+                        return (index, .answered(result, text: text))
+                    } catch let error as AlmanacError where error.kind == .configuration {
+                        return (index, .unconfigured(error.message))
+                    } catch {
+                        return (index, .failed(BriefLines.failure(call.label, error)))
+                    }
+                }
+            }
+            for await (index, result) in group { results[index] = result }
+        }
+        return zip(calls, results).map { Outcome(call: $0, result: $1 ?? .failed("\($0.label): not run")) }
+    }
+
+    /// Sections from the outcomes, in section order; exit 69 when every section failed, 64 when
+    /// nothing at all is configured.
+    func assemble(
+        _ outcomes: [Outcome], plan: BriefPlan, day: BriefDay, budget: Int, context: ToolContext
+    ) throws -> ToolResult {
+        var sections: [BriefSection] = []
+        var notes = plan.notes
+        var attempts: [ProviderAttempt] = []
+        var oldest: ResultMetadata?
+        for name in BriefSectionName.allCases {
+            let mine = outcomes.filter { $0.call.section == name }
+            guard !mine.isEmpty else { continue }
+            var section = BriefSection(name: name, lines: [])
+            var sources: [String] = []
+            var failures: [String] = []
+            var unconfigured: [String] = []
+            var age = 0
+            for outcome in mine {
+                switch outcome.result {
+                case .answered(let result, let text):
+                    let metadata = result.metadata
+                    if !sources.contains(metadata.provider) { sources.append(metadata.provider) }
+                    age = max(age, metadata.ageSeconds)
+                    section.stale = section.stale || metadata.stale
+                    attempts += metadata.attempts
+                    if oldest.map({ metadata.fetchedAt < $0.fetchedAt }) ?? true { oldest = metadata }
+                    if outcome.call.role == .forecast { section.place = BriefLines.place(fromHeader: text) }
+                    section.lines += BriefLines.lines(from: text, role: outcome.call.role)
+                case .failed(let line):
+                    // One line per label: a team whose two runs failed alike says so once.
+                    if !failures.contains(where: { $0.hasPrefix(outcome.call.label + ":") }) { failures.append(line) }
+                case .unconfigured(let message):
+                    unconfigured.append(message)
+                }
+            }
+            if sources.isEmpty {
+                if failures.isEmpty {
+                    // Nothing configured for it (no calendar, no feed): a note, not an error.
+                    notes.append("\(name.rawValue): " + (unconfigured.first ?? "nothing configured"))
+                    continue
+                }
+                section.lines = [BriefLine(text: failures.joined(separator: "; "), droppable: false)]
+                attempts.append(
+                    ProviderAttempt(provider: name.rawValue, outcome: .failed, milliseconds: 0, detail: failures.first))
+            } else {
+                section.source = sources.joined(separator: "+")
+                section.ageSeconds = age
+                // A part that failed says so, after what answered (so the budget drops it first).
+                section.lines += (failures + unconfigured.map { "\(name.rawValue): \($0)" }).map {
+                    BriefLine(text: $0)
+                }
+            }
+            sections.append(section)
+        }
+        guard sections.contains(where: { !$0.failed }) else {
+            if sections.isEmpty {
+                throw AlmanacError.configuration(
+                    "brief: nothing to brief on: " + (notes.isEmpty ? "no profile" : notes.joined(separator: "; ")),
+                    suggestion:
+                        "set home, teams or feeds under [me], or add [calendars.NAME], in config.toml (docs/brief.md)")
+            }
+            throw AlmanacError.unavailable(tool: "brief", attempts: attempts.filter { $0.outcome == .failed })
+        }
+        let payload = BriefPayload(
+            label: day.label, day: day.day, sections: sections, notes: notes, warnings: plan.warnings, budget: budget,
+            encodedNow: context.now, encodedZone: context.timeZone)
+        let sourceNames = sections.compactMap(\.source).flatMap { $0.split(separator: "+").map(String.init) }
+        var unique: [String] = []
+        for source in sourceNames where !unique.contains(source) { unique.append(source) }
+        let metadata = ResultMetadata(
+            tool: name, provider: unique.joined(separator: "+"), fetchedAt: oldest?.fetchedAt ?? context.now,
+            ageSeconds: sections.compactMap(\.ageSeconds).max() ?? 0, stale: sections.contains { $0.stale },
+            attempts: attempts)
+        return ToolResult(metadata: metadata, payload: payload)
+    }
+}
+
+/// Reads "what's my day look like", "brief me", "my morning briefing" as `brief` ("tonight" or
+/// "this evening" as `--for evening`, "tomorrow" as `--for tomorrow`). A week or a month is the
+/// calendar's ("what's on my plate this week").
+struct BriefQuestions: QuestionReader {
+    static let phrases = ["my day", "brief me", "briefing", "daily brief", "day ahead", "catch me up"]
+    static let longer: Set<String> = ["week", "weekend", "month", "year"]
+
+    func read(_ clause: QuestionClause) -> ToolReading? {
+        guard clause.hasAnyPhrase(Self.phrases) || clause.words.contains("brief"), !clause.hasAny(Self.longer)
+        else { return nil }
+        if clause.hasAny(["evening", "tonight"]) { return ToolReading(["--for", "evening"], weight: .dominant) }
+        if clause.hasAny(["tomorrow"]) { return ToolReading(["--for", "tomorrow"], weight: .dominant) }
+        return ToolReading([], weight: .dominant)
+    }
+}
