@@ -5,7 +5,7 @@ crash, hang or flood when asked.
 
     fault_plugin.py MODE     MODE: ok, crash-start, crash-call, hang, flood, bad-jsonrpc,
                              outside-schema, crash-second (answers its first call, dies
-                             during the next)
+                             during the next), arrays (also lists `sum`, which takes an array)
 
 Each start appends a line to $FAULT_STARTS (when set), so a test can count process starts.
 """
@@ -64,6 +64,21 @@ TOOLS = [
     },
 ]
 
+if MODE == "arrays":
+    TOOLS.append({
+        "name": "sum",
+        "description": "The sum of whole numbers.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "numbers": {"type": "array", "items": {"type": "integer"}},
+                "options": {"type": "object", "properties": {"label": {"type": "string"}},
+                            "additionalProperties": False},
+            },
+            "required": ["numbers"],
+        },
+    })
+
 
 def send(message):
     sys.stdout.write(json.dumps(message) + "\n")
@@ -104,6 +119,9 @@ def call(request_id, name, arguments):
         names = sorted(os.environ.keys())
         result(request_id, {"content": [{"type": "text", "text": json.dumps(names)}],
                             "structuredContent": {"names": names}})
+    elif name == "sum":
+        label = (arguments.get("options") or {}).get("label", "sum")
+        result(request_id, {"content": [{"type": "text", "text": f"{label} {sum(arguments['numbers'])}"}]})
     elif name == "wipe":
         result(request_id, {"content": [{"type": "text", "text": "wiped"}]})
     elif name == "count":

@@ -37,6 +37,15 @@ public enum ConfigLoader {
             throw AlmanacError.usage(
                 "config file \(path), \(error)", suggestion: "see README 'Configuration' for the format")
         }
+        if let (plugin, variable) = pluginSecret(table) {
+            let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
+            if mode & 0o077 != 0 {
+                throw AlmanacError.usage(
+                    "config file \(path): [plugins.\(plugin)] env holds \(variable), a secret, but others can read "
+                        + "the file (mode \(String(mode, radix: 8)))",
+                    suggestion: "run: chmod 600 \(path)")
+            }
+        }
         if containsSecret(table) {
             let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
             if mode & 0o077 != 0 {
@@ -46,6 +55,21 @@ public enum ConfigLoader {
             }
         }
         return Settings(environment: environment, config: table, configPath: path)
+    }
+
+    /// The first plugin `env` variable whose name looks like a secret (KEY, TOKEN, SECRET or
+    /// PASSWORD in it), as (plugin, variable).
+    static func pluginSecret(_ table: [String: ConfigValue]) -> (String, String)? {
+        guard case .table(let plugins) = table["plugins"] else { return nil }
+        for name in plugins.keys.sorted() {
+            guard case .table(let entry) = plugins[name], case .table(let env) = entry["env"] else { continue }
+            let words = ["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD"]
+            if let variable = env.keys.sorted().first(where: { key in words.contains { key.uppercased().contains($0) } }
+            ) {
+                return (name, variable)
+            }
+        }
+        return nil
     }
 
     static func containsSecret(_ table: [String: ConfigValue]) -> Bool {

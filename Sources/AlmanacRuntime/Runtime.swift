@@ -299,6 +299,7 @@ public struct Runtime: Sendable {
     /// callers see, and the run reaches only what they may (docs/security.md).
     public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
         let tool = try publishedTool(name)
+        let json = Self.pluginArguments(json, for: tool)
         let policy = egress.with(trust: .untrusted)
         try tool.schema.checkWrites(json, policy: policy, tool: tool.name)
         try tool.schema.checkAccess(json.keys.sorted(), policy: policy, tool: tool.name)

@@ -111,7 +111,8 @@ struct PluginTimeEndToEndTests {
         .enabled(if: PluginPeers.runTime, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
     func listAndSchema() throws {
         let setup = try Self.setup()
-        // `schema` first: it lists a plugin that has no catalog yet, as `list` does.
+        // `schema` first: it lists a plugin that has no catalog yet, as `list` does. Its function names
+        // have no dot (OpenAI's rule): time__convert_time.
         let schema = try setup.run(["schema"])
         #expect(schema.status == 0, "\(schema.stderr)")
         let list = try setup.run(["list"])
@@ -123,7 +124,7 @@ struct PluginTimeEndToEndTests {
             try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
         let function = try #require(
             definitions.compactMap { $0["function"] as? [String: Any] }.first {
-                $0["name"] as? String == "time.convert_time"
+                $0["name"] as? String == "time__convert_time"
             })
         let parameters = try #require(function["parameters"] as? [String: Any])
         let required = try #require(parameters["required"] as? [String])

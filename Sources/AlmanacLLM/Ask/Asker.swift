@@ -143,8 +143,9 @@ public struct Asker: Sendable {
         case "none": choice = "none"
         case "required": choice = "required"
         case let name?:
-            _ = try ToolRegistry(tools).require(name)
-            choice = .object(["type": "function", "function": .object(["name": .string(name)])])
+            let tool = try ToolRegistry(tools).require(name)
+            let function = OpenAITools.functionName(tool.name)
+            choice = .object(["type": "function", "function": .object(["name": .string(function)])])
         }
         let request = ChatRequest(
             messages: messages, stream: false, tools: OpenAITools.definitions(tools), toolChoice: choice,
@@ -176,7 +177,7 @@ public struct Asker: Sendable {
         for call in calls {
             note("tool call: \(Self.oneLine(call.function.name, limit: 64)) \(Self.oneLine(call.function.arguments))")
         }
-        let blocks = await run(calls)
+        let blocks = await run(calls, tools: tools)
         let context = PromptContext(question: question, blocks: blocks, now: runner.now, timeZone: runner.timeZone)
         messages.append(ChatMessage(role: "assistant", content: first.message.content, toolCalls: calls))
         let prefix = messages
@@ -197,11 +198,13 @@ public struct Asker: Sendable {
     }
 
     /// Runs the model's tool calls at once; bad arguments and failures become one-line results.
-    func run(_ calls: [ToolCall]) async -> [ContextBlock] {
-        await withTaskGroup(of: (Int, ContextBlock).self) { group in
+    func run(_ calls: [ToolCall], tools: [any Tool]) async -> [ContextBlock] {
+        // Function names mapped back to tool names (OpenAI's rule has no dot: `time__get_current_time`).
+        let names = calls.map { OpenAITools.toolName($0.function.name, in: tools) }
+        return await withTaskGroup(of: (Int, ContextBlock).self) { group in
             for (index, call) in calls.enumerated() {
                 group.addTask { [runner] in
-                    let name = call.function.name
+                    let name = names[index]
                     let route = Route(name, [call.function.arguments])
                     do {
                         let arguments = try Self.arguments(call.function.arguments, tool: name)

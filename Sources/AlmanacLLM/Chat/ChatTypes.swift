@@ -100,12 +100,27 @@ public enum OpenAITools {
             .object([
                 "type": "function",
                 "function": .object([
-                    "name": .string(tool.name),
+                    "name": .string(functionName(tool.name)),
                     "description": .string(tool.summary),
                     "parameters": tool.schema.visible(to: policy).jsonSchema,
                 ]),
             ])
         }
+    }
+
+    /// The function name OpenAI accepts for `tool` (`^[a-zA-Z0-9_-]{1,64}$`): a plugin tool's dot
+    /// becomes `__` (`time.get_current_time` → `time__get_current_time`), any other character `_`.
+    public static func functionName(_ tool: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        let mapped = tool.replacingOccurrences(of: ".", with: "__").map { allowed.contains($0) ? $0 : "_" }
+        return mapped.isEmpty ? "tool" : String(mapped.prefix(64))
+    }
+
+    /// The tool of `tools` a model's function call names: its ``functionName(_:)``, or the tool's
+    /// own name (llama.cpp passes dots through); else the name as given (the caller's error names it).
+    public static func toolName(_ function: String, in tools: [any Tool]) -> String {
+        if tools.contains(where: { $0.name == function }) { return function }
+        return tools.first { functionName($0.name) == function }?.name ?? function
     }
 
     /// The definitions as pretty JSON with sorted keys (`tools schema`).

@@ -40,6 +40,21 @@ extension Runtime {
         return copy
     }
 
+    /// A JSON caller's arguments for `tool`: for a plugin tool, array and object values become
+    /// their JSON text, which the tool parses and checks against the plugin's input schema as it
+    /// does the command line's (`--ids '[1, 2]'`); other tools' arguments are unchanged.
+    static func pluginArguments(_ json: [String: JSONValue], for tool: any Tool) -> [String: JSONValue] {
+        guard tool is PluginTool else { return json }
+        return json.mapValues { value in
+            switch value {
+            case .array, .object:
+                (try? PluginAnswer.keyEncoder.encode(value)).map { .string(String(decoding: $0, as: UTF8.self)) }
+                    ?? value
+            default: value
+            }
+        }
+    }
+
     /// Calls `handler` with a plugin's name each time its program is started again after a failure.
     public func onPluginRestart(_ handler: @escaping @Sendable (String) -> Void) {
         plugins?.observer.onRestart(handler)
