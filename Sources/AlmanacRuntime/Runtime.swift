@@ -91,8 +91,11 @@ public struct Runtime: Sendable {
         if let wrap = options.wrapTransport { transport = wrap(transport) }
         let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
         var egress = try egressPolicy(settings)
-        let plugins = try pluginHost(settings, environment: environment, timeout: timeout, now: now, logger: logger)
-        let registry = ToolRegistry((tools ?? defaultTools()) + (plugins?.listedTools() ?? []))
+        // Catalogs age by the real clock: ALMANAC_NOW (a recording's day) would make every one look stale.
+        let plugins = try pluginHost(
+            settings, environment: environment, timeout: timeout, now: Date(), logger: logger)
+        let registry = ToolRegistry(
+            withProviderPlugins(tools ?? defaultTools(), plugins) + (plugins?.listedTools() ?? []))
         let offered = try offeredTools(settings, registry: registry)
         // Travels with every untrusted run, so a tool another one uses (search's read) is off too.
         egress.switchedOffTools = Set(registry.tools.map(\.name)).subtracting(offered.tools.map(\.name))

@@ -21,8 +21,16 @@ public struct SportsTool: Tool {
     public let summary =
         "Scores, schedules, standings and news for every league ESPN serves (team sports, golf, tennis, racing, MMA), in your time zone"
 
+    /// Provider plugins of this tool (`provides = "sports"`), in the chain at their priority.
+    public var scoreboardSources: [any ScoreboardSource] = []
+
     /// Creates the tool.
     public init() {}
+
+    /// Creates the tool with provider plugins.
+    public init(scoreboardSources: [any ScoreboardSource]) {
+        self.scoreboardSources = scoreboardSources
+    }
 
     /// `league [scores|standings|news|schedule] [--team T] [--date D] [--next] [--limit N]`.
     public var schema: ToolSchema {
@@ -80,17 +88,33 @@ public struct SportsTool: Tool {
     /// Runs one request.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         if arguments.flag("mine") { return try await runMine(arguments, context: context) }
-        let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone)
+        // A league no catalog knows ("pwhl") may be one a provider plugin serves: only plugins answer it.
+        var pluginLeague: League?
+        if !scoreboardSources.isEmpty, let word = arguments.string("league"), League.named(word) == nil {
+            pluginLeague = await Self.pluginLeague(word, sources: scoreboardSources)
+        }
+        let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone, league: pluginLeague)
+        if let pluginLeague, request.view != .scores || request.next {
+            throw AlmanacError.usage(
+                "\(pluginLeague.name) comes from a provider plugin, which answers a day's scores only",
+                suggestion: "tools run sports \(pluginLeague.slug) [--date DAY] [--team NAME]")
+        }
         // A bad base URL is the user's to fix: say so before any provider runs.
         _ = try ESPNProvider.descriptor.baseURL(context.settings)
         let team: TeamRef? =
-            if let word = request.teamWord {
+            if let word = request.teamWord, pluginLeague != nil {
+                // No team list but the day's games: they name the team (matched below).
+                TeamRef(id: nil, abbreviation: word.uppercased(), displayName: nil, query: word)
+            } else if let word = request.teamWord {
                 try await resolveTeam(word, league: request.league, context: context)
             } else {
                 nil
             }
+        let plugins = scoreboardSources.map {
+            ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData>
+        }
         let providers: [any Provider<SportsQuery, SportsData>] =
-            Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
+            (pluginLeague != nil ? [] : Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }) + plugins
             + Self.webFallback(context.environment.webSearch)
         let query = request.query(team: team)
         let fetched = try await context.fetch(
@@ -343,11 +367,11 @@ struct SportsRequest: Sendable, Hashable {
     var next: Bool
     var limit: Int?
 
-    init(_ arguments: ToolArguments, now: Date, zone: TimeZone) throws {
+    init(_ arguments: ToolArguments, now: Date, zone: TimeZone, league plugin: League? = nil) throws {
         guard let word = arguments.string("league")?.trimmingCharacters(in: .whitespaces), !word.isEmpty else {
             throw AlmanacError.usage("missing league for sports", suggestion: "e.g. tools run sports nba")
         }
-        guard let league = League.named(word) else { throw League.unknown(word) }
+        guard let league = plugin ?? League.named(word) else { throw League.unknown(word) }
         self.league = league
         let viewWord = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) }
         group = try arguments.text(

@@ -9,7 +9,7 @@ extension Tools {
         static let configuration = CommandConfiguration(
             commandName: "plugin",
             abstract: "List the configured plugins (MCP servers whose tools become NAME.TOOL) or check one.",
-            subcommands: [ListPlugins.self, CheckPlugin.self])
+            subcommands: [ListPlugins.self, CheckPlugin.self, PluginContract.self])
     }
 
     struct ListPlugins: AsyncParsableCommand {

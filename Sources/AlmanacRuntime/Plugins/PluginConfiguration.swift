@@ -21,6 +21,10 @@ struct PluginConfiguration: Sendable, Hashable {
     var ttl: Duration
     /// Tools the plugin marks destructive that untrusted callers may still call (none by default).
     var allowDestructive: Set<String>
+    /// The built-in tool whose contract the plugin answers (`provides = "sports"`), nil for a tool plugin.
+    var provides: String?
+    /// Its place in that tool's provider chain (`priority = 5`; lower is tried first, ESPN is 0).
+    var priority = 5
 
     /// Every `[plugins.*]` entry, sorted by name.
     ///
@@ -56,7 +60,7 @@ struct PluginConfiguration: Sendable, Hashable {
                 "[plugins.\(name)]: a plugin's name is lower-case letters, digits, '-' and '_' (up to 32)",
                 suggestion: "e.g. [plugins.time]")
         }
-        let known: Set<String> = ["command", "env", "ttl", "allow_destructive"]
+        let known: Set<String> = ["command", "env", "ttl", "allow_destructive", "provides", "priority"]
         if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
             throw AlmanacError.usage(
                 "[plugins.\(name)]: unknown key '\(unknown)'",
@@ -113,6 +117,7 @@ struct PluginConfiguration: Sendable, Hashable {
             }
             allowDestructive = Set(names.compactMap(\.stringValue))
         }
+        try readProvides(table)
     }
 
     /// Whether `name` is `PLUGIN.TOOL` for a plugin configured in `settings`.

@@ -151,6 +151,12 @@ extension PluginHost {
                         : problems.joined(separator: "; "))
                     + (notes.isEmpty ? "" : " (\(notes.joined(separator: ", ")))"))
         }
+        if configuration.provides != nil {
+            // A provider plugin: the contract kit is its sample call.
+            let steps = await contractSteps(configuration, specs: specs, connection: connection)
+            for (ok, text) in steps { step(ok, text) }
+            if sample == nil { return PluginCheckReport(lines: lines, passed: passed) }
+        }
         let chosen: (spec: PluginToolSpec, arguments: [String: JSONValue])?
         if let sample {
             let wanted = sample.tool.lowercased()
