@@ -21,9 +21,11 @@ from typing import Any, Literal
 from mcp.server.mcpserver import MCPServer
 
 CONTRACT = "almanac.sports.scoreboard/1"
+# The request parameters (key included) the recorded answer echoes in its SiteKit.Parameters
+# (Fixtures/plugins/sports/).
 DEFAULT_URL = (
-    "https://lscluster.hockeytech.com/feed/index.php?feed=modulekit&view=scorebar"
-    "&client_code=pwhl&numberofdaysahead=3&numberofdaysback=3&fmt=json&key=694cfeed58c932ee"
+    "https://lscluster.hockeytech.com/feed/index.php?feed=modulekit&view=scorebar&key=446521baf8c38984"
+    "&client_code=pwhl&lang=en&fmt=json&numberofdaysback=1&numberofdaysahead=90&league_id=1"
 )
 
 server = MCPServer("pwhl")
