@@ -422,6 +422,11 @@ struct CalendarWriteCalDAVTests {
         let which = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
         #expect(which.status == 64)
         #expect(which.stderr.hasPrefix("error: calendar 'work': 127.0.0.1 has 2 calendars (Home, Work); Almanac adds"))
+        let byTime = try setup.run(["move", "15:00", "--to", "16:00", "--yes"])
+        #expect(byTime.status == 64)
+        #expect(
+            byTime.stderr.hasPrefix(
+                "error: calendar 'work': naming an event by its start time works in local .ics files only"))
         // Changes find the item in whichever calendar holds it.
         let moved = try setup.item(["move", "dentist", "--to", "16:00", "--yes"])
         #expect(moved["start"] as? String == "2026-03-26T16:00:00+01:00")

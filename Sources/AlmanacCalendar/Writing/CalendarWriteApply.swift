@@ -21,7 +21,11 @@ extension CalendarWriteRun {
             }
             return calendar
         case .caldav, .feed:
-            throw AlmanacError.internal("calendar '\(source.name)': not a local file")
+            // Reading a CalDAV calendar is async (``candidates(_:)``); this synchronous look is
+            // for files only (an event named by its start time, for now).
+            throw AlmanacError.usage(
+                "calendar '\(source.name)': naming an event by its start time works in local .ics files only",
+                suggestion: "name it by words of its title or by its UID")
         }
     }
 
