@@ -23,6 +23,8 @@ public struct CalendarQuestionReader: QuestionReader {
 
     /// The calendar reading of `clause`, or nil when it is not about the user's own time.
     public func read(_ clause: QuestionClause) -> ToolReading? {
+        // "remind me to ...", "add dentist thursday 3pm": the write commands, when the schema has them.
+        if ranges.contains("add"), let write = CalendarWriteQuestion.read(clause) { return write }
         typealias Words = CalendarQuestionWords
         let personal = clause.hasAny(Words.personalWords)
         let subject = Self.searchSubject(clause)
