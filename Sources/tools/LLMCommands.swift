@@ -25,8 +25,10 @@ struct QuestionOptions: ParsableArguments {
         }
     }
 
-    func runtime() throws -> Runtime {
-        let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz, noCache: noCache))
+    /// The runtime with every plugin's tools (plugins with no catalog listed now), so the router
+    /// and the model see them as they see built-in tools.
+    func runtime() async throws -> Runtime {
+        let runtime = try await Runtime.make(options: RuntimeOptions(timeZone: tz, noCache: noCache)).listingPlugins()
         for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         return runtime
     }
@@ -42,7 +44,7 @@ extension Tools {
 
         func run() async throws {
             do {
-                let runtime = try options.runtime()
+                let runtime = try await options.runtime()
                 let router = Router(registry: runtime.registry, now: runtime.now, timeZone: runtime.timeZone)
                 let routes = router.route(options.text)
                 printLine(routes.isEmpty ? "(no tool)" : routes.map(\.description).joined(separator: "\n"))
@@ -74,7 +76,7 @@ extension Tools {
 
         func run() async throws {
             do {
-                let runtime = try options.runtime()
+                let runtime = try await options.runtime()
                 let router = Router(registry: runtime.registry, now: runtime.now, timeZone: runtime.timeZone)
                 let context = await PromptContext.gather(
                     question: options.text, routes: router.route(options.text), runner: runtime)
@@ -126,7 +128,7 @@ extension Tools {
         func run() async throws {
             let asker: Asker
             do {
-                let runtime = try options.runtime()
+                let runtime = try await options.runtime()
                 let clients = try LLMEndpoints.urls(from: runtime.settings).map { LLMClient(baseURL: $0) }
                 guard let first = clients.first else { throw AlmanacError.internal("no LLM endpoint") }
                 asker = Asker(runner: runtime, client: first, fallbacks: Array(clients.dropFirst()))

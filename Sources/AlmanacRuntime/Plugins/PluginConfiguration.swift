@@ -21,6 +21,8 @@ struct PluginConfiguration: Sendable, Hashable {
     var ttl: Duration
     /// Tools the plugin marks destructive that untrusted callers may still call (none by default).
     var allowDestructive: Set<String>
+    /// The router's words for its tools (`words = { TOOL = ["word", ...] }`), by tool name.
+    var words: [String: [String]] = [:]
     /// The built-in tool whose contract the plugin answers (`provides = "sports"`), nil for a tool plugin.
     var provides: String?
     /// Its place in that tool's provider chain (`priority = 5`; lower is tried first, ESPN is 0).
@@ -60,7 +62,7 @@ struct PluginConfiguration: Sendable, Hashable {
                 "[plugins.\(name)]: a plugin's name is lower-case letters, digits, '-' and '_' (up to 32)",
                 suggestion: "e.g. [plugins.time]")
         }
-        let known: Set<String> = ["command", "env", "ttl", "allow_destructive", "provides", "priority"]
+        let known: Set<String> = ["command", "env", "ttl", "allow_destructive", "provides", "priority", "words"]
         if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
             throw AlmanacError.usage(
                 "[plugins.\(name)]: unknown key '\(unknown)'",
@@ -118,6 +120,7 @@ struct PluginConfiguration: Sendable, Hashable {
             allowDestructive = Set(names.compactMap(\.stringValue))
         }
         try readProvides(table)
+        words = try Self.words(table["words"], plugin: name)
     }
 
     /// Whether `name` is `PLUGIN.TOOL` for a plugin configured in `settings`.
