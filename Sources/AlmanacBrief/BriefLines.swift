@@ -7,6 +7,8 @@ struct BriefLine: Sendable, Equatable {
     var text: String
     var untrusted: Bool = false
     var droppable: Bool = true
+    /// A shorter form for a budget too small for the line itself (a failed section's).
+    var short: String?
 }
 
 /// Turns a tool's own context output into briefing lines: the tool already dates and labels

@@ -36,10 +36,13 @@ public struct BriefPayload: ToolPayload {
     public static let defaultBudget = 400
 
     /// Which lines of each section are kept for `budget` tokens, and the context text they make.
-    func fit(_ budget: Int, rendering: Rendering) -> (kept: [[Bool]], text: String) {
+    ///
+    /// When every droppable line is gone and the rest is still over, failed sections and notes
+    /// shrink to their short forms ("forecast, warnings: unavailable").
+    func fit(_ budget: Int, rendering: Rendering) -> (kept: [[Bool]], compact: Bool, text: String) {
         var kept = sections.map { $0.lines.map { _ in true } }
         var text = render(kept, rendering: rendering, fenced: true)
-        guard ContextBudget.estimate(text) > budget else { return (kept, text) }
+        guard ContextBudget.estimate(text) > budget else { return (kept, false, text) }
         // Least important first: later lines before earlier ones, later sections before earlier.
         var order: [(section: Int, line: Int)] = []
         for (section, entry) in sections.enumerated() {
@@ -51,12 +54,12 @@ public struct BriefPayload: ToolPayload {
         for (section, line) in order {
             kept[section][line] = false
             text = render(kept, rendering: rendering, fenced: true)
-            if ContextBudget.estimate(text) <= budget { break }
+            if ContextBudget.estimate(text) <= budget { return (kept, false, text) }
         }
-        return (kept, text)
+        return (kept, true, render(kept, rendering: rendering, fenced: true, compact: true))
     }
 
-    func render(_ kept: [[Bool]], rendering: Rendering, fenced: Bool) -> String {
+    func render(_ kept: [[Bool]], rendering: Rendering, fenced: Bool, compact: Bool = false) -> String {
         let zone = rendering.timeZone
         let now = rendering.now
         var out: [String] = [
@@ -76,7 +79,7 @@ public struct BriefPayload: ToolPayload {
                     out.append(line.untrusted ? UntrustedText.open(nonce) : UntrustedText.close(nonce))
                     inFence = line.untrusted
                 }
-                out.append(line.text)
+                out.append(compact ? line.short ?? line.text : line.text)
             }
             if fenced, inFence { out.append(UntrustedText.close(nonce)) }
             let omitted = keep.filter { !$0 }.count
@@ -84,7 +87,10 @@ public struct BriefPayload: ToolPayload {
                 out.append("… \(omitted) more \(section.name.noun(omitted)) omitted to fit the budget")
             }
         }
-        if !notes.isEmpty { out.append("Not in this briefing: " + notes.joined(separator: "; ")) }
+        if !notes.isEmpty {
+            let shown = compact ? notes.map { String($0.prefix { $0 != ":" }) } : notes
+            out.append("Not in this briefing: " + shown.joined(separator: compact ? ", " : "; "))
+        }
         out += warnings.map { "Note: \($0)" }
         return out.joined(separator: "\n")
     }
@@ -103,8 +109,8 @@ public struct BriefPayload: ToolPayload {
 
     /// The same lines for people (a terminal, a mail from cron): no fences.
     public func text(_ rendering: Rendering) -> String {
-        let kept = fit(rendering.budget.tokens ?? budget, rendering: rendering).kept
-        return render(kept, rendering: rendering, fenced: false)
+        let fitted = fit(rendering.budget.tokens ?? budget, rendering: rendering)
+        return render(fitted.kept, rendering: rendering, fenced: false, compact: fitted.compact)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -121,6 +127,23 @@ public struct BriefPayload: ToolPayload {
         var status: String
         var lines: [String]
         var omitted: Int
+
+        enum CodingKeys: String, CodingKey {
+            case name, title, source, ageSeconds, stale, status, lines, omitted
+        }
+
+        // By hand: a failed section's source and age are null, not missing.
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(name, forKey: .name)
+            try container.encode(title, forKey: .title)
+            try container.encode(source, forKey: .source)
+            try container.encode(ageSeconds, forKey: .ageSeconds)
+            try container.encode(stale, forKey: .stale)
+            try container.encode(status, forKey: .status)
+            try container.encode(lines, forKey: .lines)
+            try container.encode(omitted, forKey: .omitted)
+        }
     }
 
     /// `data`: `for`, `day`, `budget`, `sections[]` of `name`, `title`, `source`, `ageSeconds`,
@@ -131,7 +154,8 @@ public struct BriefPayload: ToolPayload {
             metadata: ResultMetadata(
                 tool: "brief", provider: "brief", fetchedAt: encodedNow, ageSeconds: 0, stale: false, attempts: []),
             now: encodedNow, timeZone: encodedZone)
-        let kept = fit(budget, rendering: rendering).kept
+        let fitted = fit(budget, rendering: rendering)
+        let kept = fitted.kept
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(label, forKey: .label)
         try container.encode(TimeText.isoDay(day, in: encodedZone), forKey: .day)
@@ -144,7 +168,10 @@ public struct BriefPayload: ToolPayload {
                         ?? section.name.title,
                     source: section.source, ageSeconds: section.ageSeconds, stale: section.stale,
                     status: section.failed ? "failed" : section.stale ? "stale" : "ok",
-                    lines: zip(section.lines, keep).filter(\.1).map(\.0.text), omitted: keep.filter { !$0 }.count)
+                    lines: zip(section.lines, keep).filter(\.1).map {
+                        fitted.compact ? $0.0.short ?? $0.0.text : $0.0.text
+                    },
+                    omitted: keep.filter { !$0 }.count)
             }, forKey: .sections)
         try container.encode(notes, forKey: .notes)
         try container.encode(warnings, forKey: .warnings)

@@ -153,7 +153,12 @@ public struct BriefTool: Tool {
                     notes.append("\(name.rawValue): " + (unconfigured.first ?? "nothing configured"))
                     continue
                 }
-                section.lines = [BriefLine(text: failures.joined(separator: "; "), droppable: false)]
+                let labels = failures.map { String($0.prefix { $0 != ":" }) }
+                section.lines = [
+                    BriefLine(
+                        text: failures.joined(separator: "; "), droppable: false,
+                        short: labels.joined(separator: ", ") + ": unavailable")
+                ]
                 attempts.append(
                     ProviderAttempt(provider: name.rawValue, outcome: .failed, milliseconds: 0, detail: failures.first))
             } else {
