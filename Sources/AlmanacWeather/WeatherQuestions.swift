@@ -55,7 +55,8 @@ public struct WeatherQuestionReader: QuestionReader {
         for view in viewWords where declared.contains(view.flag) && !options.contains("--\(view.flag)") {
             options.append("--\(view.flag)")
         }
-        let places = Self.places(clause)
+        var places = Self.places(clause)
+        if let own = Self.personalPlace(clause) { places = [[own]] + places.filter { $0.last?.lowercased() != own } }
         func run(_ place: [String]) -> [String] {
             guard let dayWord else { return place + options }
             return place.isEmpty ? ["--day", dayWord] + options : place + [dayWord] + options
@@ -85,6 +86,18 @@ public struct WeatherQuestionReader: QuestionReader {
         if clause.has("next couple of days") || clause.has("next couple days") { return 2 }
         if clause.has("next week") || clause.has("for the week") { return 7 }
         if clause.has("two weeks") || clause.has("fortnight") { return 14 }
+        return nil
+    }
+
+    /// "at work", "at my office", "at home": a word the profile names a place by (`[me] places`,
+    /// `[me] home`), which the tool resolves; "work" is otherwise no place name.
+    static func personalPlace(_ clause: QuestionClause) -> String? {
+        let words = clause.words
+        for index in words.indices where ["at", "near", "around"].contains(words[index]) {
+            var next = index + 1
+            if next < words.count, ["my", "the"].contains(words[next]) { next += 1 }
+            if next < words.count, WeatherRequest.personalPlaces.contains(words[next]) { return words[next] }
+        }
         return nil
     }
 

@@ -65,6 +65,9 @@ public struct WeatherRequest: Sendable, Equatable {
         "saturday", "sunday",
     ]
 
+    /// Words that name one of the user's own places ("at work"), resolved from the profile only.
+    public static let personalPlaces: Set<String> = ["home", "work", "office", "school"]
+
     /// Days Open-Meteo forecasts (`forecast_days` ≤ 16).
     public static let maxDays = 16
     /// Days requested by default.
@@ -143,8 +146,23 @@ public struct WeatherRequest: Sendable, Equatable {
         let chosen: (name: String, value: String)?
         if placeText.isEmpty {
             chosen = profile.home.map { ("home", $0) }
+        } else if let named = profile.place(named: placeText) {
+            chosen = (named.name, named.place)
+        } else if Self.personalPlaces.contains(placeText.lowercased()) {
+            // "at home", "at work": the user's own places, never a geocoder's guess at the word.
+            let word = placeText.lowercased()
+            if word == "home", let home = profile.home {
+                chosen = ("home", home)
+            } else {
+                throw AlmanacError.usage(
+                    word == "home"
+                        ? "weather: no home is set" : "weather: '\(word)' is not one of your places ([me] places)",
+                    suggestion: word == "home"
+                        ? "set it under [me] in config.toml: home = \"Lisbon\""
+                        : "add it under [me] in config.toml: places = { \(word) = \"Porto\" }")
+            }
         } else {
-            chosen = profile.place(named: placeText).map { ($0.name, $0.place) }
+            chosen = nil
         }
         guard let chosen else { return (try target(arguments, placeText: placeText, settings: settings), nil, nil) }
         if let (latitude, longitude) = coordinates(chosen.value) {

@@ -70,3 +70,17 @@ struct ProfilePlaceTests {
         #expect(error?.suggestion?.contains("[me] home = \"Lisbon\"") == true)
     }
 }
+
+@Suite("Weather: the user's own place words")
+struct PersonalPlaceTests {
+    @Test("'home' is [me] home; 'work' not in [me] places is one line saying how to add it")
+    func words() async throws {
+        let settings = Settings(config: try TOML.parse("[me]\nhome = \"Frederick\"\n"))
+        let harness = try Harness.replay(now: try instant("2026-08-09T18:50:00Z"), settings: settings)
+        let context = try harness.context(try await harness.run(["home", "today"]))
+        #expect(context.hasPrefix("[weather] home (Frederick, Maryland, United States) · "))
+        let error = await runError(harness, ["work"])
+        #expect(error?.message == "weather: 'work' is not one of your places ([me] places)")
+        #expect(error?.suggestion == "add it under [me] in config.toml: places = { work = \"Porto\" }")
+    }
+}

@@ -18,6 +18,7 @@ public struct SportsQuestionReader: QuestionReader {
     /// The sports reading of `clause`, or nil when it is not about sports.
     public func read(_ clause: QuestionClause) -> ToolReading? {
         let reading = SportsClause(clause, declared: declared)
+        if let mine = mineReading(clause, reading) { return mine }
         guard reading.isSports else { return nil }
         let words = reading.cliWords()
         // "who won the qatar open": golf's and tennis's days both, each tool run says whether it has it.
