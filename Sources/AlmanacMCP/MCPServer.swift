@@ -184,8 +184,10 @@ public enum AlmanacMCPServer {
         var logger = Logger(label: "almanac.mcp")
         logger.logLevel = .critical
         let server = Server(
-            name: name, version: version, capabilities: .init(tools: .init(listChanged: false)))
+            name: name, version: version,
+            capabilities: .init(prompts: .init(listChanged: false), tools: .init(listChanged: false)))
         let tools = tools(runtime)
+        await registerPrompts(on: server, runtime: runtime, budget: budget)
         await server.withMethodHandler(ListTools.self) { _ in
             ListTools.Result(tools: tools)
         }

@@ -163,8 +163,10 @@ actor MCPSessions {
                 SessionValidator(),
             ]), logger: logger)
         let server = Server(
-            name: AlmanacMCPServer.name, version: version, capabilities: .init(tools: .init(listChanged: false)))
+            name: AlmanacMCPServer.name, version: version,
+            capabilities: .init(prompts: .init(listChanged: false), tools: .init(listChanged: false)))
         let api = api
+        await AlmanacMCPServer.registerPrompts(on: server, runtime: api.runtime, budget: api.budget)
         let callLimit = callLimit
         let tools = AlmanacMCPServer.tools(api.runtime)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools) }

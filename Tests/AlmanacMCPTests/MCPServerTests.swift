@@ -49,7 +49,7 @@ struct MCPServerTests {
             "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_CACHE_DIR": cache.path, "HOME": cache.path,
             "ALMANAC_SERVE_DENY_TOOLS": "read,search,news",
         ])
-        #expect(AlmanacMCPServer.tools(runtime).map(\.name) == ["sports", "weather", "calendar"])
+        #expect(AlmanacMCPServer.tools(runtime).map(\.name) == ["sports", "weather", "calendar", "brief"])
         let (result, status) = await AlmanacMCPServer.answer(
             "read", arguments: ["url": "https://example.org/"], runtime: runtime, budget: nil,
             maxAnswerBytes: AnswerLimit.defaultBytes)
@@ -58,7 +58,7 @@ struct MCPServerTests {
         let text = Self.text(result)
         let refusal = "error: tool 'read' is switched off for callers of tools serve, mcp or a model"
         #expect(text.hasPrefix(refusal), "\(text)")
-        #expect(text.contains("tools: sports, weather, calendar;") && !text.contains("\n"))
+        #expect(text.contains("tools: sports, weather, calendar, brief;") && !text.contains("\n"))
     }
 
     @Test("a call answers the context text with the envelope as structured content")
