@@ -27,7 +27,9 @@ extension Tools {
                 }
                 var lines: [String] = []
                 for report in reports {
-                    lines.append("\(report.name) (\(report.program)): \(report.state), \(report.tools.count) tool(s)")
+                    lines.append(
+                        "\(report.name) (\(report.program)): \(report.state), \(report.tools.count) tool(s)"
+                            + (report.provides.map { ", provides \($0)" } ?? ""))
                     for tool in report.tools {
                         lines.append("  \(tool.name)" + (tool.destructive ? " [destructive: command line only]" : ""))
                     }

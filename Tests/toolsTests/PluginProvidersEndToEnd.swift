@@ -238,6 +238,10 @@ struct PluginProvidersEndToEndTests {
             for call in calls { #expect(output.stdout.contains("ok    contract call \(call)"), "\(output.stdout)") }
             #expect(output.stdout.contains("ok    contract call of a league it does not serve: an error answer"))
         }
+        let list = try setup.run(["plugin", "list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.contains("pwhl (/bin/sh): listed, 1 tool(s), provides sports at priority 5\n"))
+        #expect(list.stdout.contains("openligadb (/bin/sh): listed, 1 tool(s), provides sports at priority 5\n"))
     }
 
     @Test("tools plugin contract sports prints the versioned JSON Schema; other tools and bad entries are usage errors")

@@ -13,6 +13,9 @@ public struct PluginReport: Sendable {
     public var tools: [(name: String, destructive: Bool)]
     /// What last went wrong (this run, else the one recorded in the plugin's folder), or nil.
     public var lastError: String?
+    /// For a provider plugin: the built-in tool it provides and its place in the chain
+    /// ("sports at priority 5"), else nil.
+    public var provides: String? = nil
 }
 
 /// What `tools plugin check NAME` found.
@@ -39,7 +42,8 @@ extension Runtime {
             return PluginReport(
                 name: configuration.name, program: configuration.command[0],
                 state: own.isEmpty && errors[configuration.name] != nil ? "failing" : "listed",
-                tools: own.map { ($0.name, $0.spec.destructive) }, lastError: error)
+                tools: own.map { ($0.name, $0.spec.destructive) }, lastError: error,
+                provides: configuration.provides.map { "\($0) at priority \(configuration.priority)" })
         }
     }
 
