@@ -87,14 +87,20 @@ public struct CalendarTool: Tool {
             return try await CalendarWriteRun(command: command, arguments: arguments, context: context).result()
         }
         let request = try CalendarRequest(arguments, now: context.now, zone: context.timeZone)
-        let sources = try CalendarSources.resolve(
+        var sources = try CalendarSources.resolve(
             ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
             settings: context.settings, policy: context.environment.egress)
+        var warnings: [String] = []
+        if arguments.string("ics") == nil, arguments.string("caldav") == nil, arguments.string("calendar") == nil {
+            (sources, warnings) = try CalendarSources.profileDefault(sources, settings: context.settings)
+        }
         let providers = Self.chain(useCalDAVSync: useCalDAVSync).map {
             $0 as any Provider<CalendarFetch, CalendarSnapshot>
         }
-        return try await CalendarRun(request: request, sources: sources, context: context, providers: providers)
+        var result = try await CalendarRun(request: request, sources: sources, context: context, providers: providers)
             .result()
+        if !warnings.isEmpty { result.payload = CalendarSources.warn(result.payload, warnings) }
+        return result
     }
 }
 
