@@ -270,6 +270,16 @@ public struct Runtime: Sendable {
         return copy
     }
 
+    /// This runtime with writes by untrusted callers of `front` allowed when `[serve] allow_writes`
+    /// names it (for `tools ask`, whose runtime also serves the router's trusted routes).
+    public func allowingWrites(from front: String) throws -> Runtime {
+        var copy = self
+        if try Self.writeFronts(settings).contains(front) {
+            copy.egress.writes = CallerWrites(front: front, tokens: WriteTokens())
+        }
+        return copy
+    }
+
     /// The fronts whose untrusted callers may write (`[serve] allow_writes`, or
     /// `ALMANAC_ALLOW_WRITES`, space- or comma-separated): `serve`, `mcp`, `ask`; none by default.
     static func writeFronts(_ settings: Settings) throws -> Set<String> {

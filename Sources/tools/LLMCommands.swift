@@ -131,7 +131,8 @@ extension Tools {
                 let runtime = try await options.runtime()
                 let clients = try LLMEndpoints.urls(from: runtime.settings).map { LLMClient(baseURL: $0) }
                 guard let first = clients.first else { throw AlmanacError.internal("no LLM endpoint") }
-                asker = Asker(runner: runtime, client: first, fallbacks: Array(clients.dropFirst()))
+                asker = Asker(
+                    runner: try ConfirmingRunner(runtime), client: first, fallbacks: Array(clients.dropFirst()))
             } catch {
                 throw fail(error)
             }
