@@ -37,12 +37,14 @@ public struct BriefPayload: ToolPayload {
 
     /// Which lines of each section are kept for `budget` tokens, and the context text they make.
     ///
-    /// When every droppable line is gone and the rest is still over, failed sections and notes
-    /// shrink to their short forms ("forecast, warnings: unavailable").
+    /// Over budget, failed sections and notes shrink to their short forms first ("forecast,
+    /// warnings: unavailable": why is `tools run TOOL`'s to say), before any line that answers goes.
     func fit(_ budget: Int, rendering: Rendering) -> (kept: [[Bool]], compact: Bool, text: String) {
         var kept = sections.map { $0.lines.map { _ in true } }
         var text = render(kept, rendering: rendering, fenced: true)
         guard ContextBudget.estimate(text) > budget else { return (kept, false, text) }
+        text = render(kept, rendering: rendering, fenced: true, compact: true)
+        guard ContextBudget.estimate(text) > budget else { return (kept, true, text) }
         // Least important first: later lines before earlier ones, later sections before earlier.
         var order: [(section: Int, line: Int)] = []
         for (section, entry) in sections.enumerated() {
@@ -53,10 +55,10 @@ public struct BriefPayload: ToolPayload {
         order.sort { ($0.line, $0.section) > ($1.line, $1.section) }
         for (section, line) in order {
             kept[section][line] = false
-            text = render(kept, rendering: rendering, fenced: true)
-            if ContextBudget.estimate(text) <= budget { return (kept, false, text) }
+            text = render(kept, rendering: rendering, fenced: true, compact: true)
+            if ContextBudget.estimate(text) <= budget { break }
         }
-        return (kept, true, render(kept, rendering: rendering, fenced: true, compact: true))
+        return (kept, true, text)
     }
 
     func render(_ kept: [[Bool]], rendering: Rendering, fenced: Bool, compact: Bool = false) -> String {
