@@ -1,3 +1,6 @@
+import AlmanacCore
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -10,7 +13,16 @@
 /// near its peak after such calls. `malloc_trim` returns the free pages; it costs a walk of the
 /// arenas, so only calls of the tools that read whole documents do it.
 enum MemoryRelief {
-    static let heavyTools: Set<String> = ["calendar"]
+    /// The registry's tools that declare ``ToolTraits/heavy``, set when a server starts.
+    private static let heavy = Mutex<Set<String>>([])
+
+    static var heavyTools: Set<String> { heavy.withLock { $0 } }
+
+    /// Takes the heavy tools from the tools a server offers.
+    static func register(_ tools: [any Tool]) {
+        let names = Set(tools.filter { $0.traits.contains(.heavy) }.map(\.name))
+        heavy.withLock { $0 = names }
+    }
 
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32

@@ -37,6 +37,8 @@ public protocol Tool: Sendable {
     /// How the tool reads a clause of a question into its CLI words (the LLM router asks every
     /// tool); nil when it reads none. Default: nil.
     var questionReader: (any QuestionReader)? { get }
+    /// What the tool is (takes a URL, heavy), for code that would otherwise test its name. Default: none.
+    var traits: ToolTraits { get }
     /// Runs the tool.
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult
 }

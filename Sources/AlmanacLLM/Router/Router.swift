@@ -96,11 +96,11 @@ public struct Router: Sendable {
         return routes.filter { seen.insert($0).inserted }
     }
 
-    /// A question with a web address goes to the tool whose schema takes a `url` (a page reader),
-    /// when one is registered; otherwise the address is part of a search.
+    /// A question with a web address goes to the tool that declares it takes a URL (a page
+    /// reader, ``ToolTraits/takesURL``), when one is registered; otherwise the address is part of a search.
     func urlRoute(_ tokens: [QuestionToken]) -> Route? {
         guard let url = tokens.first(where: { $0.lower.hasPrefix("http://") || $0.lower.hasPrefix("https://") }),
-            let tool = tools.first(where: { $0.schema.parameter(named: "url") != nil }),
+            let tool = tools.first(where: { $0.traits.contains(.takesURL) }),
             let parameter = tool.schema.parameter(named: "url")
         else { return nil }
         let address = url.original.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:!?)\"'"))
