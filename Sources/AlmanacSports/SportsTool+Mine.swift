@@ -155,10 +155,11 @@ extension SportsTool {
         return ToolResult(metadata: metadata, payload: payload)
     }
 
-    /// The scoreboard chain: the sports APIs. Web search is left out: a page of search hits cannot
-    /// be filtered to the user's teams.
+    /// The scoreboard chain: the sports APIs, then provider plugins at their priority, as for a
+    /// league's scores. Web search is left out: a page of search hits cannot be filtered to teams.
     func mineProviders() -> [any Provider<SportsQuery, SportsData>] {
         Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
+            + scoreboardSources.map { ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData> }
     }
 }
 
