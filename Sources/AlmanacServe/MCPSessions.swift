@@ -170,12 +170,16 @@ actor MCPSessions {
         let callLimit = callLimit
         let tools = AlmanacMCPServer.tools(api.runtime)
         await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: tools) }
+        let elicitor = Elicitor(server: server)
         await server.withMethodHandler(CallTool.self) { parameters in
             // A write's confirmation token is good only in the session it was issued in.
-            await Self.call(parameters, api: api, limit: callLimit, caller: "mcp-session \(id)")
+            await Self.call(
+                parameters, api: api, limit: callLimit, caller: "mcp-session \(id)", ask: { await elicitor.ask($0) })
         }
         do {
-            try await server.start(transport: transport)
+            try await server.start(transport: transport) { _, capabilities in
+                await elicitor.declared(capabilities.elicitation != nil)
+            }
         } catch {
             await transport.disconnect()
             return .error(statusCode: 500, .internalError("could not start the session"))
@@ -195,7 +199,8 @@ actor MCPSessions {
     /// it. A call that outlasts `limit` is not counted: its event stream was cut at the same
     /// limit and counted as a timeout (see ``AlmanacServer/ending(_:after:metrics:)``).
     static func call(
-        _ parameters: CallTool.Parameters, api: ToolAPI, limit: Duration, caller: String = "mcp-session"
+        _ parameters: CallTool.Parameters, api: ToolAPI, limit: Duration, caller: String = "mcp-session",
+        ask: (@Sendable (String) async -> Bool?)? = nil
     ) async -> CallTool.Result {
         let start = ContinuousClock.now
         let answer: (result: CallTool.Result, status: String)
@@ -205,7 +210,7 @@ actor MCPSessions {
             answer = try await Deadline.run(limit + .seconds(1)) {
                 await AlmanacMCPServer.answer(
                     parameters.name, arguments: parameters.arguments, runtime: api.runtime.forRequest(),
-                    budget: api.budget, maxAnswerBytes: api.maxAnswerBytes, caller: caller)
+                    budget: api.budget, maxAnswerBytes: api.maxAnswerBytes, caller: caller, ask: ask)
             }
         } catch {
             return CallTool.Result(

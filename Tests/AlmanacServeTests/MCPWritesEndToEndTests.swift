@@ -94,3 +94,44 @@ struct MCPWritesEndToEndTests {
         #expect(setup.calendar == before)
     }
 }
+
+/// The same over `tools serve`'s `/mcp` (streamable HTTP).
+@Suite("tools serve /mcp: calendar writes by callers", .enabled(if: ServePeers.runMCP))
+struct ServeMCPWritesEndToEndTests {
+    typealias Setup = CallerWritesEndToEndTests.Setup
+
+    func client(_ setup: Setup, _ server: ServeProcess, mode: String) throws -> [String: Any] {
+        guard ServePeers.mcpReady else {
+            throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)")
+        }
+        let script = ServePeers.root.appendingPathComponent("scripts/peers/mcp_writes_client.py")
+        let output = try Command.run(
+            ServePeers.mcpPython, [script.path, server.baseURL, mode], environment: setup.environment, timeout: 120)
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test("elicitation accepted: asked once, written once")
+    func accepted() throws {
+        let setup = try Setup(allowWrites: ["serve"])
+        let server = try ServeProcess(environment: setup.environment)
+        defer { server.stop() }
+        let seen = try client(setup, server, mode: "accept")
+        #expect((seen["asked"] as? [String])?.count == 1, "\(seen)")
+        let calls = try #require(seen["calls"] as? [[String: Any]])
+        #expect(calls.count == 1 && calls.first?["isError"] as? Bool == false, "\(calls)")
+        #expect(setup.calendar.components(separatedBy: "SUMMARY:call mom").count == 2)
+    }
+
+    @Test("no elicitation: preview and token bound to the session; written once")
+    func token() throws {
+        let setup = try Setup(allowWrites: ["serve"])
+        let server = try ServeProcess(environment: setup.environment)
+        defer { server.stop() }
+        let seen = try client(setup, server, mode: "token")
+        let calls = try #require(seen["calls"] as? [[String: Any]])
+        try #require(calls.count == 4)
+        #expect(calls.map { $0["isError"] as? Bool } == [false, true, false, true], "\(calls)")
+        #expect(setup.calendar.components(separatedBy: "SUMMARY:call mom").count == 2)
+    }
+}

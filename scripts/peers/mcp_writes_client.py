@@ -1,6 +1,7 @@
 """MCP peer for the calendar-write tests of `tools mcp`: the official Python `mcp` client.
 
-Usage: mcp_writes_client.py TOOLS_BINARY MODE -- MODE is `token` (the client declares no
+Usage: mcp_writes_client.py TOOLS_BINARY|SERVE_URL MODE -- a URL (http://127.0.0.1:PORT) talks to
+`tools serve`'s /mcp over streamable HTTP, else the binary is started as `tools mcp`. MODE is `token` (the client declares no
 elicitation: the server answers a preview and a single-use token), `accept` or `decline` (the
 client declares elicitation and answers the server's elicitation/create so). Prints one JSON
 object: the calendar tool's annotations and whether its schema offers writes, the elicitation
@@ -8,12 +9,14 @@ messages the server sent, and every call's result. The server's environment come
 process's env.
 """
 import asyncio
+import contextlib
 import json
 import os
 import sys
 
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
 
 def field(obj, snake, camel):
@@ -41,7 +44,13 @@ async def main(binary, mode):
     params = StdioServerParameters(command=binary, args=["mcp"], env=dict(os.environ))
     add = {"range": "add", "title": "call mom", "at": "tomorrow 18:00", "calendar": "home"}
     calls = []
-    async with stdio_client(params) as (read, write):
+    async with contextlib.AsyncExitStack() as stack:
+        if binary.startswith("http"):
+            client = await stack.enter_async_context(create_mcp_http_client())
+            streams = await stack.enter_async_context(streamable_http_client(binary + "/mcp", http_client=client))
+            read, write = streams[0], streams[1]
+        else:
+            read, write = await stack.enter_async_context(stdio_client(params))
         callback = None if mode == "token" else elicit
         async with ClientSession(read, write, elicitation_callback=callback) as session:
             await session.initialize()
