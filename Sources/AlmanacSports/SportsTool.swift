@@ -110,9 +110,14 @@ public struct SportsTool: Tool {
             } else {
                 nil
             }
-        let plugins = scoreboardSources.map {
-            ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData>
-        }
+        // At equal priority, plugins whose stored catalog names the league go before those never listed
+        // (which are started to ask): the coordinator keeps this order on ties.
+        let path = request.league.path
+        let plugins =
+            (scoreboardSources.filter { $0.knownLeagues?.contains(path) == true }
+            + scoreboardSources.filter { $0.knownLeagues == nil }).map {
+                ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData>
+            }
         let providers: [any Provider<SportsQuery, SportsData>] =
             (pluginLeague != nil ? [] : Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }) + plugins
             + Self.webFallback(context.environment.webSearch)

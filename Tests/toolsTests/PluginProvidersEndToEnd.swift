@@ -107,6 +107,26 @@ struct PluginProvidersEndToEndTests {
     }
 
     @Test(
+        "a plugin league is found in the stored catalogs: no other provider plugin is started to list it",
+        .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
+    func catalogsFirst() throws {
+        let pwhl = Self.entry("pwhl", variable: "PWHL_SCOREBAR_FILE", file: Self.pwhlFile)
+        let setup = try Self.setup([pwhl])
+        let now = ["ALMANAC_NOW": "2026-04-26T12:00:00Z"]
+        let first = try setup.run(["run", "sports", "pwhl", "--date", "2026-04-25"], now)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(setup.startedPids.count == 1)
+        // A second provider plugin, never listed (and before pwhl by name): not started for pwhl.
+        let cfl = Self.entry("cfl", variable: "CFL_ROUNDS_FILE", file: Self.cflFile)
+        try (cfl(setup.starts.path) + pwhl(setup.starts.path)).write(
+            to: setup.scratch.url.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
+        let second = try setup.run(["run", "sports", "pwhl", "--date", "2026-04-30"], now)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("Charge @ Fleet"), "\(second.stdout)")
+        #expect(setup.startedPids.count == 2)
+    }
+
+    @Test(
         "tools run sports cfl: ESPN fails, the CFL plugin at priority 5 answers in the viewer's zone",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
     func cfl() throws {

@@ -56,22 +56,31 @@ extension SportsTool {
     /// nil when none serves it.
     static func pluginLeague(_ word: String, sources: [any ScoreboardSource]) async -> League? {
         let key = word.trimmingCharacters(in: .whitespaces).lowercased()
+        // Stored catalogs first: a plugin is started to list its leagues only when none names it.
         for source in sources {
-            for path in await source.leagues() {
-                let lower = path.lowercased()
-                let parts = lower.split(separator: "/", omittingEmptySubsequences: false)
-                // Paths become cache keys and headers: slug characters only.
-                let slugLike = lower.unicodeScalars.allSatisfy {
-                    ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
-                }
-                guard slugLike, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, key == lower || key == parts[1]
-                else { continue }
-                let (sport, slug) = (String(parts[0]), String(parts[1]))
-                return League.named(lower)
-                    ?? League(
-                        sport: sport, slug: slug, name: slug.uppercased(), style: League.style(sport: sport, slug: slug)
-                    )
+            if let known = source.knownLeagues, let league = league(key, in: known) { return league }
+        }
+        for source in sources where source.knownLeagues == nil {
+            if let league = league(key, in: await source.leagues()) { return league }
+        }
+        return nil
+    }
+
+    /// The league of `paths` that `key` names by path or slug.
+    private static func league(_ key: String, in paths: [String]) -> League? {
+        for path in paths {
+            let lower = path.lowercased()
+            let parts = lower.split(separator: "/", omittingEmptySubsequences: false)
+            // Paths become cache keys and headers: slug characters only.
+            let slugLike = lower.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
             }
+            guard slugLike, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, key == lower || key == parts[1]
+            else { continue }
+            let (sport, slug) = (String(parts[0]), String(parts[1]))
+            return League.named(lower)
+                ?? League(
+                    sport: sport, slug: slug, name: slug.uppercased(), style: League.style(sport: sport, slug: slug))
         }
         return nil
     }
