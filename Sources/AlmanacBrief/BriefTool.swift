@@ -50,6 +50,11 @@ public struct BriefTool: Tool {
 
     static let budgetRange = 60...4000
 
+    /// Heavy when a section's tool is (the calendar reads whole feeds): a server trims after it too.
+    public var traits: ToolTraits {
+        sources.values.reduce(into: ToolTraits()) { $0.formUnion($1.traits) }.intersection(.heavy)
+    }
+
     /// "what's my day look like", "brief me", "morning briefing".
     public var questionReader: (any QuestionReader)? { BriefQuestions() }
 

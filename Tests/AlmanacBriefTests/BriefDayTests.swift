@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacRuntime
 import Foundation
 import Testing
 
@@ -34,5 +35,15 @@ struct BriefDayTests {
         } catch {
             Issue.record("unexpected \(error)")
         }
+    }
+}
+
+@Suite("brief: traits")
+struct BriefTraitsTests {
+    @Test("the briefing is heavy because the calendar it runs is; it takes no URL")
+    func heavy() throws {
+        let brief = try #require(Runtime.defaultTools().first { $0.name == "brief" })
+        #expect(brief.traits.contains(.heavy))
+        #expect(!brief.traits.contains(.takesURL))
     }
 }
