@@ -211,8 +211,10 @@ public struct ToolAPI: Sendable {
             "info": .object([
                 "title": "Almanac tools",
                 "version": .string(version),
+                // From the registry, so plugin tools are named as built-in ones are.
                 "description": .string(
-                    "Fresh, compact facts for a local model: sports scores and schedules, weather, calendar, web search. "
+                    "Fresh, compact facts for a local model, from these tools: "
+                        + runtime.publishedTools.map(\.name).joined(separator: ", ") + ". "
                         + "Each tool answers with `context`, a short text to quote, and the structured data."),
             ]),
             "paths": .object(paths),

@@ -19,7 +19,7 @@ extension Tools {
                 discussion: "Example: tools fixtures record sports nba-tonight -- nba --tz America/New_York. "
                     + "Goldens are re-made offline afterwards: ALMANAC_RECORD=1 swift test.")
 
-            @Argument(help: "The tool (sports, weather, search, ...).") var tool: String
+            @Argument(help: "The tool ('tools list' shows them).") var tool: String
             @Argument(help: "Scenario name: the file stem, e.g. nba-scoreboard-2025-06-05.") var scenario: String
             @Argument(parsing: .postTerminator, help: "The tool's own words after --.") var words: [String] = []
             @Option(help: "The Fixtures directory.") var dir = "Fixtures"

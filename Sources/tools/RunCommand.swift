@@ -12,7 +12,7 @@ extension Tools {
 
         @OptionGroup var output: OutputOptions
 
-        @Argument(help: "The tool: sports, weather, calendar or search.")
+        @Argument(help: "The tool ('tools list' shows them, built-in and plugin tools).")
         var tool: String
 
         @Argument(parsing: .captureForPassthrough, help: "The tool's own arguments.")

@@ -42,7 +42,7 @@ enum Entry {
 struct Tools: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tools",
-        abstract: "Fresh, compact facts for local LLMs: sports, weather, calendar, web search.",
+        abstract: "Fresh, compact facts for local LLMs ('tools list' shows the tools, plugins' too).",
         discussion: """
             Examples:
               tools run sports nba
