@@ -35,7 +35,7 @@ public enum ConfigLoader {
             table = try TOML.parse(text)
         } catch let error as TOML.ParseError {
             throw AlmanacError.usage(
-                "config file \(path), \(error)", suggestion: "see README 'Configuration' for the format")
+                "config file \(path), \(error)", suggestion: "see docs/configuration.md for the format")
         }
         if let (plugin, variable) = pluginSecret(table) {
             let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
