@@ -99,7 +99,9 @@ public struct Runtime: Sendable {
         let offered = try offeredTools(settings, registry: registry)
         // Travels with every untrusted run, so a tool another one uses (search's read) is off too.
         egress.switchedOffTools = Set(registry.tools.map(\.name)).subtracting(offered.tools.map(\.name))
-        if let front = options.front, try writeFronts(settings).contains(front) {
+        // Read for every command, so a misspelt front stops the command line too.
+        let writeFronts = try writeFronts(settings)
+        if let front = options.front, writeFronts.contains(front) {
             egress.writes = CallerWrites(front: front, tokens: WriteTokens())
         }
         let coordinator = Coordinator(

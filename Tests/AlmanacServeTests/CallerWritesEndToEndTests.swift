@@ -85,6 +85,15 @@ struct CallerWritesEndToEndTests {
         #expect(setup.calendar == before)
     }
 
+    @Test("a misspelt front stops every command in one line, so a switch is never silently off or on")
+    func unknownFront() throws {
+        let setup = try Setup(allowWrites: ["mpc"])
+        let output = try ToolsBinary.run(["run", "calendar", "today"], environment: setup.environment)
+        #expect(output.status == 64)
+        #expect(output.stderr.hasPrefix("error: [serve] allow_writes: unknown front 'mpc'"), "\(output.stderr)")
+        #expect(output.stderr.contains("fronts: serve, mcp, ask"))
+    }
+
     @Test("on: preview and token; the token writes exactly once; replay, other write and wrong caller refused")
     func confirmed() throws {
         let setup = try Setup(allowWrites: ["serve"])
