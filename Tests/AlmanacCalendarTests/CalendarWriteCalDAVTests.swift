@@ -392,7 +392,7 @@ struct CalendarWriteCalDAVTests {
         #expect(try setup.caldav().filter { $0["summary"] as? String == "pay rent" }.count == 1)
     }
 
-    @Test("no ETag in the PUT answer: a GET gives it; a wrong password and a URL with two calendars are one line")
+    @Test("no ETag in the PUT answer; a wrong password and two calendars are one line; an event named by its time")
     func edges() async throws {
         let setup = try await CalDAVWriteSetup()
         let proxy = try CalDAVFaultProxy("noetag", upstream: setup.server.base)
@@ -422,14 +422,13 @@ struct CalendarWriteCalDAVTests {
         let which = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
         #expect(which.status == 64)
         #expect(which.stderr.hasPrefix("error: calendar 'work': 127.0.0.1 has 2 calendars (Home, Work); Almanac adds"))
-        let byTime = try setup.run(["move", "15:00", "--to", "16:00", "--yes"])
-        #expect(byTime.status == 64)
-        #expect(
-            byTime.stderr.hasPrefix(
-                "error: calendar 'work': naming an event by its start time works in local .ics files only"))
-        // Changes find the item in whichever calendar holds it.
-        let moved = try setup.item(["move", "dentist", "--to", "16:00", "--yes"])
-        #expect(moved["start"] as? String == "2026-03-26T16:00:00+01:00")
+        // "move my 3pm to 4": an event named by its start time is found on the server too, in
+        // whichever calendar holds it.
+        let byTime = try setup.item(["move", "15:00", "--to", "16:00", "--yes"])
+        #expect(byTime["uid"] as? String == uid)
+        #expect(byTime["start"] as? String == "2026-03-26T16:00:00+01:00")
+        let moved = try setup.item(["move", "dentist", "--to", "17:00", "--yes"])
+        #expect(moved["start"] as? String == "2026-03-26T17:00:00+01:00")
         #expect(try setup.caldav().count == 1)
     }
 }

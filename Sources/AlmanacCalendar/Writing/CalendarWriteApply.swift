@@ -21,11 +21,9 @@ extension CalendarWriteRun {
             }
             return calendar
         case .caldav, .feed:
-            // Reading a CalDAV calendar is async (``candidates(_:)``); this synchronous look is
-            // for files only (an event named by its start time, for now).
+            // A CalDAV calendar is read object by object (``candidates(_:)``); feeds are read-only.
             throw AlmanacError.usage(
-                "calendar '\(source.name)': naming an event by its start time works in local .ics files only",
-                suggestion: "name it by words of its title or by its UID")
+                "calendar '\(source.name)': not a local .ics file", suggestion: "name a calendar of this machine")
         }
     }
 

@@ -110,7 +110,7 @@ struct CalendarWriteRun {
         let source: CalendarSource
         if command.findsItem {
             var finder = self
-            finder.resolvedWords = try startingAt(in: sources)
+            finder.resolvedWords = try await startingAt(in: sources)
             (source, plan) = try await finder.findPlan(in: sources)
         } else {
             source = try addTarget(sources)
