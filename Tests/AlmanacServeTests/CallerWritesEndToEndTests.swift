@@ -104,6 +104,10 @@ struct CallerWritesEndToEndTests {
         #expect(((properties["range"] as? [String: Any])?["enum"] as? [String])?.contains("add") == true)
         #expect(properties["confirm"] != nil && properties["at"] != nil)
         #expect(properties["yes"] == nil, "--yes is the command line's")
+        let skipping = try HTTP.post(server.baseURL + "/tools/calendar", Self.add + #", "yes": true}"#)
+        #expect(skipping.status == 400, "\(skipping.body)")
+        #expect((skipping.json?["error"] as? String)?.contains("skips the confirmation") == true, "\(skipping.body)")
+        #expect(setup.calendar == before)
 
         // First call: 202, a preview (title, calendar, local time and zone, UID) and a token; nothing written.
         let first = try HTTP.post(server.baseURL + "/tools/calendar", Self.add + "}")

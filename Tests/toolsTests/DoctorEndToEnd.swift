@@ -49,7 +49,7 @@ struct DoctorEndToEndTests {
                 "ok    config", "ok    cache", "ok    libcurl", "ok    libical", "ok    libxml2", "ok    tools-mcp",
                 "ok    tools-serve",
                 "ok    sports setup", "ok    weather setup", "warn  calendar setup",
-                "ok    search setup", "ok    read setup", "ok    news setup",
+                "ok    search setup", "ok    read setup", "ok    news setup", "ok    brief setup",
             ] + probed + ["ok    llm"])
         #expect(lines.contains("ok    search setup: key present (not shown)"))
         // No calendar configured is a warning, not a failure: --ics/--caldav still work one-off.

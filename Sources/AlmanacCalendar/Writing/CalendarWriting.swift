@@ -346,7 +346,7 @@ extension CalendarWriteRun {
         ToolParameter(
             "request-id", .string,
             help: "for add/remind: a client request id; a retry with the same id does not add a second item"),
-        ToolParameter("yes", .boolean, help: "write without asking", access: .commandLineOnly),
+        ToolParameter("yes", .boolean, help: "write without asking", access: .skipsConfirmation),
         ToolParameter(
             "confirm", .string,
             help: "for a write: the single-use token its preview gave; the same call with it writes exactly that"),

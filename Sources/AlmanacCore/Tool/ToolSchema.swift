@@ -26,7 +26,7 @@ public struct ToolSchema: Sendable {
                 switch parameter.access {
                 case .anyCaller: shown = true
                 case .allowedURLs: shown = policy.callersMayNameURLs
-                case .commandLineOnly: shown = false
+                case .commandLineOnly, .skipsConfirmation: shown = false
                 case .withTool(let tool): shown = policy.offers(tool)
                 case .writes: shown = policy.mayWrite
                 }
@@ -65,6 +65,11 @@ public struct ToolSchema: Sendable {
                 throw AlmanacError.usage(
                     "\(tool): argument '\(name)' is not available to callers of tools serve, mcp or a model (it uses the tool '\(other)', which is switched off for them)",
                     suggestion: "the operator chooses the tools with [serve] tools and deny_tools (docs/security.md)")
+            }
+            if parameter.access == .skipsConfirmation {
+                throw AlmanacError.usage(
+                    "\(tool): argument '\(name)' is the operator's alone (it skips the confirmation of a write)",
+                    suggestion: "call without it: the answer is a preview with a token to pass as 'confirm'")
             }
             let what = parameter.access == .commandLineOnly ? "local files and hosts" : "URLs"
             throw AlmanacError.usage(
@@ -130,6 +135,9 @@ public struct ToolParameter: Sendable {
         /// Asks for a write: offered to untrusted callers only where the operator allowed writes
         /// on their front (`[serve] allow_writes`).
         case writes
+        /// Skips the confirmation of a write (`--yes`): the operator's alone; other callers
+        /// confirm with a token or by elicitation.
+        case skipsConfirmation
     }
 
     /// How the CLI fills the parameter.
