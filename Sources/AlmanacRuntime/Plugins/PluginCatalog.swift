@@ -82,9 +82,10 @@ struct PluginCatalog: Codable, Sendable {
     /// (path, size, modification time), hashed.
     static func fingerprint(_ configuration: PluginConfiguration, parentEnvironment: [String: String]) -> String {
         var parts = ["v1", PluginConnection.protocolVersion] + configuration.command
+        if let url = configuration.url { parts.append(url.absoluteString) }
         parts += configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         let program = PluginProcess.resolve(
-            configuration.command[0], path: configuration.childEnvironment(parentEnvironment)["PATH"])
+            configuration.program, path: configuration.childEnvironment(parentEnvironment)["PATH"])
         var info = stat()
         if stat(program, &info) == 0 {
             parts += [program, String(info.st_size), String(info.st_mtim.tv_sec), String(info.st_mtim.tv_nsec)]

@@ -13,8 +13,10 @@ import Foundation
 struct PluginConfiguration: Sendable, Hashable {
     /// The entry's name: the first part of its tools' names.
     var name: String
-    /// The program and its arguments (no shell).
+    /// The program and its arguments (no shell); empty for a remote plugin.
     var command: [String]
+    /// A remote MCP server's streamable HTTP endpoint (`url = "https://host/mcp"`), instead of a command.
+    var url: URL?
     /// The child's environment besides PATH and HOME (Almanac's own variables never pass).
     var environment: [String: String]
     /// How long an answer stays fresh.
@@ -62,18 +64,28 @@ struct PluginConfiguration: Sendable, Hashable {
                 "[plugins.\(name)]: a plugin's name is lower-case letters, digits, '-' and '_' (up to 32)",
                 suggestion: "e.g. [plugins.time]")
         }
-        let known: Set<String> = ["command", "env", "ttl", "allow_destructive", "provides", "priority", "words"]
+        let known: Set<String> = [
+            "command", "url", "env", "ttl", "allow_destructive", "provides", "priority", "words",
+        ]
         if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
             throw AlmanacError.usage(
                 "[plugins.\(name)]: unknown key '\(unknown)'",
                 suggestion: "keys: \(known.sorted().joined(separator: ", "))")
         }
-        guard case .array(let items) = table["command"], !items.isEmpty else {
+        let remote = try Self.remoteURL(table, plugin: name)
+        if remote != nil, table["command"] != nil {
             throw AlmanacError.usage(
-                "[plugins.\(name)] needs command, the program and its arguments as a list",
+                "[plugins.\(name)] has both command and url; a plugin is one or the other",
+                suggestion: "keep command for a program, url for a remote MCP server")
+        }
+        let hasCommand: Bool = if case .array(let items) = table["command"], !items.isEmpty { true } else { false }
+        guard remote != nil || hasCommand else {
+            throw AlmanacError.usage(
+                "[plugins.\(name)] needs command, the program and its arguments as a list (or url, a remote MCP server)",
                 suggestion: "e.g. \(example)")
         }
         var command: [String] = []
+        let items: [ConfigValue] = if case .array(let items) = table["command"] { items } else { [] }
         for item in items {
             guard case .string(let word) = item, !word.isEmpty, !word.contains("\0") else {
                 throw AlmanacError.usage(
@@ -111,6 +123,7 @@ struct PluginConfiguration: Sendable, Hashable {
             ttl = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         self.init(name: name, command: command, environment: environment, ttl: ttl)
+        url = remote
         if let raw = table["allow_destructive"] {
             guard case .array(let names) = raw else {
                 throw AlmanacError.usage(
@@ -121,6 +134,27 @@ struct PluginConfiguration: Sendable, Hashable {
         }
         try readProvides(table)
         words = try Self.words(table["words"], plugin: name)
+    }
+
+    /// What runs the plugin, for messages: the program, or the remote server's host (never the
+    /// whole URL, whose path or query may be private).
+    var program: String {
+        if let url { return "remote MCP server at \(url.host ?? "?")" }
+        return command.first ?? ""
+    }
+
+    /// `url`, when set: an http(s) address with a host and no user or password in it.
+    private static func remoteURL(_ table: [String: ConfigValue], plugin name: String) throws -> URL? {
+        guard let raw = table["url"] else { return nil }
+        guard case .string(let text) = raw, let url = URL(string: text),
+            ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false,
+            url.user == nil, url.password == nil
+        else {
+            throw AlmanacError.usage(
+                "[plugins.\(name)] url must be an http or https address of an MCP server, without user or password",
+                suggestion: "e.g. url = \"http://127.0.0.1:8080/mcp\"")
+        }
+        return url
     }
 
     /// Whether `name` is `PLUGIN.TOOL` for a plugin configured in `settings`.

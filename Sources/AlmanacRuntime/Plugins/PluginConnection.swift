@@ -21,7 +21,10 @@ final class PluginConnection: Sendable {
     static let maxMessageBytes = 4 << 20
 
     let plugin: String
-    let process: PluginProcess
+    /// The child program of a stdio plugin, nil for a remote one.
+    let process: PluginProcess?
+    /// The HTTP side of a remote plugin (`url = ...`), nil for a stdio one.
+    let remote: PluginRemote?
     /// The next request id, bytes read but not yet parsed (of which the first `scanned` hold no
     /// newline: a 50 MB line is scanned once, not once per read), and whether a fault ended it.
     private let state = Mutex<(nextID: Int, buffer: [UInt8], scanned: Int, broken: Bool)>((1, [], 0, false))
@@ -35,8 +38,15 @@ final class PluginConnection: Sendable {
         throws
     {
         plugin = configuration.name
-        process = try PluginProcess(
-            command: configuration.command, environment: configuration.childEnvironment(parentEnvironment), log: log)
+        if let url = configuration.url {
+            process = nil
+            remote = PluginRemote(url: url, plugin: configuration.name)
+        } else {
+            process = try PluginProcess(
+                command: configuration.command, environment: configuration.childEnvironment(parentEnvironment),
+                log: log)
+            remote = nil
+        }
         do {
             let result = try request(
                 "initialize",
@@ -49,13 +59,13 @@ final class PluginConnection: Sendable {
             }
             try send(["jsonrpc": "2.0", "method": "notifications/initialized"], deadline: deadline)
         } catch {
-            process.kill()
+            abort()
             throw error
         }
     }
 
     /// Whether the connection can take another request.
-    var isUsable: Bool { !state.withLock { $0.broken } && process.exitStatus() == nil }
+    var isUsable: Bool { !state.withLock { $0.broken } && process?.exitStatus() == nil }
 
     /// Every tool the plugin lists (following `nextCursor`, at most 20 pages).
     func listTools(deadline: Duration) throws -> [JSONValue] {
@@ -88,13 +98,15 @@ final class PluginConnection: Sendable {
     /// Stops the child politely (EOF, then a kill after a moment).
     func close() {
         state.withLock { $0.broken = true }
-        process.stop()
+        process?.stop()
+        remote?.abort()
     }
 
     /// Kills the child at once (a deadline passed, the caller went away).
     func abort() {
         state.withLock { $0.broken = true }
-        process.kill()
+        process?.kill()
+        remote?.abort()
     }
 
     // MARK: JSON-RPC
@@ -108,6 +120,16 @@ final class PluginConnection: Sendable {
         }
         let end = ContinuousClock.now.advanced(by: deadline)
         do {
+            if let remote {
+                let message: JSONValue = [
+                    "jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": .object(params),
+                ]
+                // A server's own requests in the stream are not answered (no channel back but a new POST).
+                for reply in try remote.post(message, deadline: deadline, during: step) {
+                    if let result = try answer(reply, to: id, during: step) { return result }
+                }
+                throw ProviderFailure(.decoding, "its answer during \(step) holds no response to the request")
+            }
             try send(
                 ["jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": .object(params)],
                 deadline: deadline)
@@ -130,20 +152,7 @@ final class PluginConnection: Sendable {
                     }
                     continue
                 }
-                guard fields["id"] == .number(Double(id)) else { continue }
-                if case .object(let error) = fields["error"] {
-                    let code = error["code"].flatMap { value -> Int? in
-                        if case .number(let number) = value { return Int(exactly: number) }
-                        return nil
-                    }
-                    let text: String =
-                        if case .string(let message) = error["message"] { message } else { "no message" }
-                    throw PluginError.remote(code: code, message: UntrustedText.clean(text, limit: 200))
-                }
-                guard let result = fields["result"] else {
-                    throw ProviderFailure(.decoding, "its answer during \(step) has neither result nor error")
-                }
-                return result
+                if let result = try answer(message, to: id, during: step) { return result }
             }
         } catch let failure as PluginError {
             throw failure
@@ -154,7 +163,33 @@ final class PluginConnection: Sendable {
         }
     }
 
+    /// The result of `message` when it answers request `id`, nil when it is about something else.
+    private func answer(_ message: JSONValue, to id: Int, during step: String) throws -> JSONValue? {
+        guard case .object(let fields) = message, fields["jsonrpc"] == "2.0" else {
+            throw ProviderFailure(.decoding, "it sent a message that is not JSON-RPC 2.0 during \(step)")
+        }
+        guard fields["method"] == nil, fields["id"] == .number(Double(id)) else { return nil }
+        if case .object(let error) = fields["error"] {
+            let code = error["code"].flatMap { value -> Int? in
+                if case .number(let number) = value { return Int(exactly: number) }
+                return nil
+            }
+            let text: String =
+                if case .string(let message) = error["message"] { message } else { "no message" }
+            throw PluginError.remote(code: code, message: UntrustedText.clean(text, limit: 200))
+        }
+        guard let result = fields["result"] else {
+            throw ProviderFailure(.decoding, "its answer during \(step) has neither result nor error")
+        }
+        return result
+    }
+
     private func send(_ message: JSONValue, deadline: Duration) throws {
+        if let remote {
+            _ = try remote.post(message, deadline: deadline, during: "sending a notification")
+            return
+        }
+        guard let process else { return }
         var bytes = Array(try Self.encoder.encode(message))
         bytes.append(UInt8(ascii: "\n"))
         let end = ContinuousClock.now.advanced(by: deadline)
@@ -177,6 +212,7 @@ final class PluginConnection: Sendable {
     private func readMessage(
         until end: ContinuousClock.Instant, limit: Duration, during step: String
     ) throws -> JSONValue {
+        guard let process else { throw ProviderFailure(.network, "no stream to read during \(step)") }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let line: [UInt8]? = state.withLock { state in
@@ -228,8 +264,8 @@ final class PluginConnection: Sendable {
 
     private func exited(during step: String) -> ProviderFailure {
         // The pipe closed: give the child a moment to be reaped so its status can be named.
-        for _ in 0..<40 where process.exitStatus() == nil { usleep(5_000) }
-        if let status = process.exitStatus() {
+        for _ in 0..<40 where process?.exitStatus() == nil { usleep(5_000) }
+        if let status = process?.exitStatus() {
             let how = status > 128 ? "was killed by signal \(status - 128)" : "exited with status \(status)"
             return ProviderFailure(.network, "the plugin \(how) during \(step)")
         }

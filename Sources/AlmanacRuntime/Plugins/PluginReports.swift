@@ -40,7 +40,7 @@ extension Runtime {
             let own = tools.filter { $0.configuration.name == configuration.name }
             let error = errors[configuration.name] ?? plugins.recordedError(configuration.name)
             return PluginReport(
-                name: configuration.name, program: configuration.command[0],
+                name: configuration.name, program: configuration.program,
                 state: own.isEmpty && errors[configuration.name] != nil ? "failing" : "listed",
                 tools: own.map { ($0.name, $0.spec.destructive) }, lastError: error,
                 provides: configuration.provides.map { "\($0) at priority \(configuration.priority)" })

@@ -29,7 +29,7 @@ struct PluginTool: Tool {
 
     /// The plugin is its one provider.
     func providers(in context: ToolContext) -> [ProviderInfo] {
-        [ProviderInfo(name: configuration.name, priority: 0, note: "plugin: \(configuration.command[0])")]
+        [ProviderInfo(name: configuration.name, priority: 0, note: "plugin: \(configuration.program)")]
     }
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
