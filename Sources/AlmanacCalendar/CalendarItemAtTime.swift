@@ -5,14 +5,12 @@ extension CalendarWriteRun {
     /// For `move` and `cancel` named by a start time ("move 15:00 --to 16:00", as `tools route`
     /// reads "move my 3pm to 4"): the UID of the one event that starts at that local time on the
     /// first day from today that has one; nil when WORDS are not a time (or a title holds them).
-    func startingAt(in sources: [CalendarSource]) async throws -> String? {
+    func startingAt(in calendars: [RawCalendar]) throws -> String? {
         guard command == .move || command == .cancel, let text = words, let clock = Self.clock(text) else {
             return nil
         }
         let today = CivilDate(now, in: zone).start(in: zone)
         var found: [(day: CivilDate, uid: String, summary: String)] = []
-        var calendars: [RawCalendar] = []
-        for source in sources { calendars += try await candidates(source).map(\.0) }
         for calendar in calendars {
             for item in calendar.components where item.kind == "VEVENT" && !item.isOverride && !item.repeats {
                 if (item.summary ?? "").lowercased().contains(text.lowercased()) { return nil }

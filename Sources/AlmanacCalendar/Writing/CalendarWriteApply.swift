@@ -37,17 +37,20 @@ extension CalendarWriteRun {
 
     /// The one item WORDS name across `sources`, and what to do to it.
     func findPlan(in sources: [CalendarSource]) async throws -> (CalendarSource, WritePlan) {
-        guard let words else {
+        guard let typed = words else {
             throw AlmanacError.usage(
                 "calendar \(command.rawValue) needs words of the item's title, or its UID",
                 suggestion: "usage: \(Self.usage[command] ?? "")")
         }
-        let finder = ItemFinder(command: command, zone: zone)
-        var found: [(CalendarSource, RawCalendar, RawComponent, RemoteObject?)] = []
+        // Read once: a CalDAV calendar is every object of its collection.
+        var looked: [(source: CalendarSource, calendar: RawCalendar, remote: RemoteObject?)] = []
         for source in sources {
-            for (calendar, remote) in try await candidates(source) {
-                found += finder.matches(words, in: calendar).map { (source, calendar, $0, remote) }
-            }
+            looked += try await candidates(source).map { (source, $0.0, $0.1) }
+        }
+        let words = try startingAt(in: looked.map(\.calendar)) ?? typed
+        let finder = ItemFinder(command: command, zone: zone)
+        let found = looked.flatMap { source, calendar, remote in
+            finder.matches(words, in: calendar).map { (source, calendar, $0, remote) }
         }
         let what = finder.kinds == ["VTODO"] ? "task" : finder.kinds == ["VEVENT"] ? "event" : "event or task"
         guard let (source, calendar, item, remote) = found.first, let uid = item.uid else {

@@ -72,8 +72,6 @@ struct CalendarWriteRun {
     var context: ToolContext
     /// For an untrusted caller: the confirmation token this run issues or redeems (CallerWrites.swift).
     var ticket: String?
-    /// WORDS that named an event by its start ("move 15:00 --to 16:00"), as that event's UID.
-    var resolvedWords: String?
 
     var now: Date { context.now }
     var zone: TimeZone { context.timeZone }
@@ -91,7 +89,6 @@ struct CalendarWriteRun {
 
     /// The text after the command (`add call mom`, `done tax return`).
     var words: String? {
-        if let resolvedWords { return resolvedWords }
         let text = [arguments.string("count"), arguments.string("title")].compactMap { $0 }.joined(separator: " ")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
@@ -109,9 +106,7 @@ struct CalendarWriteRun {
         let plan: WritePlan
         let source: CalendarSource
         if command.findsItem {
-            var finder = self
-            finder.resolvedWords = try await startingAt(in: sources)
-            (source, plan) = try await finder.findPlan(in: sources)
+            (source, plan) = try await findPlan(in: sources)
         } else {
             source = try addTarget(sources)
             plan = try newItemPlan()
