@@ -3,10 +3,6 @@ import AlmanacLLM
 import AlmanacRuntime
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `tools ask` with writes confirmed on the terminal (docs/security.md, "Writes").
 ///
 /// A routed write (the operator's own question, read by the router) asks as `tools run` does
@@ -31,15 +27,7 @@ struct ConfirmingRunner: ToolRunning {
     }
 
     func run(tool: String, json: [String: JSONValue]) async throws -> ToolResult {
-        try await runtime.with(caller: "ask", ask: { Self.askTerminal("the model asks: \($0)") })
+        try await runtime.with(caller: "ask", ask: { TerminalConfirmation.ask("the model asks: \($0)") ?? false })
             .run(tool: tool, json: json)
-    }
-
-    /// Yes only when the person at the terminal types y or yes.
-    static func askTerminal(_ question: String) -> Bool {
-        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return false }
-        FileHandle.standardError.write(Data("\(TerminalText.escaped(question)) [y/N] ".utf8))
-        let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
-        return answer == "y" || answer == "yes"
     }
 }

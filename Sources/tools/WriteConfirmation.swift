@@ -14,13 +14,21 @@ enum TerminalConfirmation {
         do {
             return try await body(words)
         } catch let request as ConfirmationRequired {
-            guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { throw request.refusal }
-            FileHandle.standardError.write(Data("\(request.preview)\nWrite it? [y/N] ".utf8))
-            let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
-            guard answer == "y" || answer == "yes" else {
+            guard let yes = ask("\(request.preview)\nWrite it?") else { throw request.refusal }
+            guard yes else {
                 throw AlmanacError.usage("\(request.tool): not written (not confirmed)", suggestion: nil)
             }
             return try await body(words + [request.confirmWord])
         }
+    }
+
+    /// Puts `question` to the person at the terminal (stdin and stderr both a terminal): yes only
+    /// for y or yes; nil when there is no terminal. The question is escaped, as a preview may
+    /// quote a server's text.
+    static func ask(_ question: String) -> Bool? {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDERR_FILENO) == 1 else { return nil }
+        FileHandle.standardError.write(Data("\(TerminalText.escaped(question)) [y/N] ".utf8))
+        let answer = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces).lowercased()
+        return answer == "y" || answer == "yes"
     }
 }
