@@ -32,12 +32,7 @@ struct BriefDay: Sendable, Equatable {
         case "yesterday":
             return BriefDay(label: word, day: offset(-1), scoresDay: offset(-1), isToday: false)
         default:
-            let parts = word.split(separator: "-").map { Int($0) }
-            guard parts.count == 3, let year = parts[0], let month = parts[1], let dayNumber = parts[2],
-                word.count == 10,
-                let date = calendar.date(from: DateComponents(year: year, month: month, day: dayNumber)),
-                calendar.component(.day, from: date) == dayNumber
-            else {
+            guard let date = TimeText.parseDay(word, in: zone) else {
                 throw AlmanacError.usage(
                     "brief: --for must be morning, evening, today, tomorrow or a date, got '\(raw ?? "")'",
                     suggestion: "e.g. --for evening or --for 2025-06-05")

@@ -24,7 +24,9 @@ struct BriefDayTests {
         #expect(!date.isToday)
     }
 
-    @Test("anything else is a usage error naming it", arguments: ["noon", "2025-02-30", "2025-6-5", "5/6/2025"])
+    @Test(
+        "anything else is a usage error naming it",
+        arguments: ["noon", "2025-02-30", "2025-6-5", "5/6/2025", "2025-13-05", "2025-6-005"])
     func bad(_ word: String) {
         #expect(throws: AlmanacError.self) { try BriefDay.read(word, now: Self.now, zone: Self.zone) }
         do {
