@@ -29,15 +29,6 @@ public enum AlmanacMCPServer {
         }
     }
 
-    /// Answers one `tools/call`.
-    public static func call(
-        _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?,
-        maxAnswerBytes: Int = AnswerLimit.defaultBytes
-    ) async -> CallTool.Result {
-        await answer(name, arguments: arguments, runtime: runtime, budget: budget, maxAnswerBytes: maxAnswerBytes)
-            .result
-    }
-
     /// Answers one `tools/call`, with how it went in the words `/tools` counts it by: ok, usage,
     /// unavailable, unconfigured or error. An answer over `maxAnswerBytes` is cut (see
     /// ``AnswerLimit``).
