@@ -18,6 +18,10 @@ struct NewsPayload: ToolPayload {
     var omitted: Int
     /// Undated items left out by `--since`.
     var undated: Int
+    /// The profile's topics read (`--mine`), for the header.
+    var topics: [String] = []
+    /// Whether a `--mine` answer read configured feeds too.
+    var withFeeds = true
 
     init(result: NewsResult, count: Int, since: Duration?, sinceText: String?, now: Date) {
         var candidates = result.items
@@ -107,6 +111,9 @@ struct NewsPayload: ToolPayload {
         var parts: [String]
         if let topic, searchProvider != nil {
             parts = ["news on \"\(UntrustedText.clean(topic, limit: 100))\" (news search)"]
+        } else if !topics.isEmpty {
+            let named = topics.map { "\"\(UntrustedText.clean($0, limit: 60))\"" }.joined(separator: ", ")
+            parts = ["newest items of your " + (withFeeds ? "feeds and " : "") + "topics \(named)"]
         } else {
             let count = feeds.count
             let which = topic.map { "\"\(UntrustedText.clean($0, limit: 100))\" " } ?? ""

@@ -1,9 +1,10 @@
 import AlmanacCore
 import Foundation
 
-/// Reads "what's new", "anything new", "my feeds", "my headlines": the user's own feeds (`[news]
-/// feeds`, `[me] feeds`), with no topic. Questions about a subject ("latest news about the Mars
-/// rover", "headlines today") stay with web search's news, which answers any subject.
+/// Reads "what's new", "anything new", "my news": the user's own feeds (`[news] feeds`, `[me]
+/// feeds`) and topics (`[me] topics`), as `--mine`; "my feeds", "what's in my feeds": the feeds.
+/// Questions about a subject ("latest news about the Mars rover", "headlines today") stay with web
+/// search's news, which answers any subject.
 struct NewsQuestionReader: QuestionReader {
     /// Whole clauses (apostrophes dropped, as the clause folds them) that ask for the user's feeds.
     static let phrases: Set<[String]> = [
@@ -15,10 +16,17 @@ struct NewsQuestionReader: QuestionReader {
     /// Words that may open or close such a clause without changing it.
     static let fillers: Set<String> = ["so", "hey", "ok", "okay", "today", "this", "morning", "please", "then"]
 
+    /// Of those, the ones about the user's news in general, not only the feeds: `--mine` adds
+    /// the profile's topics (`[me] topics`) to the feeds.
+    static let general: Set<[String]> = [
+        ["whats", "new"], ["what", "is", "new"], ["anything", "new"], ["whats", "new", "for", "me"], ["my", "news"],
+        ["my", "headlines"],
+    ]
+
     func read(_ clause: QuestionClause) -> ToolReading? {
         let words = clause.words.filter { !Self.fillers.contains($0) }
         guard Self.phrases.contains(words) else { return nil }
-        return ToolReading([], weight: .strong)
+        return ToolReading(Self.general.contains(words) ? ["--mine"] : [], weight: .strong)
     }
 }
 

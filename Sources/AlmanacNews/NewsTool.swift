@@ -46,6 +46,7 @@ public struct NewsTool: Tool {
             access: .commandLineOnly),
         ToolParameter("since", .string, help: "only items from the last DURATION, e.g. 6h, 2d, 1w"),
         ToolParameter("count", .integer, help: "how many items to show, 1-50 (default 10)", aliases: ["-n"]),
+        ToolParameter("mine", .boolean, help: "your feeds and your topics ([me] topics), merged: \"what's new\""),
     ])
 
     /// The feeds, then news search for a topic without feeds.
@@ -64,7 +65,17 @@ public struct NewsTool: Tool {
     /// Checks the arguments and the configuration, then reads the feeds (or searches the topic)
     /// through the coordinator.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
+        if arguments.flag("mine") { return try await runMine(arguments, context: context) }
         let request = try Self.request(from: arguments, settings: context.settings)
+        let fetched = try await fetch(request, context: context)
+        let payload = NewsPayload(
+            result: fetched.value, count: request.count, since: request.since, sinceText: request.sinceText,
+            now: context.now)
+        return ToolResult(metadata: fetched.metadata, payload: payload)
+    }
+
+    /// The request's feeds (or its topic's news search) through the coordinator.
+    func fetch(_ request: Request, context: ToolContext) async throws -> Fetched<NewsResult> {
         let query = NewsQuery(feeds: request.feeds, topic: request.topic, minimumInterval: request.minimumInterval)
         let providers: [any Provider<NewsQuery, NewsResult>] = [FeedsProvider(), NewsSearchProvider()]
         let fetched: Fetched<NewsResult>
@@ -83,10 +94,7 @@ public struct NewsTool: Tool {
                 tool: name, key: key, query: query, providers: providers, ttl: request.minimumInterval,
                 cached: request.feeds.contains { !$0.isFile })
         }
-        let payload = NewsPayload(
-            result: fetched.value, count: request.count, since: request.since, sinceText: request.sinceText,
-            now: context.now)
-        return ToolResult(metadata: fetched.metadata, payload: payload)
+        return fetched
     }
 
     // MARK: Arguments
@@ -101,7 +109,12 @@ public struct NewsTool: Tool {
     }
 
     /// Reads the arguments and the configured feeds; every mistake is one line before any fetch.
-    static func request(from arguments: ToolArguments, settings: Settings) throws -> Request {
+    /// `feedsOptional`: no configured feed is no error (`--mine` may have topics only).
+    static func request(
+        from arguments: ToolArguments, settings: Settings, feedsOptional: Bool = false
+    ) throws
+        -> Request
+    {
         let count =
             try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
         var since: Duration?
@@ -130,7 +143,7 @@ public struct NewsTool: Tool {
                 minimumInterval: interval)
         }
         let feeds = try configuredFeeds(settings)
-        guard !feeds.isEmpty else {
+        guard !feeds.isEmpty || feedsOptional else {
             throw AlmanacError.configuration(
                 "news: no feeds are configured",
                 suggestion:

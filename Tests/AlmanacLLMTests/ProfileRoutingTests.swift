@@ -24,10 +24,11 @@ struct ProfileRoutingTests {
         ("will it rain at work tomorrow?", ["weather work tomorrow"]),
         ("what's the weather at home", ["weather home"]),
         ("is it cold at my office today", ["weather office today"]),
-        ("what's new", ["news"]),
-        ("whats new today?", ["news"]),
+        ("what's new", ["news --mine"]),
+        ("whats new today?", ["news --mine"]),
         ("anything new in my feeds", []),
         ("my feeds", ["news"]),
+        ("my news", ["news --mine"]),
         // A subject stays with web search's news.
         ("latest news about the Mars rover", ["search Mars rover --news"]),
     ]

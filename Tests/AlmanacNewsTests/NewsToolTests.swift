@@ -170,7 +170,7 @@ struct NewsToolTests {
     @Test("untrusted callers see no --feed (it names files and hosts) and are refused it in one line")
     func untrustedCallers() throws {
         let policy = EgressPolicy(trust: .untrusted)
-        #expect(NewsTool.schema.visible(to: policy).parameters.map(\.name) == ["topic", "since", "count"])
+        #expect(NewsTool.schema.visible(to: policy).parameters.map(\.name) == ["topic", "since", "count", "mine"])
         #expect(throws: AlmanacError.self) {
             try NewsTool.schema.checkAccess(["feed"], policy: policy, tool: "news")
         }
