@@ -339,14 +339,14 @@ actor PluginHost {
         }
     }
 
-    /// Runs blocking work on a thread outside the cooperative pool; cancelling the task kills
-    /// `cancel`'s program, which ends the work.
+    /// Runs blocking work on a thread outside the cooperative pool (a kept one, see
+    /// ``PluginThreads``); cancelling the task kills `cancel`'s program, which ends the work.
     static func blocking<T: Sendable>(
         cancel connection: PluginConnection? = nil, _ work: @escaping @Sendable () throws -> T
     ) async throws -> T {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-                Thread { continuation.resume(with: Result { try work() }) }.start()
+                PluginThreads.shared.run { continuation.resume(with: Result { try work() }) }
             }
         } onCancel: {
             connection?.abort()

@@ -101,6 +101,23 @@ struct PluginAnswer: Codable, Sendable {
     }
 }
 
+/// The coordinator hands a fresh answer back as the plugin gave it instead of decoding the bytes
+/// it just cached (perf through `tools serve`: that decode was about 3% of the server's CPU per
+/// call). The bytes are the JSON they always were.
+extension PluginAnswer: OwnCacheBytes {
+    /// As the coordinator's own storage encoder writes them (an answer holds no dates).
+    private static let storageEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+    private static let storageDecoder = JSONDecoder()
+
+    func cacheBytes() throws -> Data { try Self.storageEncoder.encode(self) }
+
+    init(cacheBytes: Data) throws { self = try Self.storageDecoder.decode(PluginAnswer.self, from: cacheBytes) }
+}
+
 /// The plugin as the coordinator's one provider for its tool.
 struct PluginProvider: Provider {
     let configuration: PluginConfiguration

@@ -6,7 +6,8 @@ extension ScoreboardContract {
     /// property per stored property, required where the type has no optional, the bounds
     /// ``problem`` checks. `tools plugin contract sports` prints it; a test checks that the schema
     /// and the Codable types accept and refuse the same answers.
-    public static var jsonSchema: JSONValue {
+    /// Built once: a provider plugin's answers were checked against it on every call.
+    public static let jsonSchema: JSONValue = {
         func text(_ description: String, nullable: Bool = false) -> JSONValue {
             [
                 "type": nullable ? ["string", "null"] : "string", "maxLength": .number(Double(maxText)),
@@ -73,5 +74,5 @@ extension ScoreboardContract {
             ],
             "$defs": ["team": team, "game": game],
         ]
-    }
+    }()
 }
