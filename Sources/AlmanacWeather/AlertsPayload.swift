@@ -7,20 +7,19 @@ import Foundation
 /// Times are the place's local time (its geocoded zone, else the service's own: NWS offsets,
 /// Norway's zone; UTC, said so, when neither is known). Warnings whose end has passed at the
 /// run's "now" are never shown, however old the stored answer.
-public struct AlertsPayload: ToolPayload {
+struct AlertsPayload: ToolPayload {
     /// The service's answer; nil when no service covers the place.
-    public let report: AlertsReport?
+    let report: AlertsReport?
     /// The place as shown ("Oslo, Norway", "29.01°N 81.38°W").
-    public let place: String
+    let place: String
     /// The place's zone identifier, when the geocoder knew it.
-    public let timezone: String?
+    let timezone: String?
     /// The run's "now" (expiry is judged against it).
-    public let now: Date
+    let now: Date
     /// Why no service covers the place, for bare coordinates MeteoAlarm cannot place.
-    public let uncoveredHint: String?
+    let uncoveredHint: String?
 
-    /// Creates the payload.
-    public init(report: AlertsReport?, place: String, timezone: String?, now: Date, uncoveredHint: String? = nil) {
+    init(report: AlertsReport?, place: String, timezone: String?, now: Date, uncoveredHint: String? = nil) {
         self.report = report
         self.place = place
         self.timezone = timezone
@@ -29,7 +28,7 @@ public struct AlertsPayload: ToolPayload {
     }
 
     /// Warnings in force at `now`, the soonest-ending first within their order of onset.
-    public var active: [WeatherAlert] {
+    var active: [WeatherAlert] {
         (report?.alerts ?? []).filter { $0.inForce(at: now) }
             .sorted {
                 ($0.onset ?? .distantPast, $0.expires ?? .distantFuture) < (
@@ -46,7 +45,7 @@ public struct AlertsPayload: ToolPayload {
     }
 
     /// Compact text: the warnings one line each, then their texts fenced, cut to the budget.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let (zone, known) = zone
         let title = "\(place) · official warnings" + (known ? "" : " · times in UTC (the place's time zone is unknown)")
         let header = rendering.header(title, zone: zone)
@@ -85,7 +84,7 @@ public struct AlertsPayload: ToolPayload {
     }
 
     /// The same for people, with the service's attribution.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         let attribution = WeatherTool.alertsChain.first { $0.name == rendering.metadata.provider }?.descriptor.terms
             .attribution
         return ([context(rendering)] + [attribution].compactMap { $0 }).joined(separator: "\n")
@@ -97,7 +96,7 @@ public struct AlertsPayload: ToolPayload {
 
     /// `data`: the place, the service, and the warnings in force (docs/weather.md).
     /// By hand: `data` is derived from the report (coverage, warnings in force), not this type's fields.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(place, forKey: .place)
         try container.encode(timezone ?? (zone.known ? zone.zone.identifier : nil), forKey: .timezone)

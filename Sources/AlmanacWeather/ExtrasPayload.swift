@@ -3,20 +3,20 @@ import Foundation
 
 /// `--air`: air quality, UV and pollen now and over the asked day (today by default), with the
 /// category words of each index, in the place's local time.
-public struct AirPayload: ToolPayload {
+struct AirPayload: ToolPayload {
     /// What the provider returned.
-    public let report: AirQualityReport
+    let report: AirQualityReport
     /// The place as shown.
-    public let place: String
+    let place: String
     /// The day shown, `YYYY-MM-DD` in the place's calendar.
-    public let day: String
+    let day: String
     /// The run's "now".
-    public let now: Date
+    let now: Date
 
     /// Builds the payload; resolves the day word in the answer's zone.
     ///
     /// - Throws: a usage error when the answer has no hours on the asked day.
-    public init(report: AirQualityReport, place: String, day word: String?, now: Date) throws {
+    init(report: AirQualityReport, place: String, day word: String?, now: Date) throws {
         self.report = report
         self.place = place
         self.now = now
@@ -47,7 +47,7 @@ public struct AirPayload: ToolPayload {
     }
 
     /// Compact text: now, then the day's highest values.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let zone = Self.zone(report)
         let header = rendering.header(
             "\(place) · \(AirWords.contents(report)) · local time \(TimeText.day(now, in: zone)) \(TimeText.clock(now, in: zone)) \(TimeText.zoneAbbreviation(zone, at: now))",
@@ -70,7 +70,7 @@ public struct AirPayload: ToolPayload {
     }
 
     /// The same for people, with the attribution.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         context(rendering) + "\n" + (OpenMeteoAirQualityProvider.descriptor.terms.attribution ?? "")
     }
 
@@ -80,7 +80,7 @@ public struct AirPayload: ToolPayload {
 
     /// `data` (docs/weather.md): readings with category words; `dayMax` the day's highest values.
     /// By hand: `data` is derived from the report (the day's hours, their peak), not this type's fields.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         let calendar = TimeText.calendar(Self.zone(report))
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(place, forKey: .place)
@@ -224,18 +224,17 @@ enum AirWords {
 }
 
 /// `--next-hour`: one line saying when rain starts, peaks and stops, then the steps.
-public struct NextHourPayload: ToolPayload {
+struct NextHourPayload: ToolPayload {
     /// What the provider returned.
-    public let report: NextHourReport
+    let report: NextHourReport
     /// The place as shown.
-    public let place: String
+    let place: String
     /// The place's zone, when the geocoder knew it.
-    public let timezone: String?
+    let timezone: String?
     /// The run's "now".
-    public let now: Date
+    let now: Date
 
-    /// Creates the payload.
-    public init(report: NextHourReport, place: String, timezone: String?, now: Date) {
+    init(report: NextHourReport, place: String, timezone: String?, now: Date) {
         self.report = report
         self.place = place
         self.timezone = timezone
@@ -288,7 +287,7 @@ public struct NextHourPayload: ToolPayload {
     }
 
     /// Compact text: the summary, then the steps as "HH:MM rate" pairs.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let (zone, known) = zone
         let title =
             "\(place) · next hour (\(report.source))"
@@ -306,7 +305,7 @@ public struct NextHourPayload: ToolPayload {
     }
 
     /// The same for people.
-    public func text(_ rendering: Rendering) -> String { context(rendering) }
+    func text(_ rendering: Rendering) -> String { context(rendering) }
 
     enum CodingKeys: String, CodingKey {
         case place, timezone, source, summary, steps
@@ -318,7 +317,7 @@ public struct NextHourPayload: ToolPayload {
 
     /// `data` (docs/weather.md): the summary line and the hour's steps (`rate` in mm/h).
     /// By hand: `data` is derived from the report (the summary, the hour's window), not this type's fields.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         let calendar = TimeText.calendar(zone.zone)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(place, forKey: .place)

@@ -2,29 +2,29 @@ import AlmanacCore
 import Foundation
 
 /// A place as typed: a name plus optional qualifiers ("Paris, TX" → "Paris" + ["TX"]).
-public struct PlaceText: Sendable, Hashable {
+struct PlaceText: Sendable, Hashable {
     /// The name looked up upstream.
-    public var name: String
+    var name: String
     /// Country codes, country names or first-level areas (incl. US state abbreviations).
-    public var qualifiers: [String]
+    var qualifiers: [String]
 
     /// Splits "Springfield, Illinois" at commas; whitespace is collapsed.
-    public init(_ text: String) {
+    init(_ text: String) {
         let parts = text.split(separator: ",").map { Self.collapse(String($0)) }.filter { !$0.isEmpty }
         name = parts.first ?? ""
         qualifiers = Array(parts.dropFirst())
     }
 
     /// The text as the user meant it: "Paris, TX".
-    public var display: String { ([name] + qualifiers).joined(separator: ", ") }
+    var display: String { ([name] + qualifiers).joined(separator: ", ") }
 
     /// The geocoding cache key part: lowercased, single spaces.
-    public var cacheKey: String { name.lowercased() }
+    var cacheKey: String { name.lowercased() }
 
     /// The name as sent to the geocoder: typed all in lower case ("frederick", "new york"), each
     /// word capitalised. Geocoders ignore case, and the cache key already does: this makes the
     /// request one function of the key, not of whoever asked first.
-    public var lookupName: String {
+    var lookupName: String {
         guard name == name.lowercased() else { return name }
         return name.split(separator: " ", omittingEmptySubsequences: false).map { word in
             word.prefix(1).uppercased() + word.dropFirst()
@@ -42,14 +42,14 @@ public struct PlaceText: Sendable, Hashable {
 /// first-level area, its US/Canadian/Australian abbreviation, or second-level area); among
 /// those, an exact name match (ignoring case and accents) beats a partial one, then the larger
 /// population wins, then upstream's order.
-public enum PlaceMatcher {
+enum PlaceMatcher {
     /// The outcome of a choice.
-    public struct Choice: Sendable, Equatable {
+    struct Choice: Sendable, Equatable {
         /// The place used.
-        public var place: GeoPlace
+        var place: GeoPlace
         /// Other places with the same name the user may have meant (at most two), shown so a
         /// wrong pick is visible; empty when the user qualified the name.
-        public var alternatives: [GeoPlace]
+        var alternatives: [GeoPlace]
     }
 
     /// Chooses among `candidates` for `text`.
@@ -57,7 +57,7 @@ public enum PlaceMatcher {
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` when nothing matches.
     ///   - answeredBy: The geocoder whose (empty) answer is used, as people name it.
     ///   - failed: The geocoders that failed before it, each "NAME: what failed".
-    public static func choose(
+    static func choose(
         _ text: PlaceText, from candidates: [GeoPlace], answeredBy: String = "Open-Meteo geocoding",
         failed: [String] = []
     ) throws -> Choice {

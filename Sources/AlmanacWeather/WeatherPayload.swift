@@ -6,34 +6,34 @@ import Foundation
 /// Every time is the place's local time (UTC, said so, when no provider knew its zone), labelled
 /// with weekday and today/tomorrow; the context is a handful of lines (never the raw hourly
 /// series) and fits ``Rendering/budget``.
-public struct WeatherPayload: ToolPayload {
+struct WeatherPayload: ToolPayload {
     /// What the providers returned.
-    public let report: WeatherReport
+    let report: WeatherReport
     /// What to show.
-    public let view: WeatherRequest.View
+    let view: WeatherRequest.View
     /// Hour by hour in a day view.
-    public let everyHour: Bool
+    let everyHour: Bool
     /// Sunrise and sunset lines.
-    public let sun: Bool
+    let sun: Bool
     /// Wind in every hour entry (`--wind` asked).
-    public var wind = false
+    var wind = false
     /// The asked day as `YYYY-MM-DD` in the place's calendar (day view with a forecast).
-    public let day: String?
+    let day: String?
     /// Other places with the same name (so a wrong geocoding pick is visible).
-    public let alternatives: [GeoPlace]
+    let alternatives: [GeoPlace]
     /// The reference time JSON output is cut at (the run's "now").
-    public let now: Date
+    let now: Date
     /// The geocoder that named the place (its licence may ask for attribution), nil for coordinates.
-    public var geocoder: String?
+    var geocoder: String?
     /// Official warnings in force at the place, shown one line each above the forecast.
-    public var alerts: [WeatherAlert] = []
+    var alerts: [WeatherAlert] = []
     /// The profile's name for the place ("home", "work"), shown before the geocoded name.
-    public var profileName: String?
+    var profileName: String?
 
     /// Builds the payload for a checked request; resolves a day word in the forecast's zone.
     ///
     /// - Throws: a usage error when the asked day is not in the forecast.
-    public init(
+    init(
         report: WeatherReport, request: WeatherRequest, now: Date, alternatives: [GeoPlace] = []
     ) throws {
         try self.init(
@@ -43,7 +43,7 @@ public struct WeatherPayload: ToolPayload {
     }
 
     /// Builds the payload from its parts (see ``init(report:request:now:alternatives:)``).
-    public init(
+    init(
         report: WeatherReport, view: WeatherRequest.View, everyHour: Bool = false, sun: Bool = false, now: Date,
         alternatives: [GeoPlace] = []
     ) throws {
@@ -83,7 +83,7 @@ public struct WeatherPayload: ToolPayload {
     // MARK: - Context
 
     /// Compact text for an LLM: header, now, the day(s) asked, at most a few more lines.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
@@ -98,7 +98,7 @@ public struct WeatherPayload: ToolPayload {
     }
 
     /// Text for people: the same facts, one day or hour per line.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         switch report {
         case .forecast(let forecast):
             let sheet = Sheet(forecast: forecast, now: rendering.now)
@@ -150,7 +150,7 @@ public struct WeatherPayload: ToolPayload {
 
     /// Writes the documented `data` object (see docs/weather.md): every key, absent values as null.
     /// By hand: a forecast and a web stand-in are two shapes.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         switch report {
         case .forecast(let forecast): try ForecastJSON(payload: self, forecast: forecast).encode(to: encoder)
         case .web(let web): try WebWeatherJSON(payload: self, web: web).encode(to: encoder)

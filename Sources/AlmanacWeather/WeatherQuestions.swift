@@ -4,17 +4,17 @@ import Foundation
 /// How the weather tool reads a clause of a question: the places (after in/for/at/near, or before
 /// the weather word; "Lisbon and Porto" is two), one day or `--days N`, `--hourly` for a part of a
 /// day, units, and the alerts, air-quality and next-hour views when the schema declares them.
-public struct WeatherQuestionReader: QuestionReader {
+struct WeatherQuestionReader: QuestionReader {
     /// Options the weather schema declares.
     let declared: Set<String>
 
     /// Creates the reader for a tool with `schema`.
-    public init(schema: ToolSchema) {
+    init(schema: ToolSchema) {
         declared = Set(schema.parameters.map(\.name))
     }
 
     /// The weather reading of `clause`, or nil when it asks nothing about the weather.
-    public func read(_ clause: QuestionClause) -> ToolReading? {
+    func read(_ clause: QuestionClause) -> ToolReading? {
         let viewWords = WeatherQuestionWords.views.filter { clause.hasAnyPhrase($0.phrases) }
         guard
             clause.hasAny(WeatherQuestionWords.weatherWords) || !viewWords.isEmpty

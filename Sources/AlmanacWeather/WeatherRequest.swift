@@ -4,7 +4,7 @@ import Foundation
 /// A weather question after argument checks, before any network call.
 public struct WeatherRequest: Sendable, Equatable {
     /// Where.
-    public enum Target: Sendable, Equatable {
+    enum Target: Sendable, Equatable {
         /// A place name to geocode ("Paris, TX").
         case place(PlaceText)
         /// `--lat/--lon`.
@@ -22,7 +22,7 @@ public struct WeatherRequest: Sendable, Equatable {
     }
 
     /// Beside the forecast: what else was asked for instead of it.
-    public enum Extra: String, Sendable, Equatable {
+    enum Extra: String, Sendable, Equatable {
         /// `--alerts`: official warnings in force.
         case alerts
         /// `--air`: air quality, UV and pollen.
@@ -32,29 +32,29 @@ public struct WeatherRequest: Sendable, Equatable {
     }
 
     /// Where.
-    public var target: Target
+    var target: Target
     /// The profile's name for the place (`home`, or a key of `[me] places` such as `work`), shown
     /// beside the geocoded name; nil when the place was named directly.
-    public var profileName: String?
+    var profileName: String?
     /// What the profile gave for ``profileName`` ("Porto", "38.72,-9.14"), for messages.
-    public var profileValue: String?
+    var profileValue: String?
     /// Warnings, air quality or the next hour instead of the forecast; nil for the forecast.
-    public var extra: Extra?
+    var extra: Extra?
     /// What to show.
-    public var view: View
+    var view: View
     /// Hour by hour within a day view.
-    public var everyHour: Bool
+    var everyHour: Bool
     /// Include sunrise and sunset.
-    public var sun: Bool
+    var sun: Bool
     /// Unit system.
-    public var units: UnitSystem
+    var units: UnitSystem
     /// Wind unit.
-    public var wind: WindUnit
+    var wind: WindUnit
     /// Whether wind was asked for (`--wind`): hour lines then carry it.
-    public var windAsked: Bool
+    var windAsked: Bool
 
     /// The asked day's word, for a day view.
-    public var dayWord: String? {
+    var dayWord: String? {
         if case .day(let word) = view { return word }
         return nil
     }
@@ -66,10 +66,10 @@ public struct WeatherRequest: Sendable, Equatable {
     ]
 
     /// Words that name one of the user's own places ("at work"), resolved from the profile only.
-    public static let personalPlaces: Set<String> = ["home", "work", "office", "school"]
+    static let personalPlaces: Set<String> = ["home", "work", "office", "school"]
 
     /// Days Open-Meteo forecasts (`forecast_days` ≤ 16).
-    public static let maxDays = 16
+    static let maxDays = 16
     /// Days requested by default.
     public static let defaultDays = 7
 
@@ -77,7 +77,7 @@ public struct WeatherRequest: Sendable, Equatable {
     /// the day, the place or coordinates, the view, the units.
     ///
     /// - Throws: ``AlmanacError/usage(_:suggestion:)`` naming what was wrong and what would be right.
-    public init(_ arguments: ToolArguments, settings: Settings) throws {
+    init(_ arguments: ToolArguments, settings: Settings) throws {
         let (placeText, dayWord) = try Self.placeAndDay(arguments)
         (target, profileName, profileValue) = try Self.profileTarget(
             arguments, placeText: placeText, settings: settings)
@@ -277,7 +277,7 @@ public struct WeatherRequest: Sendable, Equatable {
 
     /// "Lisbon tomorrow" → ("Lisbon", "tomorrow"); "Paris, TX 2026-03-07" → ("Paris, TX", "2026-03-07").
     /// Only a whole trailing word counts, so "Tomorrowland" stays a place.
-    public static func splitDayWord(_ text: String) -> (place: String, day: String?) {
+    static func splitDayWord(_ text: String) -> (place: String, day: String?) {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard let last = words.last?.lowercased(), isDayWord(last) else { return (text, nil) }
         var place = words.dropLast().joined(separator: " ")
@@ -293,7 +293,7 @@ public struct WeatherRequest: Sendable, Equatable {
     /// the asked day (measured in `zone`, with a day of slack for the place's own zone).
     ///
     /// - Throws: a usage error for a day in the past or beyond the forecast horizon.
-    public func span(now: Date, zone: TimeZone) throws -> Int {
+    func span(now: Date, zone: TimeZone) throws -> Int {
         switch view {
         case .overview(let days): return max(Self.defaultDays, days)
         case .hourly: return Self.defaultDays

@@ -1,8 +1,9 @@
 import AlmanacCore
 import AlmanacTesting
-import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// Faults Open-Meteo cannot produce on demand, injected with StubTransport. Every response here is
 /// SYNTHETIC (a status code, a broken body, no answer); none imitates a real upstream body shape.

@@ -1,8 +1,9 @@
 import AlmanacCore
 import AlmanacTesting
-import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// Place choice on recorded geocoding responses (Frederick, Hollywood, no results).
 @Suite("Weather geocoding")

@@ -1,8 +1,9 @@
 import AlmanacCore
 import AlmanacTesting
-import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// Real recorded Open-Meteo responses replayed through the real tool `run` (Fixtures/weather/
 /// open-meteo, provenance in Fixtures/weather/README.md). Each case states its fixed "now"; the

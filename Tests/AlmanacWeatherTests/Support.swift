@@ -1,8 +1,9 @@
 import AlmanacCore
 import AlmanacTesting
-import AlmanacWeather
 import Foundation
 import Testing
+
+@testable import AlmanacWeather
 
 /// The viewer's zone in every test: deliberately not any forecast's zone, so a formatter that used
 /// the viewer's zone instead of the place's would show wrong days and times.

@@ -1,5 +1,6 @@
-import AlmanacWeather
 import Testing
+
+@testable import AlmanacWeather
 
 @Suite("Weather words")
 struct WordsTests {

@@ -3,39 +3,38 @@ import Foundation
 
 /// One official weather warning, whatever service issued it (CAP terms: severity, certainty,
 /// urgency; times are instants, shown in the place's zone).
-public struct WeatherAlert: Sendable, Codable, Equatable {
+struct WeatherAlert: Sendable, Codable, Equatable {
     /// The issuer's identifier (a CAP identifier or URN).
-    public var id: String
+    var id: String
     /// The issuing service as people know it ("MET Norway", "NWS Melbourne FL", "MeteoAlarm").
-    public var service: String
+    var service: String
     /// What is warned of ("gale", "Flood Warning").
-    public var event: String
+    var event: String
     /// CAP severity: Extreme, Severe, Moderate, Minor or Unknown.
-    public var severity: String?
+    var severity: String?
     /// CAP certainty: Observed, Likely, Possible, Unlikely or Unknown.
-    public var certainty: String?
+    var certainty: String?
     /// CAP urgency: Immediate, Expected, Future, Past or Unknown.
-    public var urgency: String?
+    var urgency: String?
     /// The colour level where the service has one (`yellow`, `orange`, `red`); nil for NWS.
-    public var level: String?
+    var level: String?
     /// The areas the warning covers, as the service names them.
-    public var areas: [String]
+    var areas: [String]
     /// When the hazard begins (nil: upstream said no time; read as already under way).
-    public var onset: Date?
+    var onset: Date?
     /// When the warning stops being in force (NWS `ends`, else its `expires`; MetAlerts the end of
     /// `when.interval`; MeteoAlarm `cap:expires`). Nil: until further notice.
-    public var expires: Date?
+    var expires: Date?
     /// One line from the service (its headline or title).
-    public var headline: String?
+    var headline: String?
     /// The full text (untrusted: fenced in context output).
-    public var description: String?
+    var description: String?
     /// What to do (untrusted).
-    public var instruction: String?
+    var instruction: String?
     /// A page or CAP document about it.
-    public var url: String?
+    var url: String?
 
-    /// Creates an alert.
-    public init(
+    init(
         id: String, service: String, event: String, severity: String? = nil, certainty: String? = nil,
         urgency: String? = nil, level: String? = nil, areas: [String] = [], onset: Date? = nil, expires: Date? = nil,
         headline: String? = nil, description: String? = nil, instruction: String? = nil, url: String? = nil
@@ -58,30 +57,29 @@ public struct WeatherAlert: Sendable, Codable, Equatable {
 
     /// Whether the warning is still in force at `now` (it may begin later). An expired warning is
     /// never shown as active, however old the stored answer.
-    public func inForce(at now: Date) -> Bool {
+    func inForce(at now: Date) -> Bool {
         expires.map { $0 > now } ?? true
     }
 }
 
 /// What the warning providers are asked: a point, and the place it names (the country picks the
 /// service; MeteoAlarm matches its areas by the place's names).
-public struct AlertsQuery: Sendable, Hashable {
+struct AlertsQuery: Sendable, Hashable {
     /// Latitude (2 decimals).
-    public var latitude: Double
+    var latitude: Double
     /// Longitude (2 decimals).
-    public var longitude: Double
+    var longitude: Double
     /// ISO 3166-1 alpha-2 country code, when the place was geocoded.
-    public var countryCode: String?
+    var countryCode: String?
     /// Names of the place itself, most specific first: its name, municipality, district (the
     /// geocoder's admin4 and admin3; in Germany admin3 is the Kreis MeteoAlarm's areas are).
-    public var names: [String]
+    var names: [String]
     /// The regions it lies in (second- and first-level areas: a Regierungsbezirk, a state). They
     /// match only areas that are regions themselves, never a town or district that shares the
     /// region's name (Stadt Brandenburg is not the state of Brandenburg).
-    public var regions: [String]
+    var regions: [String]
 
-    /// Creates a query.
-    public init(
+    init(
         latitude: Double, longitude: Double, countryCode: String? = nil, names: [String] = [],
         regions: [String] = []
     ) {
@@ -109,20 +107,19 @@ public struct AlertsQuery: Sendable, Hashable {
 }
 
 /// A warning service's answer for one place.
-public struct AlertsReport: Sendable, Codable, Equatable {
+struct AlertsReport: Sendable, Codable, Equatable {
     /// The service asked ("MET Norway MetAlerts", "NWS", "MeteoAlarm").
-    public var service: String
+    var service: String
     /// Every warning the service gave for the place (expired ones are filtered when shown).
-    public var alerts: [WeatherAlert]
+    var alerts: [WeatherAlert]
     /// Warnings the service has in the same country for other areas (MeteoAlarm's per-country
     /// feed), counted so "none here" is not read as "none anywhere".
-    public var elsewhere: Int
+    var elsewhere: Int
     /// The zone the service's own times suggest (NWS offsets, Norway's zone), used when the
     /// place's zone is unknown.
-    public var zoneHint: String?
+    var zoneHint: String?
 
-    /// Creates a report.
-    public init(service: String, alerts: [WeatherAlert], elsewhere: Int = 0, zoneHint: String? = nil) {
+    init(service: String, alerts: [WeatherAlert], elsewhere: Int = 0, zoneHint: String? = nil) {
         self.service = service
         self.alerts = alerts
         self.elsewhere = elsewhere

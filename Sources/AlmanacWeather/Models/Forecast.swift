@@ -2,7 +2,7 @@ import AlmanacCore
 import Foundation
 
 /// What the weather providers return: a forecast, or web search hits as a last resort.
-public enum WeatherReport: Sendable, Codable, Equatable {
+enum WeatherReport: Sendable, Codable, Equatable {
     /// A decoded forecast.
     case forecast(Forecast)
     /// Web search results about the weather (untrusted text, no numbers we can vouch for).
@@ -13,59 +13,46 @@ public enum WeatherReport: Sendable, Codable, Equatable {
 /// calendar days (`2026-03-05`) in ``WeatherLocation/zone(at:)``: its own zone when known, else
 /// UTC (and the context says so). Numbers are in the units the query asked for (each provider
 /// converts); sky conditions are WMO weather codes (each provider maps its own words into them).
-public struct Forecast: Sendable, Codable, Equatable {
+struct Forecast: Sendable, Codable, Equatable {
     /// Where the forecast is for.
-    public var location: WeatherLocation
+    var location: WeatherLocation
     /// The units of every number below (the ones asked for; labels as upstream spelled them).
-    public var units: WeatherUnits
+    var units: WeatherUnits
     /// Current conditions, when the response had a `current` block.
-    public var current: CurrentConditions?
+    var current: CurrentConditions?
     /// Hour by hour, in time order.
-    public var hourly: [HourlyForecast]
+    var hourly: [HourlyForecast]
     /// Day by day (the place's local days), in date order.
-    public var daily: [DailyForecast]
-
-    /// Creates a forecast.
-    public init(
-        location: WeatherLocation, units: WeatherUnits, current: CurrentConditions?, hourly: [HourlyForecast],
-        daily: [DailyForecast]
-    ) {
-        self.location = location
-        self.units = units
-        self.current = current
-        self.hourly = hourly
-        self.daily = daily
-    }
+    var daily: [DailyForecast]
 }
 
 /// The place a forecast is for: the geocoded place (when there was one) plus the forecast's zone.
-public struct WeatherLocation: Sendable, Codable, Equatable {
+struct WeatherLocation: Sendable, Codable, Equatable {
     /// Place name (`Frederick`), nil for a bare `--lat/--lon` request.
-    public var name: String?
+    var name: String?
     /// First-level administrative area (`Maryland`).
-    public var admin1: String?
+    var admin1: String?
     /// Country name (`United States`).
-    public var country: String?
+    var country: String?
     /// ISO 3166-1 alpha-2 code (`US`).
-    public var countryCode: String?
+    var countryCode: String?
     /// Latitude asked for (the geocoded place, or `--lat`).
-    public var latitude: Double
+    var latitude: Double
     /// Longitude asked for.
-    public var longitude: Double
+    var longitude: Double
     /// The model grid cell upstream answered for (its `latitude`).
-    public var gridLatitude: Double?
+    var gridLatitude: Double?
     /// The model grid cell's longitude.
-    public var gridLongitude: Double?
+    var gridLongitude: Double?
     /// Elevation in metres, when given.
-    public var elevation: Double?
+    var elevation: Double?
     /// The place's time zone (`America/New_York`, or `GMT` when upstream was asked for GMT); nil
     /// when no provider knew it (times are then shown in UTC).
-    public var timezone: String?
+    var timezone: String?
     /// The zone's offset from UTC as upstream reported it at the time of the request, when it did.
-    public var utcOffsetSeconds: Int?
+    var utcOffsetSeconds: Int?
 
-    /// Creates a location.
-    public init(
+    init(
         name: String? = nil, admin1: String? = nil, country: String? = nil, countryCode: String? = nil,
         latitude: Double, longitude: Double, gridLatitude: Double? = nil, gridLongitude: Double? = nil,
         elevation: Double? = nil, timezone: String? = nil, utcOffsetSeconds: Int? = nil
@@ -84,12 +71,12 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
     }
 
     /// Whether the place's zone is known (else every time is shown in UTC).
-    public var zoneKnown: Bool { timezone != nil || utcOffsetSeconds != nil }
+    var zoneKnown: Bool { timezone != nil || utcOffsetSeconds != nil }
 
     /// The zone local times are read in: the named zone when it agrees with upstream's
     /// `utc_offset_seconds` at `date` (or upstream gave none), else a fixed offset (upstream's
     /// numbers win over our tzdata); UTC when no zone is known.
-    public func zone(at date: Date) -> TimeZone {
+    func zone(at date: Date) -> TimeZone {
         if let named = timezone.flatMap(TimeZone.init(identifier:)),
             utcOffsetSeconds.map({ named.secondsFromGMT(for: date) == $0 }) ?? true
         {
@@ -100,7 +87,7 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
 
     /// "Frederick, Maryland, United States", "Italia, 77.85°S 166.67°E" for a name with no area or
     /// country, or "39.41°N 77.41°W" without a name.
-    public var displayName: String {
+    var displayName: String {
         guard let name else { return Self.coordinates(latitude, longitude) }
         var parts = [name]
         if let admin1, !admin1.isEmpty, admin1 != name { parts.append(admin1) }
@@ -111,7 +98,7 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
     }
 
     /// "39.41°N 77.41°W".
-    public static func coordinates(_ latitude: Double, _ longitude: Double) -> String {
+    static func coordinates(_ latitude: Double, _ longitude: Double) -> String {
         let lat = String(format: "%.2f°%@", abs(latitude), latitude < 0 ? "S" : "N")
         let lon = String(format: "%.2f°%@", abs(longitude), longitude < 0 ? "W" : "E")
         return "\(lat) \(lon)"
@@ -119,47 +106,39 @@ public struct WeatherLocation: Sendable, Codable, Equatable {
 }
 
 /// Unit labels of a forecast's numbers (normalized spelling: `mp/h` → `mph`).
-public struct WeatherUnits: Sendable, Codable, Equatable {
+struct WeatherUnits: Sendable, Codable, Equatable {
     /// `°C` or `°F`.
-    public var temperature: String
+    var temperature: String
     /// `km/h`, `m/s`, `mph` or `kn`.
-    public var windSpeed: String
+    var windSpeed: String
     /// `mm` or `inch`.
-    public var precipitation: String
-
-    /// Creates units.
-    public init(temperature: String, windSpeed: String, precipitation: String) {
-        self.temperature = temperature
-        self.windSpeed = windSpeed
-        self.precipitation = precipitation
-    }
+    var precipitation: String
 }
 
 /// Conditions now (any value may be absent).
-public struct CurrentConditions: Sendable, Codable, Equatable {
+struct CurrentConditions: Sendable, Codable, Equatable {
     /// When the observation/model step is for.
-    public var time: Date
+    var time: Date
     /// Air temperature at 2 m.
-    public var temperature: Double?
+    var temperature: Double?
     /// "Feels like".
-    public var apparentTemperature: Double?
+    var apparentTemperature: Double?
     /// WMO weather code.
-    public var weatherCode: Int?
+    var weatherCode: Int?
     /// Wind speed at 10 m.
-    public var windSpeed: Double?
+    var windSpeed: Double?
     /// Where the wind comes from, degrees.
-    public var windDirection: Double?
+    var windDirection: Double?
     /// Gusts at 10 m.
-    public var windGusts: Double?
+    var windGusts: Double?
     /// Relative humidity, %.
-    public var humidity: Double?
+    var humidity: Double?
     /// Precipitation in the last interval.
-    public var precipitation: Double?
+    var precipitation: Double?
     /// Daylight.
-    public var isDay: Bool?
+    var isDay: Bool?
 
-    /// Creates current conditions.
-    public init(
+    init(
         time: Date, temperature: Double? = nil, apparentTemperature: Double? = nil, weatherCode: Int? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, windGusts: Double? = nil, humidity: Double? = nil,
         precipitation: Double? = nil, isDay: Bool? = nil
@@ -178,28 +157,24 @@ public struct CurrentConditions: Sendable, Codable, Equatable {
 }
 
 /// One hour (values may be null upstream).
-public struct HourlyForecast: Sendable, Codable, Equatable {
+struct HourlyForecast: Sendable, Codable, Equatable {
     /// Start of the hour.
-    public var time: Date
-    /// Temperature.
-    public var temperature: Double?
+    var time: Date
+    var temperature: Double?
     /// Feels like.
-    public var apparentTemperature: Double?
+    var apparentTemperature: Double?
     /// Chance of precipitation, %.
-    public var precipitationProbability: Double?
+    var precipitationProbability: Double?
     /// Precipitation amount.
-    public var precipitation: Double?
+    var precipitation: Double?
     /// WMO weather code.
-    public var weatherCode: Int?
-    /// Wind speed.
-    public var windSpeed: Double?
+    var weatherCode: Int?
+    var windSpeed: Double?
     /// Wind direction, degrees.
-    public var windDirection: Double?
-    /// Gusts.
-    public var windGusts: Double?
+    var windDirection: Double?
+    var windGusts: Double?
 
-    /// Creates an hour.
-    public init(
+    init(
         time: Date, temperature: Double? = nil, apparentTemperature: Double? = nil,
         precipitationProbability: Double? = nil, precipitation: Double? = nil, weatherCode: Int? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, windGusts: Double? = nil
@@ -217,31 +192,28 @@ public struct HourlyForecast: Sendable, Codable, Equatable {
 }
 
 /// One local day (values may be null upstream).
-public struct DailyForecast: Sendable, Codable, Equatable {
+struct DailyForecast: Sendable, Codable, Equatable {
     /// The place's calendar day, `2026-03-05` (a day is not an instant: it is read in the
     /// forecast's zone).
-    public var date: String
+    var date: String
     /// Minimum temperature.
-    public var min: Double?
+    var min: Double?
     /// Maximum temperature.
-    public var max: Double?
+    var max: Double?
     /// Highest chance of precipitation in the day, %.
-    public var precipitationProbability: Double?
+    var precipitationProbability: Double?
     /// Precipitation total.
-    public var precipitationSum: Double?
+    var precipitationSum: Double?
     /// WMO weather code (the day's most severe).
-    public var weatherCode: Int?
+    var weatherCode: Int?
     /// Maximum wind speed.
-    public var windSpeedMax: Double?
+    var windSpeedMax: Double?
     /// Maximum gusts.
-    public var windGustsMax: Double?
-    /// Sunrise.
-    public var sunrise: Date?
-    /// Sunset.
-    public var sunset: Date?
+    var windGustsMax: Double?
+    var sunrise: Date?
+    var sunset: Date?
 
-    /// Creates a day.
-    public init(
+    init(
         date: String, min: Double? = nil, max: Double? = nil, precipitationProbability: Double? = nil,
         precipitationSum: Double? = nil, weatherCode: Int? = nil, windSpeedMax: Double? = nil,
         windGustsMax: Double? = nil, sunrise: Date? = nil, sunset: Date? = nil
@@ -260,18 +232,11 @@ public struct DailyForecast: Sendable, Codable, Equatable {
 }
 
 /// Web search hits standing in for a forecast when no forecast provider can answer.
-public struct WebWeather: Sendable, Codable, Equatable {
+struct WebWeather: Sendable, Codable, Equatable {
     /// The place as the user gave it.
-    public var place: String
+    var place: String
     /// The query sent to the searcher (`weather in Lisbon`).
-    public var query: String
+    var query: String
     /// The hits (untrusted text).
-    public var hits: [WebSearchHit]
-
-    /// Creates a web result.
-    public init(place: String, query: String, hits: [WebSearchHit]) {
-        self.place = place
-        self.query = query
-        self.hits = hits
-    }
+    var hits: [WebSearchHit]
 }

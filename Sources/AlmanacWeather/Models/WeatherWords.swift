@@ -3,9 +3,9 @@ import Foundation
 
 /// WMO weather interpretation codes (WMO 4677, as Open-Meteo's `weather_code` uses them) in plain
 /// words: the shared sky vocabulary every forecast provider maps its own into.
-public enum WeatherCode {
+enum WeatherCode {
     /// "light rain" for 61; "weather code N" for codes outside the WMO table.
-    public static func description(_ code: Int) -> String {
+    static func description(_ code: Int) -> String {
         switch code {
         case 0: "clear sky"
         case 1: "mainly clear"
@@ -45,13 +45,13 @@ public enum WeatherCode {
 }
 
 /// Wind directions as compass points.
-public enum Compass {
+enum Compass {
     static let points = [
         "N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW",
     ]
 
     /// The 16-point compass name for a direction in degrees (0 = from the north).
-    public static func point(_ degrees: Double) -> String {
+    static func point(_ degrees: Double) -> String {
         guard degrees.isFinite else { return "?" }
         let normalized = degrees.truncatingRemainder(dividingBy: 360) + (degrees < 0 ? 360 : 0)
         let index = Int((normalized / 22.5).rounded()) % 16

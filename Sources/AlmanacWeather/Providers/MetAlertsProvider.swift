@@ -7,9 +7,9 @@ import Foundation
 /// Its terms are Locationforecast's: a User-Agent with a contact (never called without one),
 /// `Expires` honoured by the shared ``TermsTransport``, no more than one poll in ten minutes (the
 /// tool caches its answers that long), CC BY 4.0 attribution.
-public struct MetAlertsProvider: DescribedProvider {
+struct MetAlertsProvider: DescribedProvider {
     /// `met-alerts`, the warning service for Norway.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "met-alerts", tool: "weather", role: .alerts, priority: 0, summary: "MET Norway MetAlerts 2.0 (Norway)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_METALERTS_URL", defaultBase: "https://api.met.no")],
         terms: terms,
@@ -34,19 +34,16 @@ public struct MetAlertsProvider: DescribedProvider {
         attribution: "Warnings from MET Norway (CC BY 4.0)")
 
     /// How long an answer is kept: MET Norway asks clients not to poll MetAlerts more often.
-    public static let pollInterval: Duration = .seconds(600)
-
-    /// Creates the provider.
-    public init() {}
+    static let pollInterval: Duration = .seconds(600)
 
     /// Places in Norway (by country code; for bare coordinates, Norway's mainland and waters box).
-    public func supports(_ query: AlertsQuery) -> Bool {
+    func supports(_ query: AlertsQuery) -> Bool {
         if let code = query.countryCode { return code == "NO" || code == "SJ" }
         return (57.5...81.5).contains(query.latitude) && (3.0...32.0).contains(query.longitude)
     }
 
     /// The request: the point (2 decimals, within the 4 the terms allow), English texts.
-    public static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/weatherapi/metalerts/2.0/current.json",
             items: [
@@ -56,7 +53,7 @@ public struct MetAlertsProvider: DescribedProvider {
     }
 
     /// Fetches the warnings in force at the point.
-    public func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
+    func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
@@ -67,7 +64,7 @@ public struct MetAlertsProvider: DescribedProvider {
     /// Decodes a `current.json` FeatureCollection (features may be empty).
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not one.
-    public static func decode(_ body: Data) throws -> AlertsReport {
+    static func decode(_ body: Data) throws -> AlertsReport {
         let collection = try UpstreamJSON.decode(Collection.self, from: body, service: "MET Norway MetAlerts")
         let alerts = collection.features.map { feature -> WeatherAlert in
             let properties = feature.properties
@@ -134,9 +131,9 @@ public struct MetAlertsProvider: DescribedProvider {
 
 extension ProviderRole {
     /// Official weather warnings.
-    public static let alerts = ProviderRole(rawValue: "warnings")
+    static let alerts = ProviderRole(rawValue: "warnings")
     /// Air quality, UV and pollen.
-    public static let airQuality = ProviderRole(rawValue: "air quality")
+    static let airQuality = ProviderRole(rawValue: "air quality")
     /// Precipitation in the next hour.
-    public static let nextHour = ProviderRole(rawValue: "next hour")
+    static let nextHour = ProviderRole(rawValue: "next hour")
 }

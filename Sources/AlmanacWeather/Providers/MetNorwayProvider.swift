@@ -9,9 +9,9 @@ import Foundation
 /// shared ``TermsTransport`` does it), CC BY 4.0 attribution. It answers one UTC timeseries
 /// (hourly for about 2.5 days, then 6-hourly) in °C, m/s and mm: the decoder converts into the
 /// asked units, maps symbol codes into WMO codes and aggregates local days (see docs/weather.md).
-public struct MetNorwayProvider: DescribedProvider {
+struct MetNorwayProvider: DescribedProvider {
     /// `met-norway`, tried after Open-Meteo.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "met-norway", tool: "weather", priority: 10, summary: "MET Norway Locationforecast 2.0",
         label: "MET Norway",
         endpoints: [ProviderEndpoint(env: "ALMANAC_METNO_URL", defaultBase: "https://api.met.no")],
@@ -37,17 +37,14 @@ public struct MetNorwayProvider: DescribedProvider {
         userAgent: .contactRequired(config: ["weather", "contact"]), conditionalRequests: true,
         attribution: "Data from MET Norway (CC BY 4.0)")
 
-    /// Creates the provider.
-    public init() {}
-
     /// Only queries with coordinates.
-    public func supports(_ query: WeatherQuery) -> Bool {
+    func supports(_ query: WeatherQuery) -> Bool {
         query.latitude != nil && query.longitude != nil
     }
 
     /// The request for `query` against `base`: coordinates with at most 4 decimals (the terms;
     /// queries carry 2).
-    public static func request(_ query: WeatherQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: WeatherQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/weatherapi/locationforecast/2.0/compact",
             items: [("lat", Coordinate.text(query.latitude ?? 0)), ("lon", Coordinate.text(query.longitude ?? 0))])
@@ -55,7 +52,7 @@ public struct MetNorwayProvider: DescribedProvider {
     }
 
     /// Fetches and decodes the forecast, within MET Norway's terms.
-    public func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
+    func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
         guard supports(query) else { throw ProviderFailure(.notFound, "MET Norway: no coordinates to forecast") }
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
@@ -66,7 +63,7 @@ public struct MetNorwayProvider: DescribedProvider {
 }
 
 /// Decodes Locationforecast 2.0 bodies (`compact` or `complete`) into a ``Forecast``.
-public enum MetNorwayDecoder {
+enum MetNorwayDecoder {
     /// Decodes `body`, converting into `expected`'s units (metric when nil) and reading local days
     /// in the geocoded place's zone (UTC when unknown). *Now* is the last hourly step at or before
     /// `now` (the first step when there is none, or no `now`): the series starts at the hour it
@@ -74,7 +71,7 @@ public enum MetNorwayDecoder {
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not a forecast, or one
     ///   without a single readable step.
-    public static func decode(_ body: Data, expected: WeatherQuery? = nil, now: Date? = nil) throws -> Forecast {
+    static func decode(_ body: Data, expected: WeatherQuery? = nil, now: Date? = nil) throws -> Forecast {
         let dto = try UpstreamJSON.decode(Body.self, from: body, service: "MET Norway")
         let steps = dto.properties.timeseries.compactMap { step in
             TimeText.parseInstant(step.time).map { (time: $0, data: step.data) }

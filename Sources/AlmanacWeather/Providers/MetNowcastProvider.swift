@@ -2,16 +2,15 @@ import AlmanacCore
 import Foundation
 
 /// What the next-hour providers are asked.
-public struct NextHourQuery: Sendable, Hashable {
+struct NextHourQuery: Sendable, Hashable {
     /// Latitude (2 decimals).
-    public var latitude: Double
+    var latitude: Double
     /// Longitude (2 decimals).
-    public var longitude: Double
+    var longitude: Double
     /// The place's country, when geocoded (the radar nowcast covers the Nordic countries).
-    public var countryCode: String?
+    var countryCode: String?
 
-    /// Creates a query.
-    public init(latitude: Double, longitude: Double, countryCode: String? = nil) {
+    init(latitude: Double, longitude: Double, countryCode: String? = nil) {
         self.latitude = Coordinate.round(latitude)
         self.longitude = Coordinate.round(longitude)
         self.countryCode = countryCode?.uppercased()
@@ -19,32 +18,25 @@ public struct NextHourQuery: Sendable, Hashable {
 }
 
 /// Precipitation rates over the next hour or so, step by step.
-public struct NextHourReport: Sendable, Codable, Equatable {
+struct NextHourReport: Sendable, Codable, Equatable {
     /// One step: the rate from `time` until the next step.
-    public struct Step: Sendable, Codable, Equatable {
+    struct Step: Sendable, Codable, Equatable {
         /// Start of the step.
-        public var time: Date
+        var time: Date
         /// Precipitation rate, mm/h.
-        public var rate: Double
-
-        /// Creates a step.
-        public init(time: Date, rate: Double) {
-            self.time = time
-            self.rate = rate
-        }
+        var rate: Double
     }
 
     /// Where the steps come from ("radar nowcast", "model, 15-minute steps").
-    public var source: String
+    var source: String
     /// Step length in seconds (300 for the nowcast, 900 for Open-Meteo).
-    public var stepSeconds: Int
+    var stepSeconds: Int
     /// The steps, in time order.
-    public var steps: [Step]
+    var steps: [Step]
     /// The place's zone when the upstream named it.
-    public var timezone: String?
+    var timezone: String?
 
-    /// Creates a report.
-    public init(source: String, stepSeconds: Int, steps: [Step], timezone: String? = nil) {
+    init(source: String, stepSeconds: Int, steps: [Step], timezone: String? = nil) {
         self.source = source
         self.stepSeconds = stepSeconds
         self.steps = steps
@@ -57,9 +49,9 @@ public struct NextHourReport: Sendable, Codable, Equatable {
 ///
 /// Same terms as Locationforecast (User-Agent with contact, `Expires` honoured). An answer whose
 /// `radar_coverage` is not `ok` is not an answer: the attempt fails and Open-Meteo is asked.
-public struct MetNowcastProvider: DescribedProvider {
+struct MetNowcastProvider: DescribedProvider {
     /// `met-nowcast`.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "met-nowcast", tool: "weather", role: .nextHour, priority: 0,
         summary: "MET Norway Nowcast 2.0 (Nordic radar)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_NOWCAST_URL", defaultBase: "https://api.met.no")],
@@ -86,17 +78,14 @@ public struct MetNowcastProvider: DescribedProvider {
     /// Countries the Nordic radar composite covers.
     static let countries: Set<String> = ["NO", "SE", "FI", "DK", "SJ"]
 
-    /// Creates the provider.
-    public init() {}
-
     /// Nordic places (by country; for bare coordinates, the radar's box).
-    public func supports(_ query: NextHourQuery) -> Bool {
+    func supports(_ query: NextHourQuery) -> Bool {
         if let code = query.countryCode { return Self.countries.contains(code) }
         return (54.5...71.5).contains(query.latitude) && (4.0...31.5).contains(query.longitude)
     }
 
     /// The request (coordinates with 2 decimals, within the terms' 4).
-    public static func request(_ query: NextHourQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: NextHourQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/weatherapi/nowcast/2.0/complete",
             items: [("lat", Coordinate.text(query.latitude)), ("lon", Coordinate.text(query.longitude))])
@@ -104,7 +93,7 @@ public struct MetNowcastProvider: DescribedProvider {
     }
 
     /// Fetches the nowcast.
-    public func fetch(_ query: NextHourQuery, in environment: ProviderEnvironment) async throws -> NextHourReport {
+    func fetch(_ query: NextHourQuery, in environment: ProviderEnvironment) async throws -> NextHourReport {
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
@@ -116,7 +105,7 @@ public struct MetNowcastProvider: DescribedProvider {
     ///
     /// - Throws: ``ProviderFailure`` `decoding` for a body that is not one; `notFound` when the
     ///   radar does not cover the point (`radar_coverage` other than `ok`).
-    public static func decode(_ body: Data) throws -> NextHourReport {
+    static func decode(_ body: Data) throws -> NextHourReport {
         let dto = try UpstreamJSON.decode(Body.self, from: body, service: "MET Norway nowcast")
         if let coverage = dto.properties.meta?.radarCoverage, coverage != "ok" {
             throw ProviderFailure(

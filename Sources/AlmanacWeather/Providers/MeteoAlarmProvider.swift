@@ -10,9 +10,9 @@ import Foundation
 /// its region: see ``AreaMatcher``. The country's other warnings are counted, so "none here"
 /// never reads as "none anywhere".
 /// Feeds are cached by `Expires`/`If-Modified-Since` through the shared ``TermsTransport``.
-public struct MeteoAlarmProvider: DescribedProvider {
+struct MeteoAlarmProvider: DescribedProvider {
     /// `meteoalarm`, the warning service for the other European countries.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "meteoalarm", tool: "weather", role: .alerts, priority: 10,
         summary: "MeteoAlarm (Europe's national services, Atom/CAP)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_METEOALARM_URL", defaultBase: "https://feeds.meteoalarm.org")],
@@ -43,29 +43,26 @@ public struct MeteoAlarmProvider: DescribedProvider {
         "SE": "sweden", "SI": "slovenia", "SK": "slovakia", "UA": "ukraine",
     ]
 
-    /// Creates the provider.
-    public init() {}
-
     /// Whether bare coordinates may lie in a member country (Europe's box): the feed then needs
     /// the place's name to be known.
-    public static func covers(latitude: Double, longitude: Double) -> Bool {
+    static func covers(latitude: Double, longitude: Double) -> Bool {
         (27...72).contains(latitude) && (-25...45).contains(longitude)
     }
 
     /// Places in a member country (a country code is needed to pick the feed).
-    public func supports(_ query: AlertsQuery) -> Bool {
+    func supports(_ query: AlertsQuery) -> Bool {
         query.countryCode.map { Self.feeds[$0] != nil } ?? false
     }
 
     /// The country's feed.
-    public static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
         let feed = query.countryCode.flatMap { feeds[$0] } ?? "europe"
         let url = base.appendingPathComponent("feeds").appendingPathComponent("meteoalarm-legacy-atom-\(feed)")
         return HTTPRequest(url: url, headers: ["Accept": "application/atom+xml"])
     }
 
     /// Fetches the country's feed and keeps the place's warnings.
-    public func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
+    func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
@@ -78,7 +75,7 @@ public struct MeteoAlarmProvider: DescribedProvider {
     /// country's in force at `now` (begun and not ended; counted; all when nil).
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not an Atom feed.
-    public static func decode(
+    static func decode(
         _ body: Data, names: [String], regions: [String] = [], now: Date? = nil
     ) throws -> AlertsReport {
         let root: FeedElement

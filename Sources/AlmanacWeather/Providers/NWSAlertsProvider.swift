@@ -7,9 +7,9 @@ import Foundation
 /// NWS asks for a User-Agent with a contact (so without one it is never called) and sends
 /// `Expires`, honoured by the shared ``TermsTransport``. Its errors are `application/problem+json`
 /// whose `detail` says what was wrong; that line (cleaned) becomes the failure.
-public struct NWSAlertsProvider: DescribedProvider {
+struct NWSAlertsProvider: DescribedProvider {
     /// `nws-alerts`, the warning service for the United States.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "nws-alerts", tool: "weather", role: .alerts, priority: 0, summary: "US National Weather Service alerts",
         endpoints: [ProviderEndpoint(env: "ALMANAC_NWS_URL", defaultBase: "https://api.weather.gov")],
         terms: terms,
@@ -36,18 +36,15 @@ public struct NWSAlertsProvider: DescribedProvider {
     /// Country codes NWS alerts cover: the states and the territories it forecasts for.
     static let countries: Set<String> = ["US", "PR", "VI", "GU", "AS", "MP", "UM"]
 
-    /// Creates the provider.
-    public init() {}
-
     /// US places (by country code; for bare coordinates, see ``coverage(latitude:longitude:)``).
-    public func supports(_ query: AlertsQuery) -> Bool {
+    func supports(_ query: AlertsQuery) -> Bool {
         if let code = query.countryCode { return Self.countries.contains(code) }
         return Self.coverage(latitude: query.latitude, longitude: query.longitude) == .inside
     }
 
     /// Where bare coordinates lie for NWS: inside the United States, outside, or too near the
     /// Canadian border to tell (the place must then be asked by name).
-    public enum Coverage: Sendable, Equatable {
+    enum Coverage: Sendable, Equatable {
         case inside, outside, unsure
     }
 
@@ -56,7 +53,7 @@ public struct NWSAlertsProvider: DescribedProvider {
     /// 141°W (east of it the Yukon, British Columbia and the Panhandle's coast: unsure), Hawaii.
     /// NWS's own answer does not tell: a point in Ottawa is within its bounds and answers as if
     /// it had no warnings, while Environment Canada may have one in force there.
-    public static func coverage(latitude: Double, longitude: Double) -> Coverage {
+    static func coverage(latitude: Double, longitude: Double) -> Coverage {
         if (18.5...22.5).contains(latitude) && (-161...(-154)).contains(longitude) { return .inside }
         if (51...71.5).contains(latitude) && (-180...(-129)).contains(longitude) {
             return longitude <= -141 ? .inside : .unsure
@@ -88,7 +85,7 @@ public struct NWSAlertsProvider: DescribedProvider {
     static let canada: [(Double, Double)] = canadaBorder + [(-66.9, 50), (-125.5, 50), (-125.5, 48.5)]
 
     /// The request (NWS redirects points with more than 4 decimals; ours carry 2).
-    public static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: AlertsQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/alerts/active",
             items: [("point", "\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude))")])
@@ -96,7 +93,7 @@ public struct NWSAlertsProvider: DescribedProvider {
     }
 
     /// Fetches the active alerts at the point.
-    public func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
+    func fetch(_ query: AlertsQuery, in environment: ProviderEnvironment) async throws -> AlertsReport {
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
         let request = Self.request(query, base: base)
@@ -114,7 +111,7 @@ public struct NWSAlertsProvider: DescribedProvider {
     /// `@context` is an object, not the array of a full one, and is not read).
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not one.
-    public static func decode(_ body: Data) throws -> AlertsReport {
+    static func decode(_ body: Data) throws -> AlertsReport {
         let collection = try UpstreamJSON.decode(Collection.self, from: body, service: "NWS")
         var zoneHint: String?
         let alerts = collection.features.map { feature -> WeatherAlert in

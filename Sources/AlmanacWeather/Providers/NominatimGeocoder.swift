@@ -7,9 +7,9 @@ import Foundation
 /// Its usage policy: an identifying User-Agent, at most one request a second (kept across
 /// processes by the shared ``TermsTransport``), and answers cached (the tool caches geocoding a
 /// day). It names no time zone: the forecast provider's zone is used when it has one, else UTC.
-public struct NominatimGeocoder: DescribedProvider {
+struct NominatimGeocoder: DescribedProvider {
     /// `nominatim`, tried after Open-Meteo geocoding.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "nominatim", tool: "weather", role: .geocoding, priority: 10, summary: "OpenStreetMap Nominatim",
         label: "Nominatim",
         endpoints: [
@@ -35,12 +35,9 @@ public struct NominatimGeocoder: DescribedProvider {
         userAgent: .contactWhenSet(config: ["weather", "contact"]), minimumInterval: .seconds(1),
         attribution: "Geocoding © OpenStreetMap contributors (ODbL)")
 
-    /// Creates the geocoder.
-    public init() {}
-
     /// The request for `query` against `base` (the parameters the issue and Nominatim's
     /// documentation name).
-    public static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/search",
             items: [("q", query.name), ("format", "jsonv2"), ("limit", "10"), ("addressdetails", "1")])
@@ -48,7 +45,7 @@ public struct NominatimGeocoder: DescribedProvider {
     }
 
     /// Looks the name up, within Nominatim's usage policy.
-    public func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
+    func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
         let base = try descriptor.baseURL(environment.settings)
         let transport = try environment.transport(honouring: descriptor)
         let response = try await transport.fetch(
@@ -57,7 +54,7 @@ public struct NominatimGeocoder: DescribedProvider {
     }
 
     /// Decodes a `/search?format=jsonv2` body (an array of places, possibly empty).
-    public static func decode(_ body: Data) throws -> GeocodeResult {
+    static func decode(_ body: Data) throws -> GeocodeResult {
         let items = try UpstreamJSON.decode([Item].self, from: body, service: "Nominatim")
         return GeocodeResult(
             places: items.compactMap { item in

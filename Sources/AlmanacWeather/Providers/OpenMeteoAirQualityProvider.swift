@@ -2,19 +2,18 @@ import AlmanacCore
 import Foundation
 
 /// What the air-quality providers are asked.
-public struct AirQualityQuery: Sendable, Hashable {
+struct AirQualityQuery: Sendable, Hashable {
     /// Latitude (2 decimals).
-    public var latitude: Double
+    var latitude: Double
     /// Longitude (2 decimals).
-    public var longitude: Double
+    var longitude: Double
     /// Days of hourly values (1–``maxDays``).
-    public var days: Int
+    var days: Int
 
     /// Days Open-Meteo's air-quality API forecasts.
-    public static let maxDays = 7
+    static let maxDays = 7
 
-    /// Creates a query.
-    public init(latitude: Double, longitude: Double, days: Int = 1) {
+    init(latitude: Double, longitude: Double, days: Int = 1) {
         self.latitude = Coordinate.round(latitude)
         self.longitude = Coordinate.round(longitude)
         self.days = max(1, min(days, Self.maxDays))
@@ -23,30 +22,27 @@ public struct AirQualityQuery: Sendable, Hashable {
 
 /// Air quality at a place: now and hour by hour (any value may be absent: pollen exists only
 /// over Europe, and answers carry only the variables asked).
-public struct AirQualityReport: Sendable, Codable, Equatable {
-    /// One reading.
-    public struct Reading: Sendable, Codable, Equatable {
+struct AirQualityReport: Sendable, Codable, Equatable {
+    struct Reading: Sendable, Codable, Equatable {
         /// When (the hour, or the current 15-minute/hour step).
-        public var time: Date
+        var time: Date
         /// European AQI (EAQI, 0–100+).
-        public var europeanAQI: Double?
+        var europeanAQI: Double?
         /// US AQI (0–500).
-        public var usAQI: Double?
+        var usAQI: Double?
         /// PM2.5, μg/m³.
-        public var pm25: Double?
+        var pm25: Double?
         /// PM10, μg/m³.
-        public var pm10: Double?
+        var pm10: Double?
         /// Ozone, μg/m³.
-        public var ozone: Double?
+        var ozone: Double?
         /// Nitrogen dioxide, μg/m³.
-        public var nitrogenDioxide: Double?
-        /// UV index.
-        public var uvIndex: Double?
+        var nitrogenDioxide: Double?
+        var uvIndex: Double?
         /// Pollen, grains/m³, by plant (`birch`, `grass`, ...); only species with a value.
-        public var pollen: [String: Double]
+        var pollen: [String: Double]
 
-        /// Creates a reading.
-        public init(
+        init(
             time: Date, europeanAQI: Double? = nil, usAQI: Double? = nil, pm25: Double? = nil, pm10: Double? = nil,
             ozone: Double? = nil, nitrogenDioxide: Double? = nil, uvIndex: Double? = nil, pollen: [String: Double] = [:]
         ) {
@@ -63,20 +59,19 @@ public struct AirQualityReport: Sendable, Codable, Equatable {
     }
 
     /// The place's zone as upstream named it.
-    public var timezone: String?
+    var timezone: String?
     /// Upstream's offset at the time of the request.
-    public var utcOffsetSeconds: Int?
+    var utcOffsetSeconds: Int?
     /// The current reading, when the answer had one.
-    public var current: Reading?
+    var current: Reading?
     /// Hour by hour, in time order.
-    public var hourly: [Reading]
+    var hourly: [Reading]
     /// The grid point that answered, when the answer says (whether pollen is forecast there).
-    public var latitude: Double?
+    var latitude: Double?
     /// See ``latitude``.
-    public var longitude: Double?
+    var longitude: Double?
 
-    /// Creates a report.
-    public init(
+    init(
         timezone: String?, utcOffsetSeconds: Int?, current: Reading?, hourly: [Reading], latitude: Double? = nil,
         longitude: Double? = nil
     ) {
@@ -90,7 +85,7 @@ public struct AirQualityReport: Sendable, Codable, Equatable {
 
     /// Whether CAMS forecasts pollen at the answer's point: its European domain (30–72°N,
     /// 25°W–45°E) only. Nil when the answer gave no coordinates.
-    public var pollenForecastHere: Bool? {
+    var pollenForecastHere: Bool? {
         guard let latitude, let longitude else { return nil }
         return (30...72).contains(latitude) && (-25...45).contains(longitude)
     }
@@ -101,9 +96,9 @@ public struct AirQualityReport: Sendable, Codable, Equatable {
 ///
 /// No second air-quality source answers without a key (WAQI and OpenAQ both need one), so this
 /// chain has one provider; when it fails the tool says so and names it.
-public struct OpenMeteoAirQualityProvider: DescribedProvider {
+struct OpenMeteoAirQualityProvider: DescribedProvider {
     /// `open-meteo-air`.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "open-meteo-air", tool: "weather", role: .airQuality, priority: 0,
         summary: "Open-Meteo air quality (CAMS): AQI, pollutants, UV, pollen",
         endpoints: [
@@ -127,11 +122,8 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
         ["european_aqi", "us_aqi", "pm2_5", "pm10", "ozone", "nitrogen_dioxide", "uv_index"]
         + pollen.map { "\($0)_pollen" }
 
-    /// Creates the provider.
-    public init() {}
-
     /// The request for `query`.
-    public static func request(_ query: AirQualityQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: AirQualityQuery, base: URL) -> HTTPRequest {
         let list = variables.joined(separator: ",")
         let url = ForecastURL.make(
             base: base, path: "/v1/air-quality",
@@ -143,7 +135,7 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
     }
 
     /// Fetches and decodes.
-    public func fetch(_ query: AirQualityQuery, in environment: ProviderEnvironment) async throws -> AirQualityReport {
+    func fetch(_ query: AirQualityQuery, in environment: ProviderEnvironment) async throws -> AirQualityReport {
         let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "Open-Meteo air quality")
@@ -154,7 +146,7 @@ public struct OpenMeteoAirQualityProvider: DescribedProvider {
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not one, or one with
     ///   neither a current block nor hours.
-    public static func decode(_ body: Data) throws -> AirQualityReport {
+    static func decode(_ body: Data) throws -> AirQualityReport {
         let dto = try UpstreamJSON.decode(Body.self, from: body, service: "Open-Meteo air quality")
         let fixed = TimeZone(secondsFromGMT: dto.utcOffsetSeconds ?? 0) ?? TimeText.utc
         let zone: TimeZone = {

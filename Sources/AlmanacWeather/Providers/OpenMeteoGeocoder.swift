@@ -2,55 +2,42 @@ import AlmanacCore
 import Foundation
 
 /// A place name to look up (the part before any comma: "Paris" for "Paris, TX").
-public struct GeocodeQuery: Sendable, Hashable {
+struct GeocodeQuery: Sendable, Hashable {
     /// The name sent upstream.
-    public var name: String
-
-    /// Creates a query.
-    public init(name: String) {
-        self.name = name
-    }
+    var name: String
 }
 
 /// Every candidate upstream returned for a name, in upstream order (possibly none).
-public struct GeocodeResult: Sendable, Codable, Equatable {
+struct GeocodeResult: Sendable, Codable, Equatable {
     /// Candidates.
-    public var places: [GeoPlace]
-
-    /// Creates a result.
-    public init(places: [GeoPlace]) {
-        self.places = places
-    }
+    var places: [GeoPlace]
 }
 
 /// One geocoding candidate.
-public struct GeoPlace: Sendable, Codable, Equatable {
+struct GeoPlace: Sendable, Codable, Equatable {
     /// Name (`Frederick`).
-    public var name: String
-    /// Latitude.
-    public var latitude: Double
-    /// Longitude.
-    public var longitude: Double
+    var name: String
+    var latitude: Double
+    var longitude: Double
     /// `US`.
-    public var countryCode: String?
+    var countryCode: String?
     /// `United States`.
-    public var country: String?
+    var country: String?
     /// `Maryland`.
-    public var admin1: String?
+    var admin1: String?
     /// `Frederick County`.
-    public var admin2: String?
+    var admin2: String?
     /// Third-level area: in Germany the district (`Kreisfreie Stadt Bonn`, `Berlin, Stadt`), the
     /// level MeteoAlarm names its areas by.
-    public var admin3: String?
+    var admin3: String?
     /// Fourth-level area: the municipality (`Bonn`).
-    public var admin4: String?
+    var admin4: String?
     /// `America/New_York`.
-    public var timezone: String?
+    var timezone: String?
     /// Inhabitants, when known.
-    public var population: Int?
+    var population: Int?
 
-    /// Creates a candidate.
-    public init(
+    init(
         name: String, latitude: Double, longitude: Double, countryCode: String? = nil, country: String? = nil,
         admin1: String? = nil, admin2: String? = nil, admin3: String? = nil, admin4: String? = nil,
         timezone: String? = nil, population: Int? = nil
@@ -69,7 +56,7 @@ public struct GeoPlace: Sendable, Codable, Equatable {
     }
 
     /// "Frederick, Maryland, United States".
-    public var displayName: String {
+    var displayName: String {
         WeatherLocation(
             name: name, admin1: admin1, country: country, latitude: latitude, longitude: longitude
         ).displayName
@@ -80,9 +67,9 @@ public struct GeoPlace: Sendable, Codable, Equatable {
 ///
 /// A name with no match answers 200 with no `results` key at all (recorded in
 /// `Fixtures/weather/open-meteo/geocoding-no-results`), which decodes to an empty list.
-public struct OpenMeteoGeocoder: DescribedProvider {
+struct OpenMeteoGeocoder: DescribedProvider {
     /// `open-meteo-geocoding`, tried first for place names.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "open-meteo-geocoding", tool: "weather", role: .geocoding, priority: 0,
         summary: "Open-Meteo geocoding API", label: "Open-Meteo geocoding",
         endpoints: [
@@ -98,11 +85,8 @@ public struct OpenMeteoGeocoder: DescribedProvider {
             words: ["run", "weather", "Frederick"], environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]),
         fixtureFolder: "open-meteo")
 
-    /// Creates the geocoder.
-    public init() {}
-
     /// The request for `query` against `base`.
-    public static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: GeocodeQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/v1/search",
             items: [("name", query.name), ("count", "10"), ("language", "en"), ("format", "json")])
@@ -110,7 +94,7 @@ public struct OpenMeteoGeocoder: DescribedProvider {
     }
 
     /// Looks the name up.
-    public func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
+    func fetch(_ query: GeocodeQuery, in environment: ProviderEnvironment) async throws -> GeocodeResult {
         let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetchJSON(
             SearchResponse.self, Self.request(query, base: base), timeout: environment.timeout,
@@ -119,7 +103,7 @@ public struct OpenMeteoGeocoder: DescribedProvider {
     }
 
     /// Decodes a `/v1/search` body (also used by tests on recorded bodies).
-    public static func decode(_ body: Data) throws -> GeocodeResult {
+    static func decode(_ body: Data) throws -> GeocodeResult {
         result(from: try UpstreamJSON.decode(SearchResponse.self, from: body, service: "Open-Meteo geocoding"))
     }
 

@@ -5,9 +5,9 @@ import Foundation
 /// anywhere, from the model (not radar). Each value is the amount in the 15 minutes *before* its
 /// time (Open-Meteo's convention for sums), so a step starts 15 minutes earlier, and mm in 15
 /// minutes × 4 is the rate in mm/h.
-public struct OpenMeteoNextHourProvider: DescribedProvider {
+struct OpenMeteoNextHourProvider: DescribedProvider {
     /// `open-meteo-15min`.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "open-meteo-15min", tool: "weather", role: .nextHour, priority: 10,
         summary: "Open-Meteo 15-minute precipitation",
         endpoints: [ProviderEndpoint(env: "ALMANAC_OPEN_METEO_URL", defaultBase: "https://api.open-meteo.com")],
@@ -22,11 +22,8 @@ public struct OpenMeteoNextHourProvider: DescribedProvider {
             environment: ["ALMANAC_NOW": "2026-10-03T10:20:00Z"]),
         fixtureFolder: "open-meteo-15min")
 
-    /// Creates the provider.
-    public init() {}
-
     /// The request: two hours of 15-minute precipitation in the place's zone.
-    public static func request(_ query: NextHourQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: NextHourQuery, base: URL) -> HTTPRequest {
         let url = ForecastURL.make(
             base: base, path: "/v1/forecast",
             items: [
@@ -37,7 +34,7 @@ public struct OpenMeteoNextHourProvider: DescribedProvider {
     }
 
     /// Fetches and decodes.
-    public func fetch(_ query: NextHourQuery, in environment: ProviderEnvironment) async throws -> NextHourReport {
+    func fetch(_ query: NextHourQuery, in environment: ProviderEnvironment) async throws -> NextHourReport {
         let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetch(
             Self.request(query, base: base), timeout: environment.timeout, service: "Open-Meteo")
@@ -47,7 +44,7 @@ public struct OpenMeteoNextHourProvider: DescribedProvider {
     /// Decodes a `minutely_15` answer.
     ///
     /// - Throws: ``ProviderFailure`` `decoding` for a body without 15-minute precipitation.
-    public static func decode(_ body: Data) throws -> NextHourReport {
+    static func decode(_ body: Data) throws -> NextHourReport {
         let dto = try UpstreamJSON.decode(Body.self, from: body, service: "Open-Meteo")
         let zone =
             dto.timezone.flatMap(TimeZone.init(identifier:)) ?? TimeZone(secondsFromGMT: dto.utcOffsetSeconds)

@@ -2,7 +2,7 @@ import AlmanacCore
 import Foundation
 
 /// Metric or imperial numbers.
-public enum UnitSystem: String, Sendable, Codable, CaseIterable {
+enum UnitSystem: String, Sendable, Codable, CaseIterable {
     /// °C, km/h, mm.
     case metric
     /// °F, mph, inch.
@@ -10,7 +10,7 @@ public enum UnitSystem: String, Sendable, Codable, CaseIterable {
 }
 
 /// Wind speed units Open-Meteo offers (`wind_speed_unit`).
-public enum WindUnit: String, Sendable, Codable, CaseIterable {
+enum WindUnit: String, Sendable, Codable, CaseIterable {
     /// Kilometres per hour (upstream default).
     case kmh
     /// Metres per second.
@@ -21,7 +21,7 @@ public enum WindUnit: String, Sendable, Codable, CaseIterable {
     case kn
 
     /// The default for a unit system.
-    public static func `default`(for system: UnitSystem) -> WindUnit {
+    static func `default`(for system: UnitSystem) -> WindUnit {
         system == .imperial ? .mph : .kmh
     }
 
@@ -38,29 +38,28 @@ public enum WindUnit: String, Sendable, Codable, CaseIterable {
 
 /// What the weather providers are asked: where (coordinates, or only a name for web search),
 /// how far ahead, and in which units.
-public struct WeatherQuery: Sendable {
+struct WeatherQuery: Sendable {
     /// Latitude rounded to 2 decimals (about 1 km, finer than any forecast model), nil when
     /// geocoding could not run and only web search can answer.
-    public var latitude: Double?
+    var latitude: Double?
     /// Longitude rounded to 2 decimals.
-    public var longitude: Double?
+    var longitude: Double?
     /// The geocoded place, if the request named one.
-    public var place: GeoPlace?
+    var place: GeoPlace?
     /// Days to request (`forecast_days`, 1–16).
-    public var days: Int
+    var days: Int
     /// Unit system.
-    public var units: UnitSystem
+    var units: UnitSystem
     /// Wind speed unit.
-    public var wind: WindUnit
+    var wind: WindUnit
     /// What a web search fallback asks ("weather in Lisbon tomorrow"); empty when none makes sense.
-    public var searchText: String
+    var searchText: String
     /// The place as the user wrote it, for the web fallback's label.
-    public var placeText: String
+    var placeText: String
     /// The profile's name for the place ("home", "work"), for labels; not part of any request.
-    public var profileName: String?
+    var profileName: String?
 
-    /// Creates a query.
-    public init(
+    init(
         latitude: Double?, longitude: Double?, place: GeoPlace? = nil, days: Int = 7, units: UnitSystem = .metric,
         wind: WindUnit = .kmh, searchText: String = "", placeText: String = ""
     ) {
@@ -80,9 +79,9 @@ public struct WeatherQuery: Sendable {
 /// Always sends `timezone=auto`, so daily values are the place's own local days; the times come
 /// back as the place's wall-clock strings (with `utc_offset_seconds`), which the decoder turns
 /// into instants.
-public struct OpenMeteoProvider: DescribedProvider {
+struct OpenMeteoProvider: DescribedProvider {
     /// `open-meteo`, tried first for forecasts.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "open-meteo", tool: "weather", priority: 0, summary: "Open-Meteo forecast API", label: "Open-Meteo",
         endpoints: [ProviderEndpoint(env: "ALMANAC_OPEN_METEO_URL", defaultBase: "https://api.open-meteo.com")],
         terms: UpstreamTerms(attribution: "Weather data by Open-Meteo.com (CC BY 4.0)"),
@@ -97,9 +96,6 @@ public struct OpenMeteoProvider: DescribedProvider {
             // MET Norway's contact, which it needs to be tried behind it, is added from its own
             // terms (ProviderRegistry.sampleCall(for:)).
             environment: ["ALMANAC_NOW": "2026-08-09T18:50:00Z"]))
-
-    /// Creates the provider.
-    public init() {}
 
     /// `current=` variables (each appears in a recorded response; see Fixtures/weather/README.md).
     static let currentVariables = [
@@ -118,12 +114,12 @@ public struct OpenMeteoProvider: DescribedProvider {
     ]
 
     /// Only queries with coordinates (geocoding succeeded, or `--lat/--lon`).
-    public func supports(_ query: WeatherQuery) -> Bool {
+    func supports(_ query: WeatherQuery) -> Bool {
         query.latitude != nil && query.longitude != nil
     }
 
     /// The forecast request for `query` against `base`.
-    public static func request(_ query: WeatherQuery, base: URL) -> HTTPRequest {
+    static func request(_ query: WeatherQuery, base: URL) -> HTTPRequest {
         var items: [(String, String)] = [
             ("latitude", Coordinate.text(query.latitude ?? 0)),
             ("longitude", Coordinate.text(query.longitude ?? 0)),
@@ -144,7 +140,7 @@ public struct OpenMeteoProvider: DescribedProvider {
     }
 
     /// Fetches and decodes the forecast.
-    public func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
+    func fetch(_ query: WeatherQuery, in environment: ProviderEnvironment) async throws -> WeatherReport {
         guard supports(query) else { throw ProviderFailure(.notFound, "Open-Meteo: no coordinates to forecast") }
         let base = try descriptor.baseURL(environment.settings)
         let response = try await environment.transport.fetch(
@@ -163,12 +159,12 @@ public struct OpenMeteoProvider: DescribedProvider {
 }
 
 /// Decodes `/v1/forecast` bodies into a ``Forecast``.
-public enum OpenMeteoDecoder {
+enum OpenMeteoDecoder {
     /// Decodes `body`. Units come from the `*_units` blocks; `expected` fills a unit only when
     /// upstream named none (a block missing from the response).
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` for a body that is not a forecast.
-    public static func decode(_ body: Data, expected: WeatherQuery? = nil) throws -> Forecast {
+    static func decode(_ body: Data, expected: WeatherQuery? = nil) throws -> Forecast {
         let dto = try UpstreamJSON.decode(ForecastDTO.self, from: body, service: "Open-Meteo")
         let units = WeatherUnits(
             temperature: unit(
