@@ -133,10 +133,10 @@ public actor Coordinator {
 
     /// The configuration in force.
     public nonisolated let configuration: Configuration
-    private let cache: any CacheStore
-    private let now: @Sendable () -> Date
+    private nonisolated let cache: any CacheStore
+    private nonisolated let now: @Sendable () -> Date
     private let clock: AttemptClock
-    private let logger: Logger
+    private nonisolated let logger: Logger
     private var inFlight: [String: Task<Resolution, any Error>] = [:]
     private var upstreamCalls = 0
 
@@ -169,19 +169,15 @@ public actor Coordinator {
     }
 
     /// Resolves `request`: cache, then providers in order, then stale fallback.
-    public func fetch<Output: Codable & Sendable>(
+    ///
+    /// Nonisolated: decoding a cached or just-fetched result is pure work on Sendable values, so
+    /// it runs on the caller's task, not the actor, and runs that share this coordinator (the
+    /// briefing's sections) decode in parallel. The actor keeps only the in-flight table and the
+    /// attempt count.
+    public nonisolated func fetch<Output: Codable & Sendable>(
         _ request: CoordinatedRequest<Output>, options: FetchOptions = .init()
     ) async throws -> Fetched<Output> {
-        if !request.cached {
-            var attempts: [ProviderAttempt] = []
-            guard let (value, provider) = try await firstSuccess(request.providers, attempts: &attempts) else {
-                throw AlmanacError.unavailable(tool: request.tool, attempts: attempts)
-            }
-            let metadata = ResultMetadata(
-                tool: request.tool, provider: provider, fetchedAt: now(), ageSeconds: 0, stale: false,
-                attempts: attempts)
-            return Fetched(value: value, metadata: metadata)
-        }
+        if !request.cached { return try await fetchUncached(request) }
         let key = request.cacheKey
         // A tool's own TTL (finished games, web results) replaces the default, but an explicit
         // ALMANAC_CACHE_TTL=0 means "always refetch" and wins over it.
@@ -197,12 +193,40 @@ public actor Coordinator {
                 logger.warning("cache read failed: \(error)")
             }
             if let entry = cached, let own = request.providerTTL[entry.provider] { ttl = own }
-            if let entry = cached, age(of: entry) < ttl, let value = decode(Output.self, entry) {
+            if let entry = cached, age(of: entry) < ttl, let value = Self.decode(Output.self, entry) {
                 let attempt = ProviderAttempt(provider: entry.provider, outcome: .cached, milliseconds: 0)
                 return Fetched(value: value, metadata: metadata(entry, attempts: [attempt], stale: false))
             }
         }
+        let resolution = try await resolution(request, key: key, options: options)
+        if Output.self is any OwnCacheBytes.Type, let value = resolution.value as? Output {
+            let provenance = metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale)
+            return Fetched(value: value, metadata: provenance)
+        }
+        guard let value = Self.decode(Output.self, resolution.entry) else {
+            throw AlmanacError.internal("\(request.tool): could not decode a stored result")
+        }
+        return Fetched(
+            value: value, metadata: metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale))
+    }
 
+    /// A request that skips the cache: providers in order, the value as the provider returned it.
+    private func fetchUncached<Output: Sendable>(_ request: CoordinatedRequest<Output>) async throws -> Fetched<Output>
+    {
+        var attempts: [ProviderAttempt] = []
+        guard let (value, provider) = try await firstSuccess(request.providers, attempts: &attempts) else {
+            throw AlmanacError.unavailable(tool: request.tool, attempts: attempts)
+        }
+        let metadata = ResultMetadata(
+            tool: request.tool, provider: provider, fetchedAt: now(), ageSeconds: 0, stale: false, attempts: attempts)
+        return Fetched(value: value, metadata: metadata)
+    }
+
+    /// The providers' answer (or a stale copy) for `key`, joining a resolution already in flight.
+    /// Encoding happens in the provider's own task (``Deadline``), not here.
+    private func resolution<Output: Codable & Sendable>(
+        _ request: CoordinatedRequest<Output>, key: String, options: FetchOptions
+    ) async throws -> Resolution {
         let task: Task<Resolution, any Error>
         if let running = inFlight[key] {
             task = running
@@ -227,23 +251,14 @@ public actor Coordinator {
             }
             inFlight[key] = task
         }
-        let resolution: Resolution
         do {
-            resolution = try await task.value
+            let resolution = try await task.value
             if inFlight[key] == task { inFlight[key] = nil }
+            return resolution
         } catch {
             if inFlight[key] == task { inFlight[key] = nil }
             throw error
         }
-        if Output.self is any OwnCacheBytes.Type, let value = resolution.value as? Output {
-            let provenance = metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale)
-            return Fetched(value: value, metadata: provenance)
-        }
-        guard let value = decode(Output.self, resolution.entry) else {
-            throw AlmanacError.internal("\(request.tool): could not decode a stored result")
-        }
-        return Fetched(
-            value: value, metadata: metadata(resolution.entry, attempts: resolution.attempts, stale: resolution.stale))
     }
 
     private func resolve(
@@ -346,17 +361,17 @@ public actor Coordinator {
         }
     }
 
-    private func age(of entry: CacheEntry) -> Duration {
+    private nonisolated func age(of entry: CacheEntry) -> Duration {
         .milliseconds(Int64((now().timeIntervalSince(entry.fetchedAt) * 1000).rounded()))
     }
 
-    private func metadata(_ entry: CacheEntry, attempts: [ProviderAttempt], stale: Bool) -> ResultMetadata {
+    private nonisolated func metadata(_ entry: CacheEntry, attempts: [ProviderAttempt], stale: Bool) -> ResultMetadata {
         ResultMetadata(
             tool: entry.tool, provider: entry.provider, fetchedAt: entry.fetchedAt,
             ageSeconds: max(0, Int(now().timeIntervalSince(entry.fetchedAt))), stale: stale, attempts: attempts)
     }
 
-    private func decode<Output: Decodable>(_ type: Output.Type, _ entry: CacheEntry) -> Output? {
+    private static func decode<Output: Decodable>(_ type: Output.Type, _ entry: CacheEntry) -> Output? {
         if let own = type as? any OwnCacheBytes.Type { return (try? own.init(cacheBytes: entry.payload)) as? Output }
         return try? Self.decoder.decode(type, from: entry.payload)
     }
