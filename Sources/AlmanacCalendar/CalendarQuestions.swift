@@ -5,14 +5,13 @@ import Foundation
 /// `week`, `--from/--to`), `next N`, `tasks`, `--search` for a name, a possessive or an
 /// appointment ("mom's birthday", "the dentist"), and the free/busy view for "am I free ..."
 /// when the schema offers one (`free` range with `--hours`).
-public struct CalendarQuestionReader: QuestionReader {
+struct CalendarQuestionReader: QuestionReader {
     /// The range words the schema accepts.
     let ranges: Set<String>
     /// Options the schema declares.
     let declared: Set<String>
 
-    /// Creates the reader for a tool with `schema`.
-    public init(schema: ToolSchema) {
+    init(schema: ToolSchema) {
         declared = Set(schema.parameters.map(\.name))
         if case .choice(let values)? = schema.parameter(named: "range")?.kind {
             ranges = Set(values)
@@ -22,7 +21,7 @@ public struct CalendarQuestionReader: QuestionReader {
     }
 
     /// The calendar reading of `clause`, or nil when it is not about the user's own time.
-    public func read(_ clause: QuestionClause) -> ToolReading? {
+    func read(_ clause: QuestionClause) -> ToolReading? {
         // "remind me to ...", "add dentist thursday 3pm": the write commands, when the schema has them.
         if ranges.contains("add"), let write = CalendarWriteQuestion.read(clause) { return write }
         typealias Words = CalendarQuestionWords

@@ -9,12 +9,11 @@ import Foundation
 /// `tools run calendar [today|tomorrow|week|next N|tasks] [--from YYYY-MM-DD --to YYYY-MM-DD]
 /// [--search TEXT] [--ics PATH_OR_URL | --caldav URL | --calendar NAME]`
 public struct CalendarTool: Tool {
-    /// `calendar`.
+    /// The word that names the tool (`tools run calendar`).
     public let name = "calendar"
     /// One line for listings.
     public let summary = "Events and tasks from .ics files, calendar feeds and CalDAV, by local day"
 
-    /// Range words.
     static let ranges = ["today", "tomorrow", "week", "next", "tasks", "free"]
     static let rangeHelp =
         "expected today, tomorrow, week, next N, tasks, free, or --from YYYY-MM-DD [--to YYYY-MM-DD]"
@@ -23,10 +22,10 @@ public struct CalendarTool: Tool {
     /// off to exercise the calendar-query path against the same server).
     var useCalDAVSync = true
 
-    /// Creates the tool.
+    /// The tool with CalDAV sync on (tests turn ``useCalDAVSync`` off).
     public init() {}
 
-    /// The argument schema.
+    /// The reads and the write commands, with their options.
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
@@ -81,7 +80,7 @@ public struct CalendarTool: Tool {
         return configured.isEmpty ? "no [calendars.NAME] in config.toml (use --ics or --caldav)" : nil
     }
 
-    /// Runs the tool.
+    /// A read through the provider chain, or a write (``CalendarWriteRun``).
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         if let word = arguments.string("range"), let command = CalendarWriteCommand(rawValue: word) {
             return try await CalendarWriteRun(command: command, arguments: arguments, context: context).result()
@@ -224,18 +223,18 @@ struct CalendarRequest: Sendable {
 extension CalendarTool {
     /// Opens libical now (the first calendar file would otherwise): nil when it is ready, else the
     /// dynamic loader's reason. For `tools doctor`.
-    public static func openLibrary() -> String? { LibICal.loadFailure }
+    static func openLibrary() -> String? { LibICal.loadFailure }
 
     /// Opens libxml2, which reads CalDAV's WebDAV bodies: nil when it is ready, else the dynamic
     /// loader's reason. For `tools doctor`.
-    public static func openCalDAVLibrary() -> String? {
+    static func openCalDAVLibrary() -> String? {
         almanac_xml_load() == 0 ? nil : String(cString: almanac_xml_error())
     }
 
     /// The libical soname opened, once ``openLibrary()`` returned nil.
-    public static var openedLibrary: String { String(cString: almanac_ical_opened()) }
+    static var openedLibrary: String { String(cString: almanac_ical_opened()) }
 
     /// The libxml2 opened, as soname and version ("libxml2.so.2 2.9.14"), once
     /// ``openCalDAVLibrary()`` returned nil.
-    public static var openedCalDAVLibrary: String { String(cString: almanac_xml_opened()) }
+    static var openedCalDAVLibrary: String { String(cString: almanac_xml_opened()) }
 }

@@ -2,20 +2,20 @@ import AlmanacCore
 import Foundation
 
 /// The hours of each day a free/busy view looks at ("afternoon": 12–18).
-public struct DayHours: Sendable, Hashable, CustomStringConvertible {
+struct DayHours: Sendable, Hashable, CustomStringConvertible {
     /// First hour (0–23).
-    public var from: Int
+    var from: Int
     /// Last hour, exclusive (1–24).
-    public var to: Int
+    var to: Int
 
     /// Waking hours, when a question names no part of the day.
-    public static let waking = DayHours(from: 8, to: 20)
+    static let waking = DayHours(from: 8, to: 20)
 
     /// `12-18`.
-    public var description: String { String(format: "%02d-%02d", from, to) }
+    var description: String { String(format: "%02d-%02d", from, to) }
 
     /// Reads `HH-HH` ("12-18", "9-17"), or nil.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "-")
         guard parts.count == 2, let from = Int(parts[0]), let to = Int(parts[1]), (0...23).contains(from),
             (1...24).contains(to), from < to

@@ -2,35 +2,33 @@ import AlmanacCore
 import Foundation
 
 /// A calendar day without a time or zone (all-day events are "floating" days in iCalendar).
-public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    /// Year, e.g. 2024.
-    public var year: Int
+struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    var year: Int
     /// Month 1...12.
-    public var month: Int
+    var month: Int
     /// Day of month 1...31.
-    public var day: Int
+    var day: Int
 
-    /// Creates a day.
-    public init(year: Int, month: Int, day: Int) {
+    init(year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
     /// The local day of `date` in `zone`.
-    public init(_ date: Date, in zone: TimeZone) {
+    init(_ date: Date, in zone: TimeZone) {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(zone.secondsFromGMT(for: date))
         self.init(dayNumber: Int(seconds.floorDivided(by: 86_400)))
     }
 
     /// The day `dayNumber` days after 1970-01-01.
-    public init(dayNumber: Int) {
+    init(dayNumber: Int) {
         let civil = TimeText.civil(dayNumber: dayNumber)
         self.init(year: civil.year, month: civil.month, day: civil.day)
     }
 
     /// Days since 1970-01-01 (H. Hinnant's days_from_civil); cheap, no Foundation calendar.
-    public var dayNumber: Int {
+    var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -40,7 +38,7 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Parses `YYYY-MM-DD` (strictly: real days only).
-    public init?(iso text: String) {
+    init?(iso text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
@@ -52,26 +50,25 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// `YYYY-MM-DD`.
-    public var description: String {
+    var description: String {
         var bytes: [UInt8] = []
         appendISO(to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The start of this day in `zone`.
-    public func start(in zone: TimeZone) -> Date {
+    func start(in zone: TimeZone) -> Date {
         Self.calendar(zone).date(from: DateComponents(year: year, month: month, day: day))
             ?? Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86_400)
     }
 
     /// This day plus `days` (negative goes back).
-    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+    func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
 
     /// Whole days from `self` to `other`.
-    public func days(to other: CivilDate) -> Int { other.dayNumber - dayNumber }
+    func days(to other: CivilDate) -> Int { other.dayNumber - dayNumber }
 
-    /// Orders by year, month, day.
-    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+    static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
@@ -84,14 +81,14 @@ public struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
 /// When an event instance starts or ends: a whole day (all-day events) or an instant. Encoded as
 /// its ``json`` string.
-public enum EventTime: Sendable, Hashable, Encodable {
+enum EventTime: Sendable, Hashable, Encodable {
     /// An all-day boundary (a floating day, read in the viewer's zone).
     case day(CivilDate)
     /// A moment in time.
     case instant(Date)
 
     /// The moment this time denotes for a viewer in `zone`.
-    public func date(in zone: TimeZone) -> Date {
+    func date(in zone: TimeZone) -> Date {
         switch self {
         case .day(let day): day.start(in: zone)
         case .instant(let date): date
@@ -99,7 +96,7 @@ public enum EventTime: Sendable, Hashable, Encodable {
     }
 
     /// `YYYY-MM-DD` for days, ISO 8601 UTC with `Z` for instants (the JSON form).
-    public var json: String {
+    var json: String {
         switch self {
         case .day(let day): day.description
         case .instant(let date): TimeText.isoUTC(date)
@@ -107,49 +104,32 @@ public enum EventTime: Sendable, Hashable, Encodable {
     }
 
     /// Writes ``json``.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(json)
     }
 }
 
 /// One instance of an event, after recurrence expansion and overrides.
-public struct CalendarEvent: Sendable, Hashable, Encodable {
+struct CalendarEvent: Sendable, Hashable, Encodable {
     /// The event's UID (shared by every instance of a recurring event).
-    public var uid: String
+    var uid: String
     /// The instance's original start, nil for one-off events.
-    public var recurrenceId: EventTime?
-    /// Start.
-    public var start: EventTime
+    var recurrenceId: EventTime?
+    var start: EventTime
     /// End (exclusive; for all-day events the day after the last day, as in iCalendar).
-    public var end: EventTime
+    var end: EventTime
     /// Title (untrusted text), as the source wrote it (surrounding whitespace trimmed); nil when
     /// the event has none.
-    public var summary: String?
+    var summary: String?
     /// Location (untrusted text).
-    public var location: String?
+    var location: String?
     /// Description (untrusted text; shown fenced in context, not part of the JSON shape).
-    public var description: String?
-    /// The calendar's name.
-    public var calendar: String
-
-    /// Creates an event instance.
-    public init(
-        uid: String, recurrenceId: EventTime?, start: EventTime, end: EventTime, summary: String?,
-        location: String?, description: String?, calendar: String
-    ) {
-        self.uid = uid
-        self.recurrenceId = recurrenceId
-        self.start = start
-        self.end = end
-        self.summary = summary
-        self.location = location
-        self.description = description
-        self.calendar = calendar
-    }
+    var description: String?
+    var calendar: String
 
     /// Whether the event covers whole days.
-    public var allDay: Bool {
+    var allDay: Bool {
         if case .day = start { return true }
         return false
     }
@@ -159,7 +139,7 @@ public struct CalendarEvent: Sendable, Hashable, Encodable {
     }
 
     /// Writes the documented JSON shape. By hand: `description` stays out of it and `allDay` is derived.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(uid, forKey: .uid)
         try container.encode(recurrenceId, forKey: .recurrenceId)
@@ -173,41 +153,27 @@ public struct CalendarEvent: Sendable, Hashable, Encodable {
 }
 
 /// A to-do (VTODO): a task or reminder.
-public struct CalendarTask: Sendable, Hashable, Encodable {
+struct CalendarTask: Sendable, Hashable, Encodable {
     /// The task's state relative to now.
-    public enum State: String, Sendable, Encodable {
+    enum State: String, Sendable, Encodable {
         /// Not done, no due time or due later.
         case open
         /// Not done and due within the next day.
         case due
         /// Not done and past due.
         case overdue
-        /// Done.
         case completed
     }
 
-    /// UID.
-    public var uid: String
+    var uid: String
     /// Title (untrusted text); nil when the task has no SUMMARY.
-    @Nullable public var summary: String?
+    @Nullable var summary: String?
     /// Due time, if any (written like event times: `Z` instant or `YYYY-MM-DD`).
-    @Nullable public var due: EventTime?
-    /// State relative to now.
-    public var state: State
+    @Nullable var due: EventTime?
+    var state: State
     /// Priority 1 (highest) ... 9, nil when unset.
-    @Nullable public var priority: Int?
-    /// The calendar's name.
-    public var calendar: String
-
-    /// Creates a task.
-    public init(uid: String, summary: String?, due: EventTime?, state: State, priority: Int?, calendar: String) {
-        self.uid = uid
-        self.summary = summary
-        self.due = due
-        self.state = state
-        self.priority = priority
-        self.calendar = calendar
-    }
+    @Nullable var priority: Int?
+    var calendar: String
 }
 
 extension CivilDate {
