@@ -48,6 +48,8 @@ enum BriefLines {
             }
             // Due tasks only: an undated one is not due today.
             if role == .tasks, text.contains("no due date") { return nil }
+            // The tasks run reads the same calendars as the events run: its warnings once only.
+            if role == .tasks, text.hasPrefix("warnings: ") || text.hasPrefix("! ") { return nil }
             return text
         case .forecast:
             // The day only: the next days belong to `tools run weather`, the other places of the
@@ -68,12 +70,15 @@ enum BriefLines {
     }
 
     /// The place a weather header names: "[weather] Frederick, Maryland, United States · local time ..."
-    /// gives "Frederick, Maryland, United States".
+    /// gives "Frederick, Maryland, United States", and so does the profile's "[weather] home
+    /// (Frederick, Maryland, United States) · ..." (the section is the home weather already).
     static func place(fromHeader context: String) -> String? {
         guard let first = context.split(separator: "\n").first, first.hasPrefix("[weather] ") else { return nil }
         let title = first.dropFirst("[weather] ".count)
         guard let end = title.range(of: " · ") else { return nil }
-        return String(title[..<end.lowerBound])
+        let place = title[..<end.lowerBound]
+        if place.hasPrefix("home ("), place.hasSuffix(")") { return String(place.dropFirst("home (".count).dropLast()) }
+        return String(place)
     }
 
     /// One line for a call that failed: what and why, short (the section goes on without it).

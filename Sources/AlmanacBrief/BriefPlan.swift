@@ -63,6 +63,9 @@ struct BriefCall: Sendable {
     var role: Role
     /// A short label for its failure line ("warnings", "lakers").
     var label: String
+    /// Calls made instead when this one is not configured (the profile's topics when no feed
+    /// is), inside this call's own task so they overlap the other sections.
+    var fallback: [BriefCall] = []
 }
 
 /// The sections, most important first: the order they print in and the order lines are kept.
@@ -95,9 +98,6 @@ enum BriefSectionName: String, Sendable, CaseIterable, Codable {
 /// nothing is configured for them (each with a short note).
 struct BriefPlan: Sendable {
     var calls: [BriefCall] = []
-    /// Calls to make only when the headlines of the configured feeds are not configured: the
-    /// profile's topics (a news search each).
-    var topicCalls: [BriefCall] = []
     /// "weather: no home set ([me] home)".
     var notes: [String] = []
     /// Profile entries the briefing could not use ("[me] teams: 'lakers' is not LEAGUE:TEAM").
@@ -113,43 +113,38 @@ struct BriefPlan: Sendable {
         plan.warnings = profile.warnings
         let date = day.iso(day.day, zone: zone)
 
-        // Calendar: the profile's calendars, else every configured one (the calendar tool's default).
+        // Calendar: one run for events and one for tasks. With no --calendar the calendar tool reads
+        // the profile's calendars (else every configured one), and warns about a name it lacks.
         if offers("calendar") {
-            let names: [String?] = profile.calendars.isEmpty ? [nil] : profile.calendars
-            for name in names {
-                let choose = name.map { ["--calendar", $0] } ?? []
-                let range =
-                    day.label == "today" || day.label == "morning"
-                    ? ["today"]
-                    : day.label == "evening" || day.label == "tomorrow" ? ["tomorrow"] : ["--from", date, "--to", date]
-                plan.calls.append(
-                    BriefCall(
-                        section: .calendar, tool: "calendar", words: range + choose, role: .events,
-                        label: name ?? "events"))
-                plan.calls.append(
-                    BriefCall(
-                        section: .calendar, tool: "calendar", words: ["tasks"] + choose, role: .tasks, label: "tasks"))
-            }
+            let range =
+                day.label == "today" || day.label == "morning"
+                ? ["today"]
+                : day.label == "evening" || day.label == "tomorrow" ? ["tomorrow"] : ["--from", date, "--to", date]
+            plan.calls.append(
+                BriefCall(section: .calendar, tool: "calendar", words: range, role: .events, label: "events"))
+            plan.calls.append(
+                BriefCall(section: .calendar, tool: "calendar", words: ["tasks"], role: .tasks, label: "tasks"))
         } else {
             plan.notes.append("calendar: switched off for this caller")
         }
 
-        // Weather at home: the day, official warnings, and (today) rain in the next hour.
-        if let home = profile.home {
+        // Weather at home: the day, official warnings, and (today) rain in the next hour. No place
+        // words: the weather tool reads [me] home itself, so a briefing and `tools run weather`
+        // share one geocoding and one cache entry.
+        if profile.home != nil {
             if offers("weather") {
-                let place = placeWords(home)
                 plan.calls.append(
                     BriefCall(
-                        section: .weather, tool: "weather", words: place + ["--day", date], role: .forecast,
+                        section: .weather, tool: "weather", words: ["--day", date], role: .forecast,
                         label: "forecast"))
                 plan.calls.append(
                     BriefCall(
-                        section: .weather, tool: "weather", words: place + ["--alerts"], role: .alerts,
+                        section: .weather, tool: "weather", words: ["--alerts"], role: .alerts,
                         label: "warnings"))
                 if day.isToday {
                     plan.calls.append(
                         BriefCall(
-                            section: .weather, tool: "weather", words: place + ["--next-hour"], role: .nextHour,
+                            section: .weather, tool: "weather", words: ["--next-hour"], role: .nextHour,
                             label: "next hour"))
                 }
             } else {
@@ -186,26 +181,17 @@ struct BriefPlan: Sendable {
 
         // Headlines: the configured feeds ([news] feeds, [me] feeds); topics when there are none.
         if offers("news") {
-            plan.calls.append(
-                BriefCall(
-                    section: .headlines, tool: "news", words: ["--count", String(headlineCount)], role: .headlines,
-                    label: "feeds"))
-            plan.topicCalls = profile.topics.prefix(maximumTopics).map { topic in
+            let topics = profile.topics.prefix(maximumTopics).map { topic in
                 BriefCall(
                     section: .headlines, tool: "news", words: [topic, "--count", "3"], role: .headlines, label: topic)
             }
+            plan.calls.append(
+                BriefCall(
+                    section: .headlines, tool: "news", words: ["--count", String(headlineCount)], role: .headlines,
+                    label: "feeds", fallback: topics))
         } else {
             plan.notes.append("headlines: switched off for this caller")
         }
         return plan
-    }
-
-    /// "38.72,-9.14" → `--lat 38.72 --lon -9.14`; anything else is a place name.
-    static func placeWords(_ home: String) -> [String] {
-        let parts = home.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if parts.count == 2, let lat = Double(parts[0]), let lon = Double(parts[1]), abs(lat) <= 90, abs(lon) <= 180 {
-            return ["--lat", parts[0], "--lon", parts[1]]
-        }
-        return [home]
     }
 }

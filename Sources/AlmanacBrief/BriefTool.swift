@@ -70,14 +70,7 @@ public struct BriefTool: Tool {
         let plan = BriefPlan.make(
             profile: profile, day: day, zone: context.timeZone,
             offers: { egress.offers($0) && sources[$0] != nil })
-        var outcomes = await perform(plan.calls, context: context)
-        // No feed configured: the profile's topics, each a news search.
-        if let feeds = outcomes.firstIndex(where: { $0.call.role == .headlines }),
-            case .unconfigured = outcomes[feeds].result, !plan.topicCalls.isEmpty
-        {
-            outcomes.remove(at: feeds)
-            outcomes += await perform(plan.topicCalls, context: context)
-        }
+        let outcomes = await perform(plan.calls, context: context)
         return try assemble(outcomes, plan: plan, day: day, budget: budget, context: context)
     }
 
@@ -92,29 +85,41 @@ public struct BriefTool: Tool {
         var result: Result
     }
 
-    /// Runs `calls` at once; the outcomes come back in the calls' order.
+    /// Runs `calls` at once; the outcomes come back in the calls' order. A call that is not
+    /// configured and has a fallback (no feed: the topics) is replaced by its fallback's outcomes,
+    /// run in the same task so they overlap the other sections instead of following them.
     func perform(_ calls: [BriefCall], context: ToolContext) async -> [Outcome] {
-        let tools = sources
-        var results = [Result?](repeating: nil, count: calls.count)
-        await withTaskGroup(of: (Int, Result).self) { group in
+        var results = [[Outcome]?](repeating: nil, count: calls.count)
+        await withTaskGroup(of: (Int, [Outcome]).self) { group in
             for (index, call) in calls.enumerated() {
                 group.addTask {
-                    guard let tool = tools[call.tool] else { return (index, .unconfigured("no \(call.tool) tool")) }
-                    do {
-                        let arguments = try ToolArguments.parse(cli: call.words, schema: tool.schema, tool: tool.name)
-                        let result = try await tool.run(arguments, context: context)
-                        let text = try result.render(.context, now: context.now, timeZone: context.timeZone)
-                        return (index, .answered(result, text: text))
-                    } catch let error as AlmanacError where error.kind == .configuration {
-                        return (index, .unconfigured(error.message))
-                    } catch {
-                        return (index, .failed(BriefLines.failure(call.label, error)))
+                    let result = await answer(call, context: context)
+                    if case .unconfigured = result, !call.fallback.isEmpty {
+                        return (index, await perform(call.fallback, context: context))
                     }
+                    return (index, [Outcome(call: call, result: result)])
                 }
             }
-            for await (index, result) in group { results[index] = result }
+            for await (index, outcomes) in group { results[index] = outcomes }
         }
-        return zip(calls, results).map { Outcome(call: $0, result: $1 ?? .failed("\($0.label): not run")) }
+        return zip(calls, results).flatMap { call, outcomes in
+            outcomes ?? [Outcome(call: call, result: .failed("\(call.label): not run"))]
+        }
+    }
+
+    /// One call's run, rendered as context.
+    func answer(_ call: BriefCall, context: ToolContext) async -> Result {
+        guard let tool = sources[call.tool] else { return .unconfigured("no \(call.tool) tool") }
+        do {
+            let arguments = try ToolArguments.parse(cli: call.words, schema: tool.schema, tool: tool.name)
+            let result = try await tool.run(arguments, context: context)
+            let text = try result.render(.context, now: context.now, timeZone: context.timeZone)
+            return .answered(result, text: text)
+        } catch let error as AlmanacError where error.kind == .configuration {
+            return .unconfigured(error.message)
+        } catch {
+            return .failed(BriefLines.failure(call.label, error))
+        }
     }
 
     /// Sections from the outcomes, in section order; exit 69 when every section failed, 64 when
