@@ -16,7 +16,7 @@ import Synchronization
 /// host reuses the connection and the DNS answer.
 public struct CurlTransport: HTTPTransport {
     /// Bodies larger than this are refused, so a runaway upstream cannot exhaust memory.
-    public let maxBodyBytes: Int
+    let maxBodyBytes: Int
 
     /// Creates a live transport (no cookies, no cache; `http_proxy`/`https_proxy`/`no_proxy` apply).
     public init(maxBodyBytes: Int = 32 << 20) {
@@ -74,13 +74,13 @@ extension NativeLibrary {
 extension CurlTransport {
     /// Opens libcurl now (the first request would otherwise): nil when it is ready, else the
     /// dynamic loader's reason. For `tools doctor`.
-    public static func openLibrary() -> String? {
+    static func openLibrary() -> String? {
         almanac_curl_load() == 0 ? nil : String(cString: almanac_curl_error())
     }
 
     /// The libcurl opened, as soname and version ("libcurl.so.4 7.88.1"), once ``openLibrary()``
     /// returned nil.
-    public static var openedLibrary: String {
+    static var openedLibrary: String {
         let opened = String(cString: almanac_curl_opened())
         guard let build = OwnBuild.opened() else { return opened }
         let source = build.source.map { "Debian's \($0)" } ?? "an unrecorded source"
