@@ -6,9 +6,9 @@ public struct FixtureScenario: Sendable {
     /// The path below the Fixtures folder without `.exchange.json`, e.g. `sports/espn/nba-tonight`.
     public var name: String
     /// The recorded request and response head.
-    public var exchange: RecordedExchange
+    var exchange: RecordedExchange
     /// The recorded body file, when the exchange names one.
-    public var body: URL?
+    var body: URL?
 
     /// Every `*.exchange.json` below `root` (or below `root/tool`) whose name contains `matching`,
     /// sorted by name.

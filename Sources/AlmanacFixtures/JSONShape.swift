@@ -1,13 +1,13 @@
 import Foundation
 
 /// The paths and value types of a JSON document; array elements are merged under `[]`.
-public struct JSONShape: Sendable, Equatable {
+struct JSONShape: Sendable, Equatable {
     /// Each path (`a.b[].c`; the root is `""`) and the types seen there: `object`, `array`,
     /// `string`, `number`, `boolean`, `null`.
-    public var types: [String: Set<String>]
+    var types: [String: Set<String>]
 
     /// The shape of `data`, or nil when it is not JSON.
-    public init?(_ data: Data) {
+    init?(_ data: Data) {
         guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             return nil
         }
@@ -37,7 +37,7 @@ public struct JSONShape: Sendable, Equatable {
     }
 
     /// "gone: a.b", "type changed: a.c (string → number)"; a gone parent hides its children.
-    public func drift(to live: JSONShape) -> [String] {
+    func drift(to live: JSONShape) -> [String] {
         var changes: [String] = []
         var gone: [String] = []
         for path in types.keys.sorted() where !path.isEmpty {

@@ -15,7 +15,7 @@ public final class Recorder: Sendable {
     public init() {}
 
     /// Keeps a copy of one exchange.
-    public func add(_ request: HTTPRequest, _ response: HTTPResponse) {
+    func add(_ request: HTTPRequest, _ response: HTTPResponse) {
         seen.withLock { $0.append(Seen(request: request, response: response)) }
     }
 

@@ -3,13 +3,13 @@ import Foundation
 
 /// Which upstream a recorded host is, and where its base URL can be overridden: read from the
 /// provider registry (each provider's endpoints, variables and fixture folder).
-public enum Upstream {
+enum Upstream {
     /// The upstream a request went to (by default host or by its configured base URL) and the URL
     /// written as the real upstream's, so fixtures recorded through an override still read true.
     ///
     /// - Returns: the provider's fixture folder (`recorded` for a host no provider declares) and
     ///   the URL with the provider's default scheme and host.
-    public static func identify(
+    static func identify(
         _ url: URL, settings: Settings, providers: ProviderRegistry
     ) -> (folder: String, url: URL) {
         if let host = url.host, let known = providers.endpoint(forDefaultHost: host) {
@@ -31,7 +31,7 @@ public enum Upstream {
     }
 
     /// `url` with its scheme/host/port replaced by the configured base URL for that upstream.
-    public static func rebase(_ url: URL, settings: Settings, providers: ProviderRegistry) -> URL {
+    static func rebase(_ url: URL, settings: Settings, providers: ProviderRegistry) -> URL {
         guard let host = url.host, let known = providers.endpoint(forDefaultHost: host),
             let base = settings.env(known.endpoint.env),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false),

@@ -1,5 +1,5 @@
 import AlmanacCore
-import AlmanacFixtures
+@testable import AlmanacFixtures
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
