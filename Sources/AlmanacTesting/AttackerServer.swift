@@ -18,7 +18,7 @@ public final class AttackerServer: @unchecked Sendable {
         /// The scheme of an `Authorization` header that came (`Basic`), never its value.
         public var authorization: String?
         /// Whether an `X-Subscription-Token` header came.
-        public var subscription: Bool
+        var subscription: Bool
     }
 
     /// Starts the server in `mode` (`record`, `redirect`, `href`, `calendar`, `pages`; see the script) with

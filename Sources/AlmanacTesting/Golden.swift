@@ -28,7 +28,7 @@ public enum Golden {
     }
 
     /// A compact line diff: `-expected` / `+actual` for lines that differ.
-    public static func diff(_ expected: String, _ actual: String) -> String {
+    static func diff(_ expected: String, _ actual: String) -> String {
         let left = expected.components(separatedBy: "\n")
         let right = actual.components(separatedBy: "\n")
         var lines: [String] = []

@@ -33,7 +33,7 @@ public final class ManualClock: Clock, Sendable {
     /// One nanosecond.
     public var minimumResolution: Duration { .nanoseconds(1) }
     /// How many sleeps are waiting (a test waits for this before advancing).
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Suspends until a test advances the clock to `deadline` (or the task is cancelled).
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
@@ -76,5 +76,5 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Thrown when the awaited sleeps never began.
-    public struct DeadlineWait: Error {}
+    struct DeadlineWait: Error {}
 }

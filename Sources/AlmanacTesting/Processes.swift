@@ -155,11 +155,9 @@ public final class FixtureServer: @unchecked Sendable {
     }
 
     /// Describes a server start failure.
-    public struct ServerError: Error, CustomStringConvertible {
-        /// The reason.
-        public var message: String
-        /// The reason.
-        public var description: String { message }
+    struct ServerError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
     }
 
     /// `http://127.0.0.1:<port>`.
