@@ -1,5 +1,5 @@
-import AlmanacCore
-import AlmanacCurl
+@testable import AlmanacCore
+@testable import AlmanacCurl
 import AlmanacTesting
 import Foundation
 import Synchronization

@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import AlmanacCore
+@testable import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing

@@ -36,7 +36,7 @@ public enum JSONOutput {
     /// The encoder for the answer cache's entries (``storageDecoder()`` reads them back): dates as
     /// seconds since 1970, keys unsorted (nobody reads these bytes, and sorting a year of a big
     /// calendar's events costs time on every fetch).
-    public static func storageEncoder() -> JSONEncoder {
+    static func storageEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -44,7 +44,7 @@ public enum JSONOutput {
     }
 
     /// Reads what ``storageEncoder()`` wrote.
-    public static func storageDecoder() -> JSONDecoder {
+    static func storageDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder

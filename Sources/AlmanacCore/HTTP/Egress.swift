@@ -82,7 +82,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Reachable on the public internet: not loopback, private, link-local (cloud metadata
     /// 169.254.169.254 among them), shared, documentation, benchmark, multicast or reserved space.
-    public var isPublic: Bool {
+    var isPublic: Bool {
         if let v4 = embeddedIPv4 { return v4.isPublic }
         if bytes.count == 4 {
             let (a, b, c) = (bytes[0], bytes[1], bytes[2])
@@ -216,7 +216,7 @@ public struct BoundCredential: Sendable, CustomStringConvertible {
     /// Where it may go.
     public let origin: Origin
     /// The header that carries it.
-    public let headerName: String
+    let headerName: String
     let headerValue: String
     /// When it is sent.
     public let timing: Timing
@@ -275,7 +275,7 @@ public struct EgressPolicy: Sendable {
     /// Name resolution (injectable).
     public var resolver: any HostResolving
     /// Redirects followed before giving up.
-    public var maxRedirects = 5
+    var maxRedirects = 5
     /// Tools the operator switched off for untrusted callers (`[serve] tools`, `deny_tools`): off
     /// everywhere for them, also where another tool would use one (search's `read`).
     public var switchedOffTools: Set<String> = []
@@ -304,19 +304,19 @@ public struct EgressPolicy: Sendable {
     }
 
     /// Whether an untrusted caller may name URLs at all (some prefix is allowed).
-    public var callersMayNameURLs: Bool { trust == .commandLine || !allowedPrefixes.isEmpty }
+    var callersMayNameURLs: Bool { trust == .commandLine || !allowedPrefixes.isEmpty }
 
     /// Whether this policy's caller may use `tool` (the command line may use every tool).
     public func offers(_ tool: String) -> Bool { trust == .commandLine || !switchedOffTools.contains(tool) }
 
     /// Whether this policy's caller may ask for writes (the command line may, with confirmation).
-    public var mayWrite: Bool { trust == .commandLine || writes != nil }
+    var mayWrite: Bool { trust == .commandLine || writes != nil }
 
     /// Whether `url` is under an allowed prefix: compared on the parsed URL (so `https://a.example@b/`
     /// cannot pass for `https://a.example`) and on the normal form of both paths
     /// (``URLNormalizer``), refusing a path a server could still read as leaving the prefix
     /// (`..%2f`, `..;`, double escapes: ``URLNormalizer/isPlain(_:)``).
-    public func isAllowed(_ url: URL) -> Bool {
+    func isAllowed(_ url: URL) -> Bool {
         guard let origin = Origin(url), url.user == nil, url.password == nil,
             let asked = Self.normalPath(url), URLNormalizer.isPlain(asked)
         else { return false }
@@ -522,9 +522,9 @@ public struct EgressPolicy: Sendable {
 }
 
 /// Status handling shared by every fetch.
-public enum HTTPStatus {
+enum HTTPStatus {
     /// `response` when 2xx, else the ``ProviderFailure`` its status means.
-    public static func require2xx(
+    static func require2xx(
         _ response: HTTPResponse, for request: HTTPRequest, service: String
     ) throws
         -> HTTPResponse

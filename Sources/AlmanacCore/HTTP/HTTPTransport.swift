@@ -20,7 +20,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
     /// Header names whose values are secrets in any API (providers declare their own too, in
     /// ``ProviderDescriptor/secrets``).
-    public static let sensitiveHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
+    static let sensitiveHeaders: Set<String> = ["authorization", "cookie", "proxy-authorization", "x-api-key"]
 
     /// Creates a request.
     public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil) {
@@ -133,9 +133,9 @@ public enum RetryAfter {
 }
 
 /// Short, safe descriptions of decoding errors (a path, not the body).
-public enum DecodingDescription {
+enum DecodingDescription {
     /// "missing key 'events'", "wrong type at events[0].date", ...
-    public static func describe(_ error: any Error) -> String {
+    static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return "not JSON" }
         func path(_ context: DecodingError.Context) -> String {
             let text = context.codingPath.map { key in

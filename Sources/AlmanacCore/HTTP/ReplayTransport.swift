@@ -109,7 +109,7 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     /// `GET /path?a=1&b=2` with query items sorted.
-    public static func matchKey(method: String, url: URL) -> String {
+    static func matchKey(method: String, url: URL) -> String {
         "\(method.uppercased()) \(pathAndQuery(url))"
     }
 

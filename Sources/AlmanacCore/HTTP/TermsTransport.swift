@@ -165,9 +165,9 @@ public struct TermsTransport: HTTPTransport {
 }
 
 /// HTTP dates (RFC 9110 IMF-fixdate, `Mon, 20 Jul 2020 12:16:23 GMT`).
-public enum HTTPDate {
+enum HTTPDate {
     /// The date in `text`, nil when absent or not an HTTP date.
-    public static func parse(_ text: String?) -> Date? {
+    static func parse(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

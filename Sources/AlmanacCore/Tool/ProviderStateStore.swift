@@ -18,7 +18,7 @@ public protocol ProviderStateStore: Sendable {
 public enum RequestSlot {
     /// How many callers may queue: a stored slot further ahead than this many intervals can only
     /// come from a clock stepped back, and is not waited for.
-    public static let queueLimit = 64.0
+    static let queueLimit = 64.0
 
     /// The slot after `last`: `interval` later, but not before `now`. Concurrent callers queue one
     /// interval apart; a stored time beyond the queue limit (a clock stepped back) waits one interval.

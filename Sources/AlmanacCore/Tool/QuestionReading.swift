@@ -110,7 +110,7 @@ public enum QuestionDay: Sendable, Hashable {
     case date(year: Int?, month: Int, day: Int)
 
     /// Days that only make sense looking forward.
-    public var looksAhead: Bool {
+    var looksAhead: Bool {
         switch self {
         case .tomorrow, .nextWeek: true
         default: false
@@ -179,9 +179,9 @@ public struct QuestionClause: Sendable {
     /// The clock days are resolved against.
     public let clock: QuestionClock
     /// The day the clause names, if any.
-    public let ownDay: QuestionDay?
+    let ownDay: QuestionDay?
     /// The day the whole question names, if any.
-    public let questionDay: QuestionDay?
+    let questionDay: QuestionDay?
     /// Whether the whole question is in the past tense.
     public let questionIsPast: Bool
     /// The whole question as typed.
@@ -316,7 +316,7 @@ public enum QuestionWords {
     }
 
     /// 0-based month a word names ("dec", "december").
-    public static func monthIndex(_ word: String) -> Int? {
+    static func monthIndex(_ word: String) -> Int? {
         guard word.count >= 3 else { return nil }
         return months.firstIndex { $0 == word || ($0.hasPrefix(word) && word.count == 3) }
     }
