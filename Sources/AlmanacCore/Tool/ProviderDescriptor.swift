@@ -8,12 +8,13 @@ import Foundation
 ///
 /// ```swift
 /// static let descriptor = ProviderDescriptor(
-///     name: "met-norway", tool: "weather", role: .forecast, priority: 10,
-///     summary: "MET Norway Locationforecast 2.0",
-///     endpoints: [.init(env: "ALMANAC_METNO_URL", defaultBase: "https://api.met.no")],
-///     terms: .init(userAgent: .contactRequired(config: ["weather", "contact"]), conditionalRequests: true,
-///                  attribution: "Data from MET Norway (CC BY 4.0)"),
-///     probe: .init(path: "/weatherapi/locationforecast/2.0/status"))
+///     name: "met-norway", tool: "weather", priority: 10, summary: "MET Norway Locationforecast 2.0",
+///     label: "MET Norway",
+///     endpoints: [ProviderEndpoint(env: "ALMANAC_METNO_URL", defaultBase: "https://api.met.no")],
+///     terms: UpstreamTerms(
+///         userAgent: .contactRequired(config: ["weather", "contact"]), conditionalRequests: true,
+///         attribution: "Data from MET Norway (CC BY 4.0)"),
+///     probe: HealthProbe(path: "/weatherapi/locationforecast/2.0/status", essential: false))
 /// ```
 public struct ProviderDescriptor: Sendable {
     /// Stable name shown in attempts, JSON `provider` and listings, e.g. `open-meteo`.
