@@ -29,6 +29,8 @@ struct PluginConfiguration: Sendable, Hashable {
     var provides: String?
     /// Its place in that tool's provider chain (`priority = 5`; lower is tried first, ESPN is 0).
     var priority = 5
+    /// A remote plugin's bearer token (`token_env`, or `token` in a mode-0600 file), see ``PluginToken``.
+    var token: PluginToken?
 
     /// Every `[plugins.*]` entry, sorted by name.
     ///
@@ -66,6 +68,7 @@ struct PluginConfiguration: Sendable, Hashable {
         }
         let known: Set<String> = [
             "command", "url", "env", "ttl", "allow_destructive", "provides", "priority", "words",
+            "token", "token_env", "allow_insecure_auth",
         ]
         if let unknown = table.keys.sorted().first(where: { !known.contains($0) }) {
             throw AlmanacError.usage(
@@ -124,6 +127,7 @@ struct PluginConfiguration: Sendable, Hashable {
         }
         self.init(name: name, command: command, environment: environment, ttl: ttl)
         url = remote
+        token = try PluginToken(table, plugin: name, remote: remote != nil)
         if let raw = table["allow_destructive"] {
             guard case .array(let names) = raw else {
                 throw AlmanacError.usage(

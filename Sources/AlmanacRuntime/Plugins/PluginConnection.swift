@@ -40,7 +40,9 @@ final class PluginConnection: Sendable {
         plugin = configuration.name
         if let url = configuration.url {
             process = nil
-            remote = PluginRemote(url: url, plugin: configuration.name)
+            remote = PluginRemote(
+                url: url, plugin: configuration.name,
+                credential: try configuration.token?.credential(for: url, environment: parentEnvironment))
         } else {
             process = try PluginProcess(
                 command: configuration.command, environment: configuration.childEnvironment(parentEnvironment),

@@ -9,19 +9,25 @@ import Synchronization
 /// later POST.
 ///
 /// Sent through ``EgressPolicy`` with the URL as a configured origin (the operator named it, so it
-/// is reached whoever asks), the usual deadline and a body cap, and no credentials. Calls block
-/// their thread like the stdio connection's (``PluginHost`` runs them off the cooperative pool).
+/// is reached whoever asks), the usual deadline and a body cap, and the entry's bearer token (if
+/// any) bound to that origin. Calls block their thread like the stdio connection's (``PluginHost``
+/// runs them off the cooperative pool).
 final class PluginRemote: Sendable {
     let url: URL
     let plugin: String
     private let transport: any HTTPTransport
+    /// `Authorization: Bearer ...` for the URL's origin only (never on a redirect elsewhere).
+    private let credential: BoundCredential?
     /// The session the server assigned, and the request in flight (cancelled by ``abort()``).
     private let state = Mutex<(session: String?, task: Task<HTTPResponse, any Error>?, aborted: Bool)>(
         (nil, nil, false))
 
-    init(url: URL, plugin: String, transport: any HTTPTransport = CurlTransport()) {
+    init(
+        url: URL, plugin: String, credential: BoundCredential? = nil, transport: any HTTPTransport = CurlTransport()
+    ) {
         self.url = url
         self.plugin = plugin
+        self.credential = credential
         self.transport = transport
     }
 
@@ -37,6 +43,12 @@ final class PluginRemote: Sendable {
         request.maxBodyBytes = PluginConnection.maxMessageBytes
         if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
         let response = try wait(for: request, deadline: deadline, during: step)
+        if response.status == 401 || response.status == 403 {
+            // The status only: the server's body or challenge may quote what it was sent.
+            let advice = credential == nil ? "; set token_env in [plugins.\(plugin)]" : ""
+            throw ProviderFailure(
+                .unauthorized, "the server refused access (HTTP \(response.status)) during \(step)\(advice)")
+        }
         guard (200..<300).contains(response.status) else {
             throw ProviderFailure(.http, "the server answered HTTP \(response.status) during \(step)")
         }
@@ -99,12 +111,13 @@ final class PluginRemote: Sendable {
     private func wait(for request: HTTPRequest, deadline: Duration, during step: String) throws -> HTTPResponse {
         let transport = transport
         let plugin = plugin
+        let credential = credential
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<HTTPResponse, any Error>?>(nil)
         let task = Task<HTTPResponse, any Error> {
             let (response, _) = try await EgressPolicy.commandLine.send(
                 request, via: transport, timeout: deadline, service: "plugin \(plugin)",
-                configured: Origin(request.url).map { [$0] } ?? [])
+                configured: Origin(request.url).map { [$0] } ?? [], credential: credential)
             return response
         }
         let aborted = state.withLock { state in
@@ -134,6 +147,94 @@ final class PluginRemote: Sendable {
             throw ProviderFailure(error.kind, "\(message) during \(step)")
         case .failure(is CancellationError): throw CancellationError()
         case .failure: throw ProviderFailure(.network, "could not reach \(url.host ?? "the server") during \(step)")
+        }
+    }
+}
+
+/// Where a remote plugin's bearer token comes from: `token_env = "NAME"` (the variable is read when
+/// the plugin is first reached) or `token = "..."` (only in a mode-0600 config file, which
+/// ``ConfigLoader`` enforces for any `token` key). Its description never shows the token.
+struct PluginToken: Sendable, Hashable, CustomStringConvertible {
+    enum Source: Sendable, Hashable {
+        case variable(String)
+        case value(String)
+    }
+
+    var source: Source
+    /// `allow_insecure_auth = true`: the token may go over plain http to a host off this machine.
+    var allowsPlainHTTP = false
+
+    /// The entry's token, nil when it has none.
+    ///
+    /// - Throws: ``AlmanacError`` (usage) naming the key that is wrong and what would be right.
+    init?(_ table: [String: ConfigValue], plugin name: String, remote: Bool) throws {
+        let example = "e.g. token_env = \"\(name.uppercased().replacingOccurrences(of: "-", with: "_"))_TOKEN\""
+        var insecure = false
+        if let raw = table["allow_insecure_auth"] {
+            guard case .bool(let value) = raw else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] allow_insecure_auth must be true or false",
+                    suggestion: "e.g. allow_insecure_auth = true")
+            }
+            insecure = value
+        }
+        switch (table["token_env"], table["token"]) {
+        case (nil, nil):
+            return nil
+        case (.some, .some):
+            throw AlmanacError.usage("[plugins.\(name)] has both token_env and token; give one", suggestion: example)
+        case (.some(let raw), nil):
+            guard case .string(let variable) = raw, PluginConfiguration.validVariable(variable) else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] token_env must name an environment variable", suggestion: example)
+            }
+            source = .variable(variable)
+        case (nil, .some(let raw)):
+            guard case .string(let token) = raw, Self.sendable(token) else {
+                throw AlmanacError.usage(
+                    "[plugins.\(name)] token must be a non-empty string of visible characters",
+                    suggestion: "or keep it out of the file: \(example)")
+            }
+            source = .value(token)
+        }
+        guard remote else {
+            throw AlmanacError.usage(
+                "[plugins.\(name)] token and token_env are for a remote plugin (url = ...)",
+                suggestion: "a program's secrets go in its env = { ... }")
+        }
+        allowsPlainHTTP = insecure
+    }
+
+    /// The credential for `url`'s origin: `Authorization: Bearer TOKEN`, on every request.
+    ///
+    /// - Throws: ``ProviderFailure`` (unconfigured) when the variable is unset, empty or unusable.
+    func credential(for url: URL, environment: [String: String]) throws -> BoundCredential? {
+        let token: String
+        switch source {
+        case .value(let value): token = value
+        case .variable(let name):
+            guard let value = environment[name], !value.isEmpty else {
+                throw ProviderFailure(.unconfigured, "token_env names \(name), which is not set")
+            }
+            guard Self.sendable(value) else {
+                throw ProviderFailure(.unconfigured, "\(name) (token_env) must hold visible characters only")
+            }
+            token = value
+        }
+        return BoundCredential(
+            header: "Authorization", value: "Bearer \(token)", for: url, timing: .always,
+            allowsPlainHTTP: allowsPlainHTTP)
+    }
+
+    /// Visible ASCII only: a header value cannot carry a line break (or anything curl would mangle).
+    static func sendable(_ token: String) -> Bool {
+        !token.isEmpty && token.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+    }
+
+    var description: String {
+        switch source {
+        case .variable(let name): "token from \(name)"
+        case .value: "token (hidden)"
         }
     }
 }
