@@ -80,29 +80,23 @@ final class PluginRemote: Sendable {
 
     /// The JSON-RPC messages of an SSE body: each event's `data:` lines joined by newlines.
     static func events(_ body: Data, during step: String) throws -> [JSONValue] {
-        var messages: [JSONValue] = []
-        var data: [String] = []
-        func flush() throws {
-            defer { data = [] }
-            let text = data.joined(separator: "\n")
-            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
-            guard let value = try? decoder.decode(JSONValue.self, from: Data(text.utf8)) else {
-                throw ProviderFailure(.decoding, "it sent an event that is not JSON during \(step)")
-            }
-            messages.append(value)
+        var parser = SSEParser()
+        return try (parser.feed(body) + parser.finish()).compactMap { try message(of: $0, during: step) }
+    }
+
+    /// The JSON-RPC message an event holds, nil for one that holds none (an `error:` field alone).
+    static func message(of event: SSEEvent, during step: String) throws -> JSONValue? {
+        let text: String
+        switch event {
+        case .data(let payload): text = payload
+        case .done: text = "[DONE]"
+        case .error: return nil
         }
-        let text = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.isEmpty {
-                try flush()
-            } else if line.hasPrefix("data:") {
-                var value = line.dropFirst(5)
-                if value.first == " " { value = value.dropFirst() }
-                data.append(String(value))
-            }
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let value = try? decoder.decode(JSONValue.self, from: Data(text.utf8)) else {
+            throw ProviderFailure(.decoding, "it sent an event that is not JSON during \(step)")
         }
-        try flush()
-        return messages
+        return value
     }
 
     private static let decoder = PluginConnection.decoder

@@ -10,14 +10,21 @@ public enum SSEEvent: Sendable, Equatable {
     case error(String)
 }
 
-/// Incremental `text/event-stream` parser: feed bytes as they arrive, take events out.
+/// Incremental `text/event-stream` parser: feed bytes as they arrive, take events out. The one SSE
+/// reader of the package: the LLM client's token stream and a remote MCP plugin's answers.
 ///
 /// Lines may end in LF or CRLF and may be split across chunks (even inside a UTF-8 sequence).
 /// Comment lines (`: ping`) and unknown fields are skipped; an event ends at a blank line.
+/// `id:` fields set ``lastEventID`` as the SSE standard's "last event ID" (set when an event is
+/// dispatched, kept across events, an id with NUL ignored), which a client sends back in
+/// `Last-Event-ID` to resume a broken stream.
 public struct SSEParser: Sendable {
     private var buffer: [UInt8] = []
     private var dataLines: [String] = []
     private var errorLines: [String] = []
+    private var idBuffer: String?
+    /// The id of the last event dispatched (an event without an `id:` keeps the previous one).
+    public private(set) var lastEventID: String?
 
     /// Creates a parser.
     public init() {}
@@ -56,6 +63,8 @@ public struct SSEParser: Sendable {
                 dataLines.removeAll()
                 errorLines.removeAll()
             }
+            // Dispatch sets the last event id even for an event without data (a "priming" event).
+            if let idBuffer { lastEventID = idBuffer.isEmpty ? nil : idBuffer }
             if !errorLines.isEmpty { return .error(errorLines.joined(separator: "\n")) }
             guard !dataLines.isEmpty else { return nil }
             let payload = dataLines.joined(separator: "\n")
@@ -75,6 +84,7 @@ public struct SSEParser: Sendable {
         switch field {
         case "data": dataLines.append(String(value))
         case "error": errorLines.append(String(value))
+        case "id" where !value.contains("\0"): idBuffer = String(value)
         default: break
         }
         return nil
