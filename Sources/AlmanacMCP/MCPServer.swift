@@ -14,13 +14,10 @@ public enum AlmanacMCPServer {
     /// The MCP tool list: the tools untrusted callers may call, each with the schema they see.
     public static func tools(_ runtime: Runtime) -> [MCP.Tool] {
         runtime.publishedTools.map { tool in
-            let schema = runtime.publishedSchema(tool)
             // A tool that may write here (calendar, where the operator allowed writes) can also delete
             // and cancel: one MCP tool, so it is marked destructive as a whole (docs/security.md).
-            let writes = schema.parameters.contains { parameter in
-                guard case .choice(let values) = parameter.kind else { return parameter.access == .writes }
-                return values.contains { parameter.writeChoices.contains($0) }
-            }
+            let schema = runtime.publishedSchema(tool)
+            let writes = schema.asksWrites
             return MCP.Tool(
                 name: tool.name, description: tool.summary, inputSchema: value(schema.jsonSchema),
                 annotations: writes

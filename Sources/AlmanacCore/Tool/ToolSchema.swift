@@ -40,6 +40,15 @@ public struct ToolSchema: Sendable {
             })
     }
 
+    /// Whether a call can ask for a write: an argument that writes, or a choice holding a word that
+    /// writes (calendar's `add`). Servers mark such a tool destructive as a whole (docs/security.md).
+    public var asksWrites: Bool {
+        parameters.contains { parameter in
+            guard case .choice(let values) = parameter.kind else { return parameter.access == .writes }
+            return values.contains { parameter.writeChoices.contains($0) }
+        }
+    }
+
     /// Refuses, in one line, a write `policy`'s caller may not ask for: a word of a choice that
     /// writes (calendar's `add`) where writes are off for it (docs/security.md).
     public func checkWrites(_ json: [String: JSONValue], policy: EgressPolicy, tool: String) throws {
