@@ -22,7 +22,6 @@ public enum AlmanacServer {
         onListening: @escaping @Sendable (Int) -> Void = { _ in }
     ) async throws {
         MemoryRelief.keepBigBlocksApart()
-        MemoryRelief.register(runtime.registry.tools)
         let metrics = ServeMetrics(tools: runtime.publishedTools.map(\.name), plugins: runtime.pluginNames)
         runtime.onPluginRestart { metrics.restarted(plugin: $0) }
         let api = ToolAPI(

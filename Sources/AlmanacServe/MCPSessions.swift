@@ -225,7 +225,7 @@ actor MCPSessions {
             api.metrics.refused("tool_off")
             return result
         }
-        MemoryRelief.afterCall(api.runtime.registry.tool(named: parameters.name)?.name ?? "")
+        MemoryRelief.afterCall(api.runtime.registry.tool(named: parameters.name))
         guard ContinuousClock.now - start < limit else { return result }  // its stream was cut: counted as a timeout
         var attempts: [ProviderAttempt] = []
         if case .object(let envelope)? = result.structuredContent, case .array(let items)? = envelope["attempts"] {

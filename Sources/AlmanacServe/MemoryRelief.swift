@@ -1,5 +1,4 @@
 import AlmanacCore
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -13,17 +12,6 @@ import Synchronization
 /// near its peak after such calls. `malloc_trim` returns the free pages; it costs a walk of the
 /// arenas, so only calls of the tools that read whole documents do it.
 enum MemoryRelief {
-    /// The registry's tools that declare ``ToolTraits/heavy``, set when a server starts.
-    private static let heavy = Mutex<Set<String>>([])
-
-    static var heavyTools: Set<String> { heavy.withLock { $0 } }
-
-    /// Takes the heavy tools from the tools a server offers.
-    static func register(_ tools: [any Tool]) {
-        let names = Set(tools.filter { $0.traits.contains(.heavy) }.map(\.name))
-        heavy.withLock { $0 = names }
-    }
-
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32
 
@@ -56,8 +44,14 @@ enum MemoryRelief {
         #endif
     }()
 
-    static func afterCall(_ tool: String) {
-        guard heavyTools.contains(tool) else { return }
+    /// Trims after a call of `tool` when it declares ``ToolTraits/heavy`` (plugin tools found
+    /// after the server started included: the trait travels with the tool, not with a list).
+    static func afterCall(_ tool: (any Tool)?) {
+        guard needsTrim(after: tool) else { return }
         _ = trim?(0)
+    }
+
+    static func needsTrim(after tool: (any Tool)?) -> Bool {
+        tool?.traits.contains(.heavy) ?? false
     }
 }

@@ -55,7 +55,7 @@ public struct ToolAPI: Sendable {
         }
         var status = "ok"
         var attempts: [ProviderAttempt] = []
-        defer { MemoryRelief.afterCall(tool.name) }
+        defer { MemoryRelief.afterCall(tool) }
         defer {
             if outcome?.settle() ?? true {
                 metrics.call(
