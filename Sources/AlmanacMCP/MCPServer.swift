@@ -58,14 +58,10 @@ public enum AlmanacMCPServer {
             )
         } catch let request as ConfirmationRequired {
             // Not an error: nothing was written, and the answer says how to write it.
-            let confirm: Value = .object([
-                "token": .string(request.token ?? ""), "preview": .string(request.preview),
-                "expiresInSeconds": .int(request.validSeconds ?? 0),
-            ])
             return (
                 CallTool.Result(
                     content: [.text(text: TerminalText.escaped(request.callerText), annotations: nil, _meta: nil)],
-                    structuredContent: .object(["tool": .string(request.tool), "confirm": confirm]), isError: false),
+                    structuredContent: value(request.callerJSON), isError: false),
                 "confirm"
             )
         } catch {

@@ -132,14 +132,11 @@ public struct ToolAPI: Sendable {
     /// 202 for a write that waits for its confirming call: `{"confirm": {"token", "preview",
     /// "expiresInSeconds"}, "context"}` (docs/security.md).
     static func confirmation(_ request: ConfirmationRequired) -> Answer {
-        let body: JSONValue = .object([
-            "tool": .string(request.tool),
-            "confirm": .object([
-                "token": .string(request.token ?? ""), "preview": .string(TerminalText.escaped(request.preview)),
-                "expiresInSeconds": .number(Double(request.validSeconds ?? 0)),
-            ]),
-            "context": .string(TerminalText.escaped(request.callerText)),
-        ])
+        var body = request.callerJSON
+        if case .object(var members) = body {
+            members["context"] = .string(TerminalText.escaped(request.callerText))
+            body = .object(members)
+        }
         return Answer(status: 202, body: Array((try? JSONOutput.compact(body)) ?? Data(#"{"error":"error"}"#.utf8)))
     }
 
