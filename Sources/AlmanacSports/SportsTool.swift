@@ -91,7 +91,7 @@ public struct SportsTool: Tool {
         // A league no catalog knows ("pwhl") may be one a provider plugin serves: only plugins answer it.
         var pluginLeague: League?
         if !scoreboardSources.isEmpty, let word = arguments.string("league"), League.named(word) == nil {
-            pluginLeague = await Self.pluginLeague(word, sources: scoreboardSources)
+            pluginLeague = try await Self.pluginLeague(word, sources: scoreboardSources)
         }
         let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone, league: pluginLeague)
         if let pluginLeague, request.view != .scores || request.next {

@@ -62,8 +62,19 @@ struct PluginScoreboard: ScoreboardSource {
     var priority: Int { configuration.priority }
     var toolName: String { "\(configuration.name).\(ScoreboardContract.toolName)" }
 
-    func leagues() async -> [String] {
-        guard let tool = try? await host.discoverTool(named: toolName) else { return [] }
+    /// - Throws: ``ProviderFailure`` saying why the plugin could not be started or listed.
+    func leagues() async throws -> [String] {
+        let tool: PluginTool?
+        do {
+            tool = try await host.discoverTool(named: toolName)
+        } catch let error as AlmanacError {
+            // discoverTool names the plugin in its one attempt ("plugin NAME: why"): the why alone.
+            let detail = error.attempts.first?.detail ?? error.message
+            let prefix = "plugin \(configuration.name): "
+            let why = detail.hasPrefix(prefix) ? String(detail.dropFirst(prefix.count)) : detail
+            throw ProviderFailure(error.attempts.first?.outcome == .timeout ? .timeout : .network, why)
+        }
+        guard let tool else { return [] }
         return Self.leagues(of: tool.spec)
     }
 

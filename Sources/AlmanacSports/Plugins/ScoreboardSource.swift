@@ -11,8 +11,10 @@ public protocol ScoreboardSource: Sendable {
     /// The league paths it serves (`hockey/pwhl`) as its stored catalog says, without starting
     /// it; nil when there is no valid catalog.
     var knownLeagues: [String]? { get }
-    /// The league paths it serves, starting and listing it when needed; empty when it cannot say.
-    func leagues() async -> [String]
+    /// The league paths it serves, starting and listing it when needed.
+    ///
+    /// - Throws: ``ProviderFailure`` saying why it could not be started or listed.
+    func leagues() async throws -> [String]
     /// One call of its ``ScoreboardContract/toolName`` tool: the answer's structured content.
     ///
     /// - Throws: ``ProviderFailure`` naming what went wrong.
@@ -35,8 +37,17 @@ struct ScoreboardPluginProvider: Provider {
 
     func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
         guard let day = query.day else { throw ProviderFailure(.notFound, "plugin \(name): no day to look up") }
-        if source.knownLeagues == nil, await !source.leagues().contains(query.league.path) {
-            throw ProviderFailure(.notFound, "plugin \(name) does not serve \(query.league.path)")
+        if source.knownLeagues == nil {
+            let served: [String]
+            do {
+                served = try await source.leagues()
+            } catch let failure as ProviderFailure {
+                throw ProviderFailure(
+                    failure.kind, "plugin \(name): \(failure.message)", retryAfter: failure.retryAfter)
+            }
+            if !served.contains(query.league.path) {
+                throw ProviderFailure(.notFound, "plugin \(name) does not serve \(query.league.path)")
+            }
         }
         let arguments: [String: JSONValue] = [
             "league": .string(query.league.path), "date": .string(day.isoDate), "timezone": .string(day.zoneIdentifier),
@@ -54,14 +65,29 @@ struct ScoreboardPluginProvider: Provider {
 extension SportsTool {
     /// The league `word` names among the sources' leagues (its path, or the slug alone: `pwhl`),
     /// nil when none serves it.
-    static func pluginLeague(_ word: String, sources: [any ScoreboardSource]) async -> League? {
+    ///
+    /// - Throws: ``AlmanacError`` (unavailable, one line) when no source names it but one could
+    ///   not be started or listed: the league may be that plugin's, so it is not called unknown.
+    static func pluginLeague(_ word: String, sources: [any ScoreboardSource]) async throws -> League? {
         let key = word.trimmingCharacters(in: .whitespaces).lowercased()
         // Stored catalogs first: a plugin is started to list its leagues only when none names it.
         for source in sources {
             if let known = source.knownLeagues, let league = league(key, in: known) { return league }
         }
+        var failed: [(plugin: String, failure: ProviderFailure)] = []
         for source in sources where source.knownLeagues == nil {
-            if let league = league(key, in: await source.leagues()) { return league }
+            do {
+                if let league = league(key, in: try await source.leagues()) { return league }
+            } catch let failure as ProviderFailure {
+                failed.append((source.name, failure))
+            }
+        }
+        if let first = failed.first {
+            let others = failed.count > 1 ? " (and \(failed.count - 1) other provider plugin(s))" : ""
+            throw AlmanacError.unavailable(
+                "sports: no working provider names the league '\(UntrustedText.clean(word, limit: 40))'; "
+                    + "plugin \(first.plugin), which may serve it, failed: \(first.failure.message)\(others)",
+                suggestion: nil)
         }
         return nil
     }
