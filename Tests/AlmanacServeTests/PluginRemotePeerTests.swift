@@ -135,4 +135,17 @@ struct PluginRemotePeerTests {
         #expect(closed.status == 0 && closed.stdout.contains("hi"), "\(closed.stderr)")
         #expect(!closed.stdout.contains(secret) && !closed.stderr.contains(secret))
     }
+
+    @Test(
+        "a server's ping and roots/list inside a call are answered (pong, method not found) and the call completes",
+        .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
+    func serverRequests() throws {
+        let peer = try RemotePeer()
+        defer { peer.stop() }
+        let scratch = try TempDirectory()
+        let run = try ToolsBinary.run(
+            ["run", "remote.nosy", "--text", "asked"], environment: client(scratch.url, "url = \"\(peer.url)\""))
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("asked: ping pong; roots refused: -32601"), "\(run.stdout)")
+    }
 }

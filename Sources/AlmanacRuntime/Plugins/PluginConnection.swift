@@ -126,7 +126,7 @@ final class PluginConnection: Sendable {
                 let message: JSONValue = [
                     "jsonrpc": "2.0", "id": .number(Double(id)), "method": .string(method), "params": .object(params),
                 ]
-                // A server's own requests in the stream are not answered (no channel back but a new POST).
+                // The server's own requests in the stream were answered as they came (PluginRemote).
                 for reply in try remote.post(message, deadline: deadline, during: step) {
                     if let result = try answer(reply, to: id, during: step) { return result }
                 }

@@ -15,23 +15,26 @@ import Synchronization
 final class PluginRemote: Sendable {
     let url: URL
     let plugin: String
-    private let transport: any HTTPTransport
     /// `Authorization: Bearer ...` for the URL's origin only (never on a redirect elsewhere).
     private let credential: BoundCredential?
     /// The session the server assigned, and the request in flight (cancelled by ``abort()``).
     private let state = Mutex<(session: String?, task: Task<HTTPResponse, any Error>?, aborted: Bool)>(
         (nil, nil, false))
+    /// Reconnections with `Last-Event-ID` after a cut stream, per request, before giving up.
+    static let maxResumes = 3
+    /// Server requests answered per exchange; past this a flooding server's requests are dropped.
+    static let maxReplies = 64
 
-    init(
-        url: URL, plugin: String, credential: BoundCredential? = nil, transport: any HTTPTransport = CurlTransport()
-    ) {
+    init(url: URL, plugin: String, credential: BoundCredential? = nil) {
         self.url = url
         self.plugin = plugin
         self.credential = credential
-        self.transport = transport
     }
 
     /// Posts one message; the JSON-RPC messages of the answer (none for a notification's 202).
+    ///
+    /// A request's SSE answer is read as it arrives: the server's own requests in it are answered
+    /// at once (it may wait for them before it answers ours), and reading stops at our response.
     func post(_ message: JSONValue, deadline: Duration, during step: String) throws -> [JSONValue] {
         var request = HTTPRequest(
             method: "POST", url: url,
@@ -42,7 +45,14 @@ final class PluginRemote: Sendable {
             body: try PluginConnection.encoder.encode(message))
         request.maxBodyBytes = PluginConnection.maxMessageBytes
         if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
-        let response = try wait(for: request, deadline: deadline, during: step)
+        let awaited: JSONValue? =
+            if case .object(let fields) = message, fields["method"] != nil { fields["id"] } else { nil }
+        let exchange = RemoteExchange(
+            awaiting: awaited, during: step,
+            reply: { [self] reply in
+                send(reply: reply, deadline: deadline)
+            })
+        let response = try wait(for: request, via: exchange, deadline: deadline, during: step)
         if response.status == 401 || response.status == 403 {
             // The status only: the server's body or challenge may quote what it was sent.
             let advice = credential == nil ? "; set token_env in [plugins.\(plugin)]" : ""
@@ -57,14 +67,47 @@ final class PluginRemote: Sendable {
         {
             state.withLock { $0.session = $0.session ?? session }
         }
+        if exchange.isStream {
+            return exchange.messages
+        }
         if response.status == 202 || response.body.isEmpty { return [] }
-        let type = response.header("content-type")?.lowercased() ?? ""
-        if type.hasPrefix("text/event-stream") { return try Self.events(response.body, during: step) }
         guard let value = try? PluginConnection.decoder.decode(JSONValue.self, from: response.body) else {
             throw ProviderFailure(.decoding, "its answer is not JSON during \(step)")
         }
         if case .array(let batch) = value { return batch }
         return [value]
+    }
+
+    /// Answers one request the server sent inside a stream, on a POST of its own (202 expected).
+    /// Not awaited: the server may hold our answer back until it has this reply.
+    private func send(reply: JSONValue, deadline: Duration) {
+        guard !isAborted, let body = try? PluginConnection.encoder.encode(reply) else { return }
+        var request = HTTPRequest(
+            method: "POST", url: url,
+            headers: [
+                "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                "MCP-Protocol-Version": PluginConnection.protocolVersion,
+            ],
+            body: body)
+        request.maxBodyBytes = PluginConnection.maxMessageBytes
+        if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
+        let plugin = plugin
+        let credential = credential
+        Task {
+            _ = try? await EgressPolicy.commandLine.send(
+                request, via: CurlTransport(), timeout: deadline, service: "plugin \(plugin)",
+                configured: Origin(request.url).map { [$0] } ?? [], credential: credential)
+        }
+    }
+
+    /// The reply to a request from the server: `ping` gets an empty result, anything else (roots,
+    /// sampling, elicitation: this client offers none) "method not found", as over stdio.
+    static func reply(to message: JSONValue) -> JSONValue? {
+        guard case .object(let fields) = message, let method = fields["method"], let id = fields["id"] else {
+            return nil
+        }
+        if method == "ping" { return ["jsonrpc": "2.0", "id": id, "result": .object([:])] }
+        return ["jsonrpc": "2.0", "id": id, "error": ["code": -32601, "message": "not supported by this client"]]
     }
 
     /// Ends the request in flight, if any; no later one is sent.
@@ -102,15 +145,16 @@ final class PluginRemote: Sendable {
     private static let decoder = PluginConnection.decoder
 
     /// Runs the async send on its own task and waits for it on this (non-pool) thread.
-    private func wait(for request: HTTPRequest, deadline: Duration, during step: String) throws -> HTTPResponse {
-        let transport = transport
+    private func wait(
+        for request: HTTPRequest, via exchange: RemoteExchange, deadline: Duration, during step: String
+    ) throws -> HTTPResponse {
         let plugin = plugin
         let credential = credential
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<HTTPResponse, any Error>?>(nil)
         let task = Task<HTTPResponse, any Error> {
             let (response, _) = try await EgressPolicy.commandLine.send(
-                request, via: transport, timeout: deadline, service: "plugin \(plugin)",
+                request, via: exchange, timeout: deadline, service: "plugin \(plugin)",
                 configured: Origin(request.url).map { [$0] } ?? [], credential: credential)
             return response
         }
@@ -142,6 +186,150 @@ final class PluginRemote: Sendable {
         case .failure(is CancellationError): throw CancellationError()
         case .failure: throw ProviderFailure(.network, "could not reach \(url.host ?? "the server") during \(step)")
         }
+    }
+}
+
+/// The transport of one remote exchange (under ``EgressPolicy``, which sends each hop through it):
+/// libcurl's streamed transfer, so an SSE answer is parsed event by event as it arrives. It keeps
+/// the messages, the last event id and whether the stream ended before the awaited response; a
+/// JSON (or any other) answer is collected whole, under the same cap and deadline as before.
+final class RemoteExchange: HTTPTransport, Sendable {
+    private struct Progress {
+        var messages: [JSONValue] = []
+        var lastEventID: String?
+        var answered = false
+        var isStream = false
+        var cut = false
+        var replies = 0
+    }
+
+    private let awaited: JSONValue?
+    private let step: String
+    private let reply: @Sendable (JSONValue) -> Void
+    private let progress = Mutex(Progress())
+
+    init(awaiting awaited: JSONValue?, during step: String, reply: @escaping @Sendable (JSONValue) -> Void) {
+        self.awaited = awaited
+        self.step = step
+        self.reply = reply
+    }
+
+    var messages: [JSONValue] { progress.withLock { $0.messages } }
+    var lastEventID: String? { progress.withLock { $0.lastEventID } }
+    /// Whether the response to the awaited request arrived.
+    var answered: Bool { progress.withLock { $0.answered } }
+    /// Whether the (last) answer was an event stream.
+    var isStream: Bool { progress.withLock { $0.isStream } }
+    /// Whether the stream ended (or broke) before the response, after an event with an id: a
+    /// stream that can be resumed. (Without an id a break fails as before, and a clean end leaves
+    /// the caller to say the response is missing.)
+    var cut: Bool { progress.withLock { $0.cut } }
+
+    /// Before a reconnection: the messages and the last id stay, the stream's outcome goes.
+    func restart() {
+        progress.withLock { state in
+            state.cut = false
+            state.isStream = false
+        }
+    }
+
+    func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {
+        let limit = request.maxBodyBytes ?? PluginConnection.maxMessageBytes
+        let host = request.url.host ?? "server"
+        // The whole exchange has the deadline the buffered transport had (libcurl's own timer
+        // here only measures silence).
+        return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
+            group.addTask {
+                try await self.exchange(request, timeout: timeout, limit: limit, host: host)
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout + .milliseconds(250))
+                throw ProviderFailure(.timeout, "\(host): timed out")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
+        }
+    }
+
+    private func exchange(
+        _ request: HTTPRequest, timeout: Duration, limit: Int, host: String
+    ) async throws
+        -> HTTPResponse
+    {
+        let response: HTTPStreamingResponse
+        do {
+            response = try await CurlTransport().stream(request, idleTimeout: timeout, connectTimeout: timeout)
+        } catch let failure as HTTPStreamFailure {
+            throw Self.providerFailure(failure)
+        }
+        let type = response.headers["content-type"]?.lowercased() ?? ""
+        guard (200..<300).contains(response.status), type.hasPrefix("text/event-stream") else {
+            var body = Data()
+            do {
+                for try await chunk in response.body {
+                    body.append(chunk)
+                    if body.count > limit { throw Self.tooLarge(host: host, limit: limit) }
+                }
+            } catch let failure as HTTPStreamFailure {
+                throw Self.providerFailure(failure)
+            }
+            return HTTPResponse(status: response.status, headers: response.headers, body: body)
+        }
+        progress.withLock { $0.isStream = true }
+        var parser = SSEParser()
+        var size = 0
+        do {
+            for try await chunk in response.body {
+                size += chunk.count
+                if size > limit { throw Self.tooLarge(host: host, limit: limit) }
+                if try take(parser.feed(chunk), lastEventID: parser.lastEventID) { break }
+            }
+            if !answered, try !take(parser.finish(), lastEventID: parser.lastEventID) {
+                progress.withLock { $0.cut = $0.lastEventID != nil }
+            }
+        } catch let failure as HTTPStreamFailure {
+            // Events that arrived before the break still count, with their last id.
+            guard lastEventID != nil else { throw Self.providerFailure(failure) }
+            progress.withLock { $0.cut = true }
+        }
+        return HTTPResponse(status: response.status, headers: response.headers, body: Data())
+    }
+
+    /// Takes the events of one chunk; true once the awaited response is among them.
+    private func take(_ events: [SSEEvent], lastEventID: String?) throws -> Bool {
+        var answered = false
+        var replies: [JSONValue] = []
+        for event in events {
+            guard let message = try PluginRemote.message(of: event, during: step) else { continue }
+            if let answer = PluginRemote.reply(to: message) { replies.append(answer) }
+            if case .object(let fields) = message, fields["method"] == nil, let awaited, fields["id"] == awaited {
+                answered = true
+            }
+            progress.withLock { $0.messages.append(message) }
+        }
+        let due = progress.withLock { state in
+            if let lastEventID { state.lastEventID = lastEventID }
+            state.answered = state.answered || answered
+            let due = replies.prefix(max(0, PluginRemote.maxReplies - state.replies))
+            state.replies += due.count
+            return Array(due)
+        }
+        for answer in due { reply(answer) }
+        return answered
+    }
+
+    static func providerFailure(_ failure: HTTPStreamFailure) -> ProviderFailure {
+        switch failure.kind {
+        case .unreachable: ProviderFailure(.network, failure.message)
+        case .idle: ProviderFailure(.timeout, failure.message)
+        case .broken: ProviderFailure(.network, failure.message)
+        }
+    }
+
+    static func tooLarge(host: String, limit: Int) -> ProviderFailure {
+        let size = limit >= 1 << 20 ? "\(limit >> 20) MB" : "\(limit >> 10) KB"
+        return ProviderFailure(.http, "\(host): response larger than \(size) refused")
     }
 }
 
