@@ -148,4 +148,26 @@ struct PluginRemotePeerTests {
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("asked: ping pong; roots refused: -32601"), "\(run.stdout)")
     }
+
+    @Test(
+        "a stream cut after an event id is resumed with Last-Event-ID; one cut too many is one line naming the plugin",
+        .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
+    func resume() throws {
+        let scratch = try TempDirectory()
+        let once = try RemotePeer(["CUT_TIMES": "1"])
+        defer { once.stop() }
+        let run = try ToolsBinary.run(
+            ["run", "remote.slow_echo", "--text", "again"],
+            environment: client(scratch.url.appendingPathComponent("once"), "url = \"\(once.url)\""))
+        #expect(run.status == 0 && run.stdout.contains("resumed again"), "\(run.stdout)\(run.stderr)")
+
+        let always = try RemotePeer(["CUT_TIMES": "100"])
+        defer { always.stop() }
+        let broken = try ToolsBinary.run(
+            ["run", "remote.slow_echo", "--text", "again"],
+            environment: client(scratch.url.appendingPathComponent("always"), "url = \"\(always.url)\""))
+        #expect(broken.status == 69, "\(broken.stdout)\(broken.stderr)")
+        #expect(broken.stderr.contains("remote") && broken.stderr.contains("3 reconnections"), "\(broken.stderr)")
+        #expect(broken.stderr.split(separator: "\n").count <= 2, "\(broken.stderr)")
+    }
 }

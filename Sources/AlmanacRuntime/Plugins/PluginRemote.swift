@@ -68,7 +68,7 @@ final class PluginRemote: Sendable {
             state.withLock { $0.session = $0.session ?? session }
         }
         if exchange.isStream {
-            return exchange.messages
+            return awaited == nil ? exchange.messages : try resumed(exchange, deadline: deadline, during: step)
         }
         if response.status == 202 || response.body.isEmpty { return [] }
         guard let value = try? PluginConnection.decoder.decode(JSONValue.self, from: response.body) else {
@@ -76,6 +76,44 @@ final class PluginRemote: Sendable {
         }
         if case .array(let batch) = value { return batch }
         return [value]
+    }
+
+    /// The messages of a streamed answer, reconnecting while it was cut before our response.
+    ///
+    /// MCP 2025-06-18, Basic / Transports / Streamable HTTP, "Resumability and Redelivery": "If the
+    /// client wishes to resume after a broken connection, it SHOULD issue an HTTP GET to the MCP
+    /// endpoint, and include the Last-Event-ID header to indicate the last event ID it received";
+    /// the server "MAY use this header to replay messages that would have been sent after the last
+    /// event ID, on the stream that was disconnected". Without an event id there is nothing to
+    /// resume from: the cut is the failure. At most ``maxResumes`` reconnections, then one line.
+    private func resumed(_ exchange: RemoteExchange, deadline: Duration, during step: String) throws -> [JSONValue] {
+        var resumes = 0
+        while !exchange.answered, exchange.cut, let last = exchange.lastEventID {
+            guard resumes < Self.maxResumes else {
+                throw ProviderFailure(
+                    .network,
+                    "its event stream broke before the answer and \(resumes) reconnections did not bring it "
+                        + "during \(step)")
+            }
+            resumes += 1
+            var request = HTTPRequest(
+                method: "GET", url: url,
+                headers: [
+                    "Accept": "text/event-stream", "MCP-Protocol-Version": PluginConnection.protocolVersion,
+                    "Last-Event-ID": last,
+                ])
+            request.maxBodyBytes = PluginConnection.maxMessageBytes
+            if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
+            exchange.restart()
+            let response = try wait(for: request, via: exchange, deadline: deadline, during: step)
+            guard (200..<300).contains(response.status), exchange.isStream else {
+                throw ProviderFailure(
+                    .http,
+                    "its event stream broke before the answer and resuming it got HTTP \(response.status) "
+                        + "during \(step)")
+            }
+        }
+        return exchange.messages
     }
 
     /// Answers one request the server sent inside a stream, on a POST of its own (202 expected).
