@@ -12,9 +12,9 @@ import Foundation
 public struct ReadTool: Tool {
     /// Tokens of page text when no `--budget` is given: leaves room for the question and the
     /// answer in a 2k-context model.
-    public static let defaultBudget = 1200
+    static let defaultBudget = 1200
     /// How long a read page is served from the cache.
-    public static let cacheLifetime: Duration = .seconds(3600)
+    static let cacheLifetime: Duration = .seconds(3600)
 
     /// Creates the tool.
     public init() {}

@@ -1,9 +1,9 @@
-import AlmanacRead
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacNews
+@testable import AlmanacRead
 
 /// The parser against Python's feedparser 6.0.14 (`.venv-feedparser` from
 /// scripts/peers/feedparser.sh) on every fixture feed: the same items in the same order, with the

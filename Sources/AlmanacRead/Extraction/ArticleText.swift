@@ -1,9 +1,9 @@
 import Foundation
 
 /// One block of an article's text, as printed.
-public struct ReadBlock: Sendable, Hashable, Codable {
+struct ReadBlock: Sendable, Hashable, Codable {
     /// What the block is.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    enum Kind: String, Sendable, Hashable, Codable {
         /// A heading (``ReadBlock/level`` 2-6).
         case heading
         /// A paragraph.
@@ -21,21 +21,20 @@ public struct ReadBlock: Sendable, Hashable, Codable {
     }
 
     /// What the block is.
-    public var kind: Kind
+    var kind: Kind
     /// Heading level or list depth; 0 otherwise.
-    public var level: Int
+    var level: Int
     /// The text, whitespace collapsed (except code).
-    public var text: String
+    var text: String
 
-    /// Creates a block.
-    public init(kind: Kind, level: Int = 0, text: String) {
+    init(kind: Kind, level: Int = 0, text: String) {
         self.kind = kind
         self.level = level
         self.text = text
     }
 
     /// The block as one markdown-like line (code: a fenced block).
-    public var line: String {
+    var line: String {
         switch kind {
         case .heading: return String(repeating: "#", count: max(2, min(level, 6))) + " " + text
         case .paragraph: return text

@@ -3,7 +3,7 @@ import Foundation
 /// A page turned into readable text: its metadata and its main content as blocks.
 public struct ReadPage: Sendable, Hashable, Codable {
     /// What kind of body it was.
-    public enum Kind: String, Sendable, Hashable, Codable {
+    enum Kind: String, Sendable, Hashable, Codable {
         /// An HTML page (the article was extracted).
         case html
         /// Plain text, passed through.
@@ -13,14 +13,13 @@ public struct ReadPage: Sendable, Hashable, Codable {
     }
 
     /// What kind of body it was.
-    public var kind: Kind
+    var kind: Kind
     /// What the page says about itself.
     public var metadata: PageMetadata
     /// The main content, in reading order.
-    public var blocks: [ReadBlock]
+    var blocks: [ReadBlock]
 
-    /// Creates a page.
-    public init(kind: Kind, metadata: PageMetadata, blocks: [ReadBlock]) {
+    init(kind: Kind, metadata: PageMetadata, blocks: [ReadBlock]) {
         self.kind = kind
         self.metadata = metadata
         self.blocks = blocks
@@ -31,11 +30,11 @@ public struct ReadPage: Sendable, Hashable, Codable {
 }
 
 /// A body the reader does not turn into text (a PDF, an image), said in one line.
-public struct UnreadableContent: Error, Sendable, Equatable {
+struct UnreadableContent: Error, Sendable, Equatable {
     /// The media type, e.g. `application/pdf`.
-    public var mediaType: String
+    var mediaType: String
     /// One line: what it is and what would work.
-    public var message: String
+    var message: String
 }
 
 /// Turns fetched bytes into a ``ReadPage``: HTML through libxml2's parser and a Readability-style
@@ -50,7 +49,7 @@ public enum PageExtractor {
     ///   - links: Whether links are kept as `[text](url)`.
     /// - Throws: ``UnreadableContent`` for PDFs, images and other binary types; ``HTMLParseFailure``
     ///   when libxml2 cannot be loaded.
-    public static func extract(_ data: Data, contentType: String?, url: URL?, links: Bool = false) throws -> ReadPage {
+    static func extract(_ data: Data, contentType: String?, url: URL?, links: Bool = false) throws -> ReadPage {
         let type = MediaType.of(contentType, sniffing: data)
         let media = type.essence
         // The type and charset as read from every Content-Type value, for the charset detector.

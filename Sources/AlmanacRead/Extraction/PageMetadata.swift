@@ -5,22 +5,21 @@ public struct PageMetadata: Sendable, Hashable, Codable {
     /// The article's title.
     public var title: String?
     /// Who wrote it.
-    public var byline: String?
+    var byline: String?
     /// The site's name.
-    public var siteName: String?
+    var siteName: String?
     /// The page's language (`lang` of `<html>`, or `og:locale`).
-    public var language: String?
+    var language: String?
     /// When it was first published, as the page writes it (ISO 8601 mostly).
-    public var published: String?
+    var published: String?
     /// When it was last changed, as the page writes it.
-    public var modified: String?
+    var modified: String?
     /// The page's own canonical URL (`<link rel=canonical>` or `og:url`).
-    public var canonicalURL: String?
+    var canonicalURL: String?
     /// The page's one-line summary.
-    public var excerpt: String?
+    var excerpt: String?
 
-    /// Creates metadata.
-    public init(
+    init(
         title: String? = nil, byline: String? = nil, siteName: String? = nil, language: String? = nil,
         published: String? = nil, modified: String? = nil, canonicalURL: String? = nil, excerpt: String? = nil
     ) {
