@@ -2,7 +2,7 @@ import AlmanacCore
 import Foundation
 
 /// Which index to ask: Brave's web or news endpoint, SearXNG's `general` or `news` category.
-public enum SearchKind: String, Sendable, Codable, Hashable, CaseIterable {
+enum SearchKind: String, Sendable, Codable, Hashable, CaseIterable {
     /// Brave `/res/v1/web/search`, SearXNG `categories=general`.
     case web
     /// Brave `/res/v1/news/search`, SearXNG `categories=news`.
@@ -10,7 +10,7 @@ public enum SearchKind: String, Sendable, Codable, Hashable, CaseIterable {
 }
 
 /// How recent results must be (Brave's `freshness`: discovered within the window).
-public enum SearchFreshness: String, Sendable, Codable, Hashable, CaseIterable {
+enum SearchFreshness: String, Sendable, Codable, Hashable, CaseIterable {
     /// Last 24 hours (`pd`).
     case day
     /// Last 7 days (`pw`).
@@ -29,24 +29,23 @@ public enum SearchFreshness: String, Sendable, Codable, Hashable, CaseIterable {
 }
 
 /// A typed search request, as the provider sees it.
-public struct SearchQuery: Sendable, Hashable {
+struct SearchQuery: Sendable, Hashable {
     /// The words to search for, as given.
-    public var text: String
+    var text: String
     /// Web or news.
-    public var kind: SearchKind
+    var kind: SearchKind
     /// How many results to ask upstream for (1–20).
-    public var count: Int
+    var count: Int
     /// Optional recency window.
-    public var freshness: SearchFreshness?
+    var freshness: SearchFreshness?
     /// Optional 2-letter country (upper case), or `ALL`.
-    public var country: String?
+    var country: String?
     /// Optional language of the results (`en`, `de`, `pt-BR`).
-    public var language: String?
+    var language: String?
     /// Which page of results, from 1 (Brave `offset` = page - 1, SearXNG `pageno`).
-    public var page: Int
+    var page: Int
 
-    /// Creates a query.
-    public init(
+    init(
         text: String, kind: SearchKind = .web, count: Int = 20, freshness: SearchFreshness? = nil,
         country: String? = nil, language: String? = nil, page: Int = 1
     ) {
@@ -69,14 +68,13 @@ public struct SearchHit: Sendable, Codable, Hashable {
     /// The description Brave shows under the title.
     public var snippet: String
     /// Brave's `age` text ("4 days ago", "September 6, 2019"), relative to when Brave answered.
-    @Nullable public var age: String?
+    @Nullable var age: String?
     /// Brave's `page_age` timestamp as sent ("2024-12-27T15:49:55", no zone given).
     @Nullable public var pageAge: String?
     /// The engines that found it, for a metasearch answer (SearXNG's `engines`); nil for Brave.
-    @Nullable public var engines: [String]?
+    @Nullable var engines: [String]?
 
-    /// Creates a hit.
-    public init(
+    init(
         title: String, url: String, snippet: String, age: String? = nil, pageAge: String? = nil,
         engines: [String]? = nil
     ) {
@@ -89,31 +87,30 @@ public struct SearchHit: Sendable, Codable, Hashable {
     }
 
     /// The hit in Core's provider-neutral shape (for web-search fallbacks in other tools).
-    public var webSearchHit: WebSearchHit {
+    var webSearchHit: WebSearchHit {
         WebSearchHit(title: title, url: url, snippet: snippet, age: age ?? pageAge)
     }
 }
 
 /// The domain result of one search (what is cached).
-public struct SearchResults: Sendable, Codable, Hashable {
+struct SearchResults: Sendable, Codable, Hashable {
     /// The query as the user gave it.
-    public var query: String
+    var query: String
     /// Web or news.
-    public var kind: SearchKind
+    var kind: SearchKind
     /// Results in upstream rank order.
-    public var results: [SearchHit]
+    var results: [SearchHit]
     /// Direct answers the upstream computed (SearXNG's `answers`), shown before the results.
-    public var answers: [String]
+    var answers: [String]
     /// The upstream's fact box as one compact line (SearXNG's first infobox), if any.
-    public var infobox: String?
+    var infobox: String?
     /// Other queries to try; shown only when there are no results.
-    public var suggestions: [String]
+    var suggestions: [String]
     /// What went wrong on the way without failing the answer (SearXNG's unresponsive engines),
     /// for the attempt's `detail`.
-    public var notes: String?
+    var notes: String?
 
-    /// Creates results.
-    public init(
+    init(
         query: String, kind: SearchKind, results: [SearchHit], answers: [String] = [], infobox: String? = nil,
         suggestions: [String] = [], notes: String? = nil
     ) {
@@ -131,7 +128,7 @@ public struct SearchResults: Sendable, Codable, Hashable {
     }
 
     /// Reads entries cached before answers, infobox and suggestions existed as empty ones.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         query = try container.decode(String.self, forKey: .query)
         kind = try container.decode(SearchKind.self, forKey: .kind)

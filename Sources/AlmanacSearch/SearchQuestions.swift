@@ -3,15 +3,13 @@ import Foundation
 
 /// How the search tool reads a clause: whatever no other tool reads is a web search, with the
 /// lead-in ("search for", "look up") dropped, `--news` for news and `--count` for "top N".
-public struct SearchQuestionReader: QuestionReader {
-    /// Creates the reader.
-    public init() {}
+struct SearchQuestionReader: QuestionReader {
 
     /// Web search answers anything.
-    public var answersAnything: Bool { true }
+    var answersAnything: Bool { true }
 
     /// The search words for `clause`: always a reading.
-    public func read(_ clause: QuestionClause) -> ToolReading? {
+    func read(_ clause: QuestionClause) -> ToolReading? {
         var tokens = clause.tokens
         let news = clause.hasAny(["news", "headlines"]) || clause.has("latest on")
         for leadIn in SearchQuestionWords.leadIns {

@@ -14,11 +14,11 @@ import Logging
 /// still forces a refetch.
 public struct SearchTool: Tool {
     /// Results shown when `--count` is not given (small enough for a small model's context).
-    public static let defaultCount = 5
+    static let defaultCount = 5
     /// Brave's maximum `count` for web search, and the most results shown.
-    public static let maximumCount = 20
+    static let maximumCount = 20
     /// The last page `--page` may ask for (Brave's `offset` goes up to 9).
-    public static let maximumPage = 10
+    static let maximumPage = 10
 
     let client: BraveClient
 
