@@ -198,7 +198,7 @@ def generate():
         "extension League {",
         f"    /// Every league in ESPN's list ({len(leagues)} in {len(data['sports'])} sports): the named ones first, in",
         "    /// `League.all` order, then the rest by sport in ESPN's order.",
-        "    public static let catalog: [League] = [",
+        "    static let catalog: [League] = [",
     ]
     for slug in order:
         sport = paths[slug]
@@ -223,7 +223,7 @@ def generate():
         "    ]",
         "",
         "    /// ESPN's sports, in its order (some, like cricket, list no league).",
-        "    public static let catalogSports: [String] = [" + ", ".join(swift_string(s) for s in data["sports"]) + "]",
+        "    static let catalogSports: [String] = [" + ", ".join(swift_string(s) for s in data["sports"]) + "]",
         "}",
         "",
     ]

@@ -178,11 +178,11 @@ struct MineScores {
 }
 
 /// `tools run sports --mine`: the user's teams' games of one day, league by league.
-public struct MyTeamsPayload: ToolPayload, PayloadWarnings {
+struct MyTeamsPayload: ToolPayload, PayloadWarnings {
     let day: LocalDay
     let leagues: [SportsTool.MineLeague]
     /// Profile entries that could not be used, one line each.
-    public let warnings: [String]
+    let warnings: [String]
     let limit: Int?
 
     func lines(_ rendering: Rendering) -> [String] {
@@ -209,7 +209,7 @@ public struct MyTeamsPayload: ToolPayload, PayloadWarnings {
     }
 
     /// Header, then one line per game or idle team; warnings go to `data.warnings` and stderr.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let header = rendering.header(
             "Your teams · \(TimeText.labelledDay(day.start, now: rendering.now, in: day.zone))", zone: day.zone)
         let kept = rendering.budget.fit(lines(rendering), reserved: header) { "… \($0) more lines omitted" }
@@ -217,14 +217,14 @@ public struct MyTeamsPayload: ToolPayload, PayloadWarnings {
     }
 
     /// The same lines for people.
-    public func text(_ rendering: Rendering) -> String { context(rendering) }
+    func text(_ rendering: Rendering) -> String { context(rendering) }
 
     enum CodingKeys: String, CodingKey { case view, date, timeZone, leagues, warnings }
     enum LeagueKeys: String, CodingKey { case teams, games, noGame, error }
 
     /// `{"view":"mine","date","timeZone","leagues":[{"league","leagueName","sport","teams","games",
     /// "noGame","error"}],"warnings":[...]}`.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("mine", forKey: .view)
         try container.encode(day.isoDate, forKey: .date)

@@ -28,7 +28,7 @@ public struct SportsTool: Tool {
     public init() {}
 
     /// Creates the tool with provider plugins.
-    public init(scoreboardSources: [any ScoreboardSource]) {
+    init(scoreboardSources: [any ScoreboardSource]) {
         self.scoreboardSources = scoreboardSources
     }
 

@@ -3,28 +3,24 @@ import Foundation
 
 /// Golf tournaments, tennis draws, race weekends and fight cards on one local day (or the next one):
 /// `tools run sports pga`, `atp`, `f1`, `ufc`.
-public struct EventsPayload: ToolPayload {
-    /// The league.
-    public var league: League
-    /// The viewer's day.
-    public var day: LocalDay
-    /// What the provider found.
-    public var events: SportEvents
+struct EventsPayload: ToolPayload {
+    var league: League
+    var day: LocalDay
+    var events: SportEvents
     /// `--next`: the next event rather than the day's.
-    public var next: Bool
+    var next: Bool
     /// The person asked about (`--player`), as matched.
-    public var player: String?
+    var player: String?
     /// At most this many lines per list (golfers, matches, results, bouts), when set.
-    public var limit: Int?
+    var limit: Int?
     /// The clock the answer is for: a live tennis match belongs to the asked day only when that day is today.
-    public var now: Date
+    var now: Date
     /// The words of the event asked for (`--event`), when one was; `events` holds only its matches.
-    public var eventAsked: String?
+    var eventAsked: String?
     /// The day's events when none was named `eventAsked`, so the answer can say what is on instead.
-    public var elsewhere: [String] = []
+    var elsewhere: [String] = []
 
-    /// Creates the payload.
-    public init(
+    init(
         league: League, day: LocalDay, events: SportEvents, next: Bool, player: String?, limit: Int? = nil, now: Date
     ) {
         self.league = league
@@ -52,7 +48,7 @@ public struct EventsPayload: ToolPayload {
     }
 
     /// Header, then per event: a line with its state, then its shape's lines.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let header = rendering.header(title(rendering), zone: zone)
         guard !events.events.isEmpty else { return header + "\n" + emptyLine(rendering) }
         var lines: [String] = []
@@ -71,7 +67,7 @@ public struct EventsPayload: ToolPayload {
     }
 
     /// The same lines for people.
-    public func text(_ rendering: Rendering) -> String { context(rendering) }
+    func text(_ rendering: Rendering) -> String { context(rendering) }
 
     func emptyLine(_ rendering: Rendering) -> String {
         let when = TimeText.labelledDay(day.start, now: rendering.now, in: zone)
@@ -350,7 +346,7 @@ public struct EventsPayload: ToolPayload {
 
     /// `{"league","leagueName","sport","view":"scores","shape","date","timeZone","next","player","events":[...]}`.
     /// By hand: `data` flattens the league's keys in beside the view's.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(SportsView.scores.rawValue, forKey: .view)

@@ -2,16 +2,14 @@ import AlmanacCore
 import Foundation
 
 /// Headlines, fenced as untrusted text: `tools run sports nba news`.
-public struct NewsPayload: ToolPayload {
-    /// The league.
-    public var league: League
+struct NewsPayload: ToolPayload {
+    var league: League
     /// Headlines, newest first as upstream orders them.
-    public var items: [NewsItem]
+    var items: [NewsItem]
     /// How many to show.
-    public var limit: Int
+    var limit: Int
 
-    /// Creates the payload.
-    public init(league: League, items: [NewsItem], limit: Int) {
+    init(league: League, items: [NewsItem], limit: Int) {
         self.league = league
         self.items = items
         self.limit = limit
@@ -39,7 +37,7 @@ public struct NewsPayload: ToolPayload {
     }
 
     /// Header, notice, then the fenced headlines.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let header = rendering.header("\(league.name) news")
         guard !items.isEmpty else { return header + "\nNo \(league.name) headlines." }
         return Fence.render(header: header, lines: shown.map { line($0, rendering: rendering) }, rendering: rendering) {
@@ -48,7 +46,7 @@ public struct NewsPayload: ToolPayload {
     }
 
     /// The same lines for people, without the fence.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         ([rendering.header("\(league.name) news")] + shown.map { line($0, rendering: rendering) })
             .joined(separator: "\n")
     }
@@ -65,7 +63,7 @@ public struct NewsPayload: ToolPayload {
 
     /// `{"league",...,"view":"news","articles":[{"headline","description","published","url","type"}]}`.
     /// By hand: `data` flattens the league's keys in beside the view's.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(SportsView.news.rawValue, forKey: .view)
@@ -80,20 +78,11 @@ public struct NewsPayload: ToolPayload {
 }
 
 /// Web search hits standing in for ESPN: says so, and fences every snippet.
-public struct WebFallbackPayload: ToolPayload {
-    /// The league.
-    public var league: League
+struct WebFallbackPayload: ToolPayload {
+    var league: League
     /// What was asked.
-    public var view: SportsView
-    /// The hits.
-    public var answer: WebAnswer
-
-    /// Creates the payload.
-    public init(league: League, view: SportsView, answer: WebAnswer) {
-        self.league = league
-        self.view = view
-        self.answer = answer
-    }
+    var view: SportsView
+    var answer: WebAnswer
 
     func lines() -> [String] {
         answer.hits.map { hit in
@@ -108,7 +97,7 @@ public struct WebFallbackPayload: ToolPayload {
     func title() -> String { "\(league.name) \(view.rawValue) from web search for \"\(answer.query)\"" }
 
     /// Header, a line saying ESPN did not answer, notice, fenced hits.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let header =
             rendering.header(title())
             + "\nESPN did not answer; these are web search results, not a scoreboard. Check dates in them."
@@ -116,7 +105,7 @@ public struct WebFallbackPayload: ToolPayload {
     }
 
     /// The same for people, unfenced.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         ([rendering.header(title())] + lines()).joined(separator: "\n")
     }
 
@@ -124,7 +113,7 @@ public struct WebFallbackPayload: ToolPayload {
 
     /// `{"league",...,"view","source":"web search","query","games":[],"results":[{"title","url","snippet","age"}]}`.
     /// By hand: `data` flattens the league's keys in, and `games` is there only for the views that have it.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(view.rawValue, forKey: .view)

@@ -2,20 +2,17 @@ import AlmanacCore
 import Foundation
 
 /// A team's upcoming games (`schedule`) or just the next one (`--next`).
-public struct SchedulePayload: ToolPayload {
-    /// The league.
-    public var league: League
-    /// The season schedule.
-    public var schedule: TeamSchedule
+struct SchedulePayload: ToolPayload {
+    var league: League
+    var schedule: TeamSchedule
     /// True for `--next`: only the next game.
-    public var nextOnly: Bool
+    var nextOnly: Bool
     /// How many upcoming games to list (schedule view).
-    public var limit: Int
+    var limit: Int
     /// Upcoming games start from here (now, or the start of `--date`).
-    public var from: Date
+    var from: Date
 
-    /// Creates the payload.
-    public init(league: League, schedule: TeamSchedule, nextOnly: Bool, limit: Int, from: Date) {
+    init(league: League, schedule: TeamSchedule, nextOnly: Bool, limit: Int, from: Date) {
         self.league = league
         self.schedule = schedule
         self.nextOnly = nextOnly
@@ -52,7 +49,7 @@ public struct SchedulePayload: ToolPayload {
     }
 
     /// Header, then the next game or the next few.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let header = rendering.header(title())
         let games = shown
         let lastLine = nextOnly ? last.map { "Last: " + line($0, rendering: rendering) } : nil
@@ -71,7 +68,7 @@ public struct SchedulePayload: ToolPayload {
     }
 
     /// Aligned columns: day, time, matchup, note.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         let header = rendering.header(title())
         let games = shown
         guard !games.isEmpty else { return header + "\n" + emptyLine }
@@ -94,7 +91,7 @@ public struct SchedulePayload: ToolPayload {
 
     /// `{"league",...,"view":"schedule","next","team","season","games":[...]}`.
     /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(SportsView.schedule.rawValue, forKey: .view)

@@ -2,42 +2,31 @@ import AlmanacCore
 import Foundation
 
 /// The games of one local day: `tools run sports nba`.
-public struct ScoresPayload: ToolPayload {
-    /// The league.
-    public var league: League
-    /// The viewer's day.
-    public var day: LocalDay
+struct ScoresPayload: ToolPayload {
+    var league: League
+    var day: LocalDay
     /// Games starting that day (already filtered to `team` when one was asked for).
-    public var games: [Game]
+    var games: [Game]
     /// The team asked about, if any.
-    public var team: TeamRef?
+    var team: TeamRef?
     /// At most this many games (most important first), when set.
-    public var limit: Int?
+    var limit: Int?
     /// `--player` in a team sport: who was asked for and where the day's leaders name them.
-    public var player: PlayerLookup?
+    var player: PlayerLookup?
 
     /// A player looked up among the day's game leaders.
-    public struct PlayerLookup: Sendable, Hashable {
+    struct PlayerLookup: Sendable, Hashable {
         /// The word asked ("mahomes").
-        public var query: String
+        var query: String
         /// The leader's name as upstream writes it, when one matched.
-        public var name: String?
+        var name: String?
         /// Ids of the games whose leaders name them.
-        public var games: [String]
+        var games: [String]
         /// Close or equally good names when none matched exactly one.
-        public var candidates: [String]
-
-        /// Creates a lookup.
-        public init(query: String, name: String?, games: [String], candidates: [String]) {
-            self.query = query
-            self.name = name
-            self.games = games
-            self.candidates = candidates
-        }
+        var candidates: [String]
     }
 
-    /// Creates the payload.
-    public init(
+    init(
         league: League, day: LocalDay, games: [Game], team: TeamRef?, limit: Int? = nil, player: PlayerLookup? = nil
     ) {
         self.league = league
@@ -103,7 +92,7 @@ public struct ScoresPayload: ToolPayload {
     }
 
     /// Header, then one line per game ("… N more games omitted" when over budget).
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         let (shown, hidden) = shown
         let zoneLabel = zoneLabel(shown)
         let header = rendering.header(title(rendering, zoneLabel: zoneLabel), zone: day.zone)
@@ -128,7 +117,7 @@ public struct ScoresPayload: ToolPayload {
     }
 
     /// Aligned columns: state, away, score, home, score, result.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         let shown = shown.games
         let zoneLabel = zoneLabel(shown)
         let header = rendering.header(title(rendering, zoneLabel: zoneLabel), zone: day.zone)
@@ -155,7 +144,7 @@ public struct ScoresPayload: ToolPayload {
 
     /// `{"league","leagueName","sport","view":"scores","date","timeZone","team","games":[...]}`.
     /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(SportsView.scores.rawValue, forKey: .view)

@@ -2,18 +2,15 @@ import AlmanacCore
 import Foundation
 
 /// League tables: `tools run sports nba standings`.
-public struct StandingsPayload: ToolPayload {
-    /// The league.
-    public var league: League
-    /// The tables.
-    public var standings: Standings
+struct StandingsPayload: ToolPayload {
+    var league: League
+    var standings: Standings
     /// When set, only this team's row.
-    public var team: TeamRef?
+    var team: TeamRef?
     /// Rows per table, when limited.
-    public var limit: Int?
+    var limit: Int?
 
-    /// Creates the payload.
-    public init(league: League, standings: Standings, team: TeamRef?, limit: Int?) {
+    init(league: League, standings: Standings, team: TeamRef?, limit: Int?) {
         self.league = league
         self.standings = standings
         self.team = team
@@ -84,7 +81,7 @@ public struct StandingsPayload: ToolPayload {
     }
 
     /// Header, then per table a name line and one line per team.
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         var header = rendering.header(title())
         let groups = shown
         guard !groups.isEmpty else {
@@ -108,7 +105,7 @@ public struct StandingsPayload: ToolPayload {
     }
 
     /// Aligned columns per table.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         var lines = [rendering.header(title())]
         for group in shown {
             lines.append(group.name)
@@ -176,7 +173,7 @@ public struct StandingsPayload: ToolPayload {
 
     /// `{"league",...,"view":"standings","season","groups":[{"name","entries":[...]}]}`.
     /// By hand: `data` flattens the league's keys in beside the view's (not this type's fields).
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         try LeagueJSON(league).encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(SportsView.standings.rawValue, forKey: .view)

@@ -1,9 +1,10 @@
 import Foundation
 
-/// One game (or match) on a scoreboard or a team schedule, API-agnostic.
+/// One game (or match) on a scoreboard or a team schedule, API-agnostic. Public only because
+/// ``ScoreboardContract/domainGames`` returns it; its members are the module's own.
 public struct Game: Sendable, Hashable, Codable {
     /// Where the game is in its life.
-    public enum State: String, Sendable, Hashable, Codable {
+    enum State: String, Sendable, Hashable, Codable {
         /// Not started (scheduled, or delayed before the start).
         case pre
         /// Under way (including halftime and delays during play).
@@ -13,26 +14,25 @@ public struct Game: Sendable, Hashable, Codable {
     }
 
     /// One side of a game.
-    public struct Side: Sendable, Hashable, Codable {
+    struct Side: Sendable, Hashable, Codable {
         /// Upstream team id.
-        public var id: String
+        var id: String
         /// Full name: "Los Angeles Lakers".
-        public var displayName: String
+        var displayName: String
         /// The name a fan uses: "Lakers" (pro, soccer) or "Georgia" (college).
-        public var name: String
+        var name: String
         /// "LAL".
-        public var abbreviation: String
+        var abbreviation: String
         /// Score, nil before the start and for games called off.
-        public var score: Int?
+        var score: Int?
         /// Season record as upstream summarizes it ("20-10", soccer "15-11-12").
-        public var record: String?
+        var record: String?
         /// Poll ranking (college), nil when unranked.
-        public var rank: Int?
+        var rank: Int?
         /// True for the winner of a completed game, false for the loser, nil otherwise.
-        public var winner: Bool?
+        var winner: Bool?
 
-        /// Creates a side.
-        public init(
+        init(
             id: String, displayName: String, name: String, abbreviation: String, score: Int? = nil,
             record: String? = nil, rank: Int? = nil, winner: Bool? = nil
         ) {
@@ -48,57 +48,45 @@ public struct Game: Sendable, Hashable, Codable {
     }
 
     /// Upstream event id.
-    public var id: String
+    var id: String
     /// Start instant (UTC).
-    public var start: Date
+    var start: Date
     /// False when the start time is a placeholder ("TBD"); the Eastern date still holds.
-    public var timeValid: Bool
-    /// Pre, in, post.
-    public var state: State
+    var timeValid: Bool
+    var state: State
     /// Upstream status name, e.g. `STATUS_POSTPONED`.
-    public var statusName: String
+    var statusName: String
     /// Upstream short detail: "Final", "8:36 - 3rd", "Top 9th", "58'", "Postponed".
-    public var status: String
+    var status: String
     /// True when the game finished with a result (false for postponed or canceled games).
-    public var completed: Bool
-    /// Home side.
-    public var home: Side
-    /// Away side.
-    public var away: Side
+    var completed: Bool
+    var home: Side
+    var away: Side
     /// Upstream note: "NBA Finals - Game 1", "Inclement Weather - Makeup date June 5".
-    public var note: String?
+    var note: String?
     /// Played at a neutral ground (a final, a game abroad): neither side is at home.
-    public var neutralSite = false
+    var neutralSite = false
     /// Where play stands or stopped ("top 7th", "2nd period"), when upstream says; shown for halted games.
-    public var period: String?
+    var period: String?
     /// When a suspended game resumes, when upstream says.
-    public var resumesAt: Date?
+    var resumesAt: Date?
     /// The game's statistical leaders as the scoreboard names them (ESPN: points, passing, batting), for
     /// `--player` in team sports; nil when upstream names none.
-    public var leaders: [Leader]?
+    var leaders: [Leader]?
 
     /// One player leading one category of a game.
-    public struct Leader: Sendable, Hashable, Codable {
+    struct Leader: Sendable, Hashable, Codable {
         /// "Points", "Passing Leader", "Batting Average".
-        public var category: String
+        var category: String
         /// "Patrick Mahomes" (untrusted text).
-        public var athlete: String
+        var athlete: String
         /// "22", "21/32, 257 YDS, 3 TD, 2 INT".
-        public var value: String
+        var value: String
         /// The upstream id of the player's team, when given.
-        public var teamId: String?
-
-        /// Creates a leader.
-        public init(category: String, athlete: String, value: String, teamId: String?) {
-            self.category = category
-            self.athlete = athlete
-            self.value = value
-            self.teamId = teamId
-        }
+        var teamId: String?
     }
 
-    /// Creates a game.
-    public init(
+    init(
         id: String, start: Date, timeValid: Bool = true, state: State, statusName: String, status: String,
         completed: Bool, home: Side, away: Side, note: String? = nil, period: String? = nil, resumesAt: Date? = nil
     ) {
@@ -140,18 +128,17 @@ public struct Game: Sendable, Hashable, Codable {
 }
 
 /// A team a user asked about, resolved as far as possible.
-public struct TeamRef: Sendable, Hashable, Codable {
+struct TeamRef: Sendable, Hashable, Codable {
     /// ESPN team id, when known.
-    public var id: String?
+    var id: String?
     /// ESPN abbreviation ("KC"), when known.
-    public var abbreviation: String
+    var abbreviation: String
     /// Full name, when known ("Kansas City Chiefs").
-    public var displayName: String?
+    var displayName: String?
     /// The word the user typed.
-    public var query: String
+    var query: String
 
-    /// Creates a reference.
-    public init(id: String?, abbreviation: String, displayName: String?, query: String) {
+    init(id: String?, abbreviation: String, displayName: String?, query: String) {
         self.id = id
         self.abbreviation = abbreviation
         self.displayName = displayName

@@ -1,10 +1,11 @@
 import AlmanacCore
 import Foundation
 
-/// A league ESPN serves under `/sports/{sport}/{slug}`.
+/// A league ESPN serves under `/sports/{sport}/{slug}`. Public for ``ESPNScoreboard``, whose caller
+/// (almanac-bench) names one with ``named(_:)``.
 public struct League: Sendable, Hashable, Codable {
     /// How team names, scores and records read in this league.
-    public enum Style: String, Sendable, Codable {
+    enum Style: String, Sendable, Codable {
         /// US pro leagues: "Away @ Home", team nicknames ("Lakers").
         case pro
         /// College: school names ("Georgia") and poll rankings ("#5 Georgia").
@@ -14,16 +15,15 @@ public struct League: Sendable, Hashable, Codable {
     }
 
     /// ESPN sport path component: `basketball`, `football`, `baseball`, `hockey`, `soccer`.
-    public var sport: String
+    var sport: String
     /// ESPN league slug: `nba`, `college-football`, `eng.1`.
-    public var slug: String
+    var slug: String
     /// Short name for headers: "NBA", "Premier League".
-    public var name: String
+    var name: String
     /// Naming, ordering and record conventions.
-    public var style: Style
+    var style: Style
 
-    /// Creates a league.
-    public init(sport: String, slug: String, name: String, style: Style) {
+    init(sport: String, slug: String, name: String, style: Style) {
         self.sport = sport
         self.slug = slug
         self.name = name
@@ -31,7 +31,7 @@ public struct League: Sendable, Hashable, Codable {
     }
 
     /// `basketball/nba`: the canonical spelling, used in cache keys.
-    public var path: String { "\(sport)/\(slug)" }
+    var path: String { "\(sport)/\(slug)" }
 
     /// This league under upstream's own name (a scoreboard's `leagues[0].name`), which heads the answer where
     /// the catalog's name is only made from the slug ("COL 1", "Rugby 267979", a path outside the catalog).
@@ -59,13 +59,13 @@ public struct League: Sendable, Hashable, Codable {
 extension League {
     /// The named leagues (those with a display name and aliases in the catalog table), in the order
     /// `tools run sports` lists them; the LLM router knows these by name. `catalog` holds every league.
-    public static let all: [League] = Array(catalog.prefix(namedCount))
+    static let all: [League] = Array(catalog.prefix(namedCount))
 
     /// The paths of ``all``: leagues whose catalog name was chosen, not made from the slug.
     static let namedPaths: Set<String> = Set(all.map(\.path))
 
     /// Friendly names people and models type, mapped to ESPN slugs (slugs with a hyphen map to themselves).
-    public static let aliases: [String: String] = {
+    static let aliases: [String: String] = {
         var aliases: [String: String] = [:]
         for (slug, words) in aliasesBySlug {
             if slug.contains("-") { aliases[slug] = slug }
@@ -75,20 +75,20 @@ extension League {
     }()
 
     /// The short word people and the CLI use for this league: `nba`, `epl`, `ncaaf`, `laliga`.
-    public var word: String {
+    var word: String {
         Self.aliasesBySlug.first { $0.slug == slug }?.aliases.first ?? slug
     }
 
     /// The other tour of a sport with men's and women's tours (ATP and WTA, PGA and LPGA), where a
     /// `--player` missing from this one's field may play.
-    public var otherTour: League? {
+    var otherTour: League? {
         let pairs = ["tennis/atp": "wta", "tennis/wta": "atp", "golf/pga": "lpga", "golf/lpga": "pga"]
         return pairs[path].flatMap { League.named($0) }
     }
 
     /// Every word that names this league: its short word, the slug when it reads as a word, and
     /// the other aliases.
-    public var aliasWords: [String] {
+    var aliasWords: [String] {
         let aliases = Self.aliasesBySlug.first { $0.slug == slug }?.aliases ?? []
         return aliases.isEmpty ? [slug] : aliases + (slug.contains(".") ? [] : [slug])
     }
@@ -207,7 +207,7 @@ extension League {
     }
 
     /// How the tool draws this league's scoreboard.
-    public var shape: Shape {
+    var shape: Shape {
         switch sport {
         case "golf": .golf
         case "tennis": .tennis
@@ -218,7 +218,7 @@ extension League {
     }
 
     /// A sport's scoreboard shape: team games, or tournaments, draws, race weekends and fight cards.
-    public enum Shape: String, Sendable, Codable, CaseIterable {
+    enum Shape: String, Sendable, Codable, CaseIterable {
         /// Two sides and a score (every team sport, rugby, soccer).
         case team
         /// A leaderboard of golfers.

@@ -7,7 +7,7 @@
 extension League {
     /// Every league in ESPN's list (356 in 17 sports): the named ones first, in
     /// `League.all` order, then the rest by sport in ESPN's order.
-    public static let catalog: [League] = [
+    static let catalog: [League] = [
         League(sport: "basketball", slug: "nba", name: "NBA", style: .pro),
         League(sport: "basketball", slug: "wnba", name: "WNBA", style: .pro),
         League(sport: "football", slug: "nfl", name: "NFL", style: .pro),
@@ -471,5 +471,5 @@ extension League {
     ]
 
     /// ESPN's sports, in its order (some, like cricket, list no league).
-    public static let catalogSports: [String] = ["australian-football", "baseball", "basketball", "cricket", "field-hockey", "football", "golf", "hockey", "lacrosse", "mma", "racing", "rugby", "rugby-league", "soccer", "tennis", "volleyball", "water-polo"]
+    static let catalogSports: [String] = ["australian-football", "baseball", "basketball", "cricket", "field-hockey", "football", "golf", "hockey", "lacrosse", "mma", "racing", "rugby", "rugby-league", "soccer", "tennis", "volleyball", "water-polo"]
 }

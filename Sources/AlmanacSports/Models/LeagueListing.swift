@@ -6,7 +6,7 @@ extension League {
     /// `sport/league` path, name and aliases.
     ///
     /// - Throws: a usage error naming the sports when `sport` is not one.
-    public static func listing(sport: String?) throws -> String {
+    static func listing(sport: String?) throws -> String {
         let wanted = sport?.lowercased().trimmingCharacters(in: .whitespaces)
         if let wanted, !catalogSports.contains(wanted) {
             let guess = Suggest.closest(to: wanted, in: catalogSports)

@@ -2,44 +2,42 @@ import AlmanacCore
 import Foundation
 
 /// A day on the viewer's calendar: `[start, end)` in their zone.
-public struct LocalDay: Sendable, Hashable, Codable {
+struct LocalDay: Sendable, Hashable, Codable {
     /// Start of the day (inclusive).
-    public var start: Date
+    var start: Date
     /// Start of the next day (exclusive); 23 or 25 hours later on DST changes.
-    public var end: Date
+    var end: Date
     /// The viewer's zone identifier.
-    public var zoneIdentifier: String
+    var zoneIdentifier: String
 
-    /// Creates a day.
-    public init(start: Date, end: Date, zoneIdentifier: String) {
+    init(start: Date, end: Date, zoneIdentifier: String) {
         self.start = start
         self.end = end
         self.zoneIdentifier = zoneIdentifier
     }
 
     /// The day containing `instant` in `zone`.
-    public static func containing(_ instant: Date, in zone: TimeZone) -> LocalDay {
+    static func containing(_ instant: Date, in zone: TimeZone) -> LocalDay {
         let calendar = TimeText.calendar(zone)
         let start = calendar.startOfDay(for: instant)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         return LocalDay(start: start, end: end, zoneIdentifier: zone.identifier)
     }
 
-    /// The viewer's zone.
-    public var zone: TimeZone { TimeZone(identifier: zoneIdentifier) ?? TimeText.utc }
+    var zone: TimeZone { TimeZone(identifier: zoneIdentifier) ?? TimeText.utc }
 
     /// "2024-12-15".
-    public var isoDate: String { TimeText.isoDay(start, in: zone) }
+    var isoDate: String { TimeText.isoDay(start, in: zone) }
 
     /// Whether `instant` falls in the day.
-    public func contains(_ instant: Date) -> Bool { instant >= start && instant < end }
+    func contains(_ instant: Date) -> Bool { instant >= start && instant < end }
 
     /// The ESPN scoreboard dates (`YYYYMMDD`, US-Eastern days) whose day overlaps this one: one date when
     /// the viewer is in New York, usually two elsewhere.
     ///
     /// ESPN files every game under the Eastern date it starts on, so a late game in Los Angeles or an early
     /// one seen from Tokyo sits under a different date than the viewer's.
-    public var easternDates: [String] {
+    var easternDates: [String] {
         let calendar = TimeText.calendar(Self.eastern)
         var day = calendar.startOfDay(for: start)
         var dates: [String] = []

@@ -4,50 +4,43 @@ import Foundation
 /// (`League.Shape` golf, tennis, racing, MMA), API-agnostic. One event type carries every shape; only
 /// the list of its shape is filled (`players` for golf, `matches` for tennis, `sessions` for racing,
 /// `bouts` for MMA).
-public struct SportEvents: Sendable, Hashable, Codable {
+struct SportEvents: Sendable, Hashable, Codable {
     /// The league as upstream names it ("PGA TOUR"), when it says.
-    public var leagueName: String?
+    var leagueName: String?
     /// Events overlapping the asked day (or, for `--next`, the next one), in start order.
-    public var events: [SportEvent]
-
-    /// Creates a list.
-    public init(leagueName: String?, events: [SportEvent]) {
-        self.leagueName = leagueName
-        self.events = events
-    }
+    var events: [SportEvent]
 }
 
 /// One tournament, draw, race weekend or card.
-public struct SportEvent: Sendable, Hashable, Codable {
+struct SportEvent: Sendable, Hashable, Codable {
     /// Upstream event id.
-    public var id: String
+    var id: String
     /// "Valero Texas Open", "US Open", "Lenovo Canadian Grand Prix", "UFC Fight Night: Ulberg vs. Reyes".
-    public var name: String
+    var name: String
     /// Pre, in, post (the event's own; tennis uses each match's).
-    public var state: Game.State
+    var state: Game.State
     /// Upstream short detail: "Final", "Round 3 - Play Complete".
-    public var status: String?
+    var status: String?
     /// First day (UTC), when known.
-    public var start: Date?
+    var start: Date?
     /// False when upstream knows only the day of `start` (its time is a placeholder).
-    public var timeValid = true
+    var timeValid = true
     /// Last day (UTC), when upstream says.
-    public var end: Date?
+    var end: Date?
     /// Golf: the round being (or last) played.
-    public var round: Int?
+    var round: Int?
     /// Golf: rounds in the tournament.
-    public var rounds: Int?
+    var rounds: Int?
     /// Golf: the leaderboard, in order.
-    public var players: [GolfPlayer]
+    var players: [GolfPlayer]
     /// Tennis: matches (already cut to the asked tour's draws).
-    public var matches: [TennisMatch]
+    var matches: [TennisMatch]
     /// Racing: sessions in running order.
-    public var sessions: [RaceSession]
+    var sessions: [RaceSession]
     /// MMA: bouts in upstream order.
-    public var bouts: [Bout]
+    var bouts: [Bout]
 
-    /// Creates an event.
-    public init(
+    init(
         id: String, name: String, state: Game.State, status: String? = nil, start: Date? = nil, end: Date? = nil,
         round: Int? = nil, rounds: Int? = nil, players: [GolfPlayer] = [], matches: [TennisMatch] = [],
         sessions: [RaceSession] = [], bouts: [Bout] = []
@@ -74,20 +67,19 @@ public struct SportEvent: Sendable, Hashable, Codable {
 }
 
 /// One golfer's line on a leaderboard.
-public struct GolfPlayer: Sendable, Hashable, Codable {
+struct GolfPlayer: Sendable, Hashable, Codable {
     /// "1", "T5", "CUT", "WD" (nil when upstream gives no position: a scoreboard without a leaderboard).
-    public var position: String?
+    var position: String?
     /// "Scottie Scheffler".
-    public var name: String
+    var name: String
     /// To par as upstream writes it: "-10", "E", "+3".
-    public var score: String?
+    var score: String?
     /// Holes played in the current round ("F" when finished, "12").
-    public var thru: String?
+    var thru: String?
     /// When the golfer tees off, while their round has not started (leaderboard endpoint only).
-    public var teeTime: Date?
+    var teeTime: Date?
 
-    /// Creates a line.
-    public init(position: String?, name: String, score: String?, thru: String?, teeTime: Date? = nil) {
+    init(position: String?, name: String, score: String?, thru: String?, teeTime: Date? = nil) {
         self.position = position
         self.name = name
         self.score = score
@@ -96,29 +88,27 @@ public struct GolfPlayer: Sendable, Hashable, Codable {
     }
 }
 
-/// One tennis match.
-public struct TennisMatch: Sendable, Hashable, Codable {
+struct TennisMatch: Sendable, Hashable, Codable {
     /// "Men's Singles", "Mixed Doubles".
-    public var draw: String?
+    var draw: String?
     /// "Quarterfinal", "2nd Round".
-    public var round: String?
+    var round: String?
     /// The match's own state (the tournament's says final while matches are live).
-    public var state: Game.State
+    var state: Game.State
     /// Upstream short detail: "Final", "3rd", "Retired".
-    public var status: String?
+    var status: String?
     /// Scheduled start (UTC).
-    public var start: Date?
+    var start: Date?
     /// False when upstream knows only the day of `start` ("TBD").
-    public var timeValid = true
+    var timeValid = true
     /// Display names; a doubles pair as "A / B".
-    public var players: [String]
+    var players: [String]
     /// The winner's name, nil until there is one.
-    public var winner: String?
+    var winner: String?
     /// Sets, winner's games first once decided, else in `players` order: "6-4 3-6 7-6".
-    public var score: String?
+    var score: String?
 
-    /// Creates a match.
-    public init(
+    init(
         draw: String?, round: String?, state: Game.State, status: String?, start: Date?, players: [String],
         winner: String?, score: String?
     ) {
@@ -137,69 +127,50 @@ public struct TennisMatch: Sendable, Hashable, Codable {
 }
 
 /// One session of a race weekend (practice, qualifying, sprint, race).
-public struct RaceSession: Sendable, Hashable, Codable {
+struct RaceSession: Sendable, Hashable, Codable {
     /// "Race", "Qualifying", "Sprint", "Practice 1".
-    public var name: String
-    /// Pre, in, post.
-    public var state: Game.State
-    /// Start (UTC).
-    public var start: Date?
+    var name: String
+    var state: Game.State
+    var start: Date?
     /// Finishing (or running) order; before the session, the entry list without positions.
-    public var results: [RaceResult]
-
-    /// Creates a session.
-    public init(name: String, state: Game.State, start: Date?, results: [RaceResult]) {
-        self.name = name
-        self.state = state
-        self.start = start
-        self.results = results
-    }
+    var results: [RaceResult]
 }
 
 /// One driver's place in a session.
-public struct RaceResult: Sendable, Hashable, Codable {
+struct RaceResult: Sendable, Hashable, Codable {
     /// 1-based place, when upstream gives it; nil before the session runs (upstream's order is then an entry list).
-    public var position: Int?
+    var position: Int?
     /// "Kimi Antonelli".
-    public var name: String
+    var name: String
     /// The team or car, when upstream gives it (ESPN's F1 scoreboard does not).
-    public var team: String?
-
-    /// Creates a result.
-    public init(position: Int?, name: String, team: String?) {
-        self.position = position
-        self.name = name
-        self.team = team
-    }
+    var team: String?
 }
 
 /// One bout on a fight card.
-public struct Bout: Sendable, Hashable, Codable {
+struct Bout: Sendable, Hashable, Codable {
     /// "Lightweight", "W Strawweight".
-    public var weightClass: String?
-    /// Pre, in, post.
-    public var state: Game.State
+    var weightClass: String?
+    var state: Game.State
     /// Scheduled start (UTC).
-    public var start: Date?
+    var start: Date?
     /// The two fighters, in upstream order.
-    public var fighters: [String]
+    var fighters: [String]
     /// Records ("9-0-0"), parallel to `fighters` (nil where upstream gives none).
-    public var records: [String?]
+    var records: [String?]
     /// The winner's name, nil until there is one (and for draws, no contests).
-    public var winner: String?
+    var winner: String?
     /// "Decision", "KO/TKO", "Submission", as far as upstream says.
-    public var method: String?
+    var method: String?
     /// The round it ended in (or is in).
-    public var round: Int?
+    var round: Int?
     /// Time in that round, "1:08".
-    public var clock: String?
+    var clock: String?
     /// Upstream short detail: "Final", "9/27 - 7:00 PM EDT" (and whatever it says for a draw or no contest).
-    public var status: String?
+    var status: String?
     /// Upstream status name: "STATUS_FINAL", "STATUS_SCHEDULED".
-    public var statusName: String?
+    var statusName: String?
 
-    /// Creates a bout.
-    public init(
+    init(
         weightClass: String?, state: Game.State, start: Date?, fighters: [String], records: [String?] = [],
         winner: String?, method: String?, round: Int?, clock: String?, status: String? = nil, statusName: String? = nil
     ) {

@@ -2,7 +2,7 @@ import AlmanacCore
 import Foundation
 
 /// What the sports tool can show.
-public enum SportsView: String, Sendable, Hashable, Codable, CaseIterable {
+enum SportsView: String, Sendable, Hashable, Codable, CaseIterable {
     /// The day's games (default).
     case scores
     /// League tables.
@@ -14,7 +14,7 @@ public enum SportsView: String, Sendable, Hashable, Codable, CaseIterable {
 }
 
 /// A provider's answer for one sports question. Cached as JSON by the coordinator.
-public enum SportsData: Sendable, Hashable, Codable {
+enum SportsData: Sendable, Hashable, Codable {
     /// Games on a local day, and the league as upstream names it ("National Basketball Association"), when it says.
     case games([Game], leagueName: String? = nil)
     /// Standings tables.
@@ -30,19 +30,17 @@ public enum SportsData: Sendable, Hashable, Codable {
 }
 
 /// League tables: one group per conference, division or single table.
-public struct Standings: Sendable, Hashable, Codable {
-    /// One table.
-    public struct Group: Sendable, Hashable, Codable {
+struct Standings: Sendable, Hashable, Codable {
+    struct Group: Sendable, Hashable, Codable {
         /// "Eastern Conference", "English Premier League".
-        public var name: String
+        var name: String
         /// Rows in table order.
-        public var entries: [Entry]
+        var entries: [Entry]
         /// The conference or league a division belongs to ("American League" for "AL East"), when the
         /// answer nests it.
-        public var parent: String?
+        var parent: String?
 
-        /// Creates a group.
-        public init(name: String, entries: [Entry], parent: String? = nil) {
+        init(name: String, entries: [Entry], parent: String? = nil) {
             self.name = name
             self.entries = entries
             self.parent = parent
@@ -50,7 +48,7 @@ public struct Standings: Sendable, Hashable, Codable {
 
         /// Whether `words` name this group: "AL East" for "American League East", "nfc north",
         /// "Eastern Conference", "east" for "Eastern Conference" (case, "conference" and "division" aside).
-        public func isNamed(_ words: String) -> Bool {
+        func isNamed(_ words: String) -> Bool {
             let wanted = Self.key(words)
             guard !wanted.isEmpty else { return false }
             if Self.key(name) == wanted { return true }
@@ -61,7 +59,7 @@ public struct Standings: Sendable, Hashable, Codable {
 
         /// Whether every word of `words` is a word of this group's name (with its parent's): "east" for
         /// both "AL East" and "NL East", "al" for every American League division.
-        public func isLooselyNamed(_ words: String) -> Bool {
+        func isLooselyNamed(_ words: String) -> Bool {
             let wanted = Self.key(words).split(separator: " ")
             guard !wanted.isEmpty else { return false }
             let have = Set(Self.key([parent, name].compactMap { $0 }.joined(separator: " ")).split(separator: " "))
@@ -84,42 +82,38 @@ public struct Standings: Sendable, Hashable, Codable {
         }
     }
 
-    /// One team's row.
-    public struct Entry: Sendable, Hashable, Codable {
+    struct Entry: Sendable, Hashable, Codable {
         /// Upstream team id.
-        public var teamId: String
+        var teamId: String
         /// "Boston Celtics".
-        public var displayName: String
+        var displayName: String
         /// "Celtics" / "Liverpool".
-        public var name: String
+        var name: String
         /// "BOS".
-        public var abbreviation: String
+        var abbreviation: String
         /// Seed or table position.
-        public var position: Int?
+        var position: Int?
         /// Overall record summary ("61-21", soccer "25-9-4" wins-draws-losses).
-        public var record: String?
-        /// Wins.
-        public var wins: Int?
-        /// Losses.
-        public var losses: Int?
+        var record: String?
+        var wins: Int?
+        var losses: Int?
         /// Draws (soccer) or ties.
-        public var ties: Int?
+        var ties: Int?
         /// League points (soccer, hockey).
-        public var points: Int?
+        var points: Int?
         /// Games behind the leader as upstream writes it ("-", "3", "2.5").
-        public var gamesBehind: String?
+        var gamesBehind: String?
         /// Goal or point difference as upstream writes it ("+45").
-        public var difference: String?
+        var difference: String?
         /// Upstream qualification note ("Champions League", "Relegation").
-        public var note: String?
+        var note: String?
         /// Upstream's clinch mark as it writes it: ESPN's `clincher` ("z", "xp", "e"), MLB's and the NHL's
         /// `clinchIndicator` ("y", "w", "p").
-        public var clinch: String?
+        var clinch: String?
         /// What the mark means, when upstream says (ESPN's stat `description`: "Clinched Conference").
-        public var clinchMeaning: String?
+        var clinchMeaning: String?
 
-        /// Creates a row.
-        public init(
+        init(
             teamId: String, displayName: String, name: String, abbreviation: String, position: Int? = nil,
             record: String? = nil, wins: Int? = nil, losses: Int? = nil, ties: Int? = nil, points: Int? = nil,
             gamesBehind: String? = nil, difference: String? = nil, note: String? = nil, clinch: String? = nil,
@@ -152,86 +146,53 @@ public struct Standings: Sendable, Hashable, Codable {
     }
 
     /// "2024-25", when upstream says.
-    public var season: String?
-    /// The tables.
-    public var groups: [Group]
-
-    /// Creates standings.
-    public init(season: String?, groups: [Group]) {
-        self.season = season
-        self.groups = groups
-    }
+    var season: String?
+    var groups: [Group]
 }
 
-/// One headline.
-public struct NewsItem: Sendable, Hashable, Codable {
+struct NewsItem: Sendable, Hashable, Codable {
     /// Headline (untrusted text).
-    public var headline: String
+    var headline: String
     /// Description (untrusted text).
-    public var description: String?
-    /// When it was published.
-    public var published: Date?
-    /// Link to the article.
-    public var url: String?
+    var description: String?
+    var published: Date?
+    var url: String?
     /// "Story", "Media", "Preview".
-    public var kind: String?
-
-    /// Creates a headline.
-    public init(headline: String, description: String?, published: Date?, url: String?, kind: String?) {
-        self.headline = headline
-        self.description = description
-        self.published = published
-        self.url = url
-        self.kind = kind
-    }
+    var kind: String?
 }
 
 /// A team's season schedule.
-public struct TeamSchedule: Sendable, Hashable, Codable {
+struct TeamSchedule: Sendable, Hashable, Codable {
     /// The team as upstream names it.
-    public var team: Game.Side
+    var team: Game.Side
     /// The season year upstream answered for.
-    public var season: Int?
+    var season: Int?
     /// Games in date order.
-    public var games: [Game]
-
-    /// Creates a schedule.
-    public init(team: Game.Side, season: Int?, games: [Game]) {
-        self.team = team
-        self.season = season
-        self.games = games
-    }
+    var games: [Game]
 }
 
 /// Hits from a web search standing in for ESPN.
-public struct WebAnswer: Sendable, Hashable, Codable {
+struct WebAnswer: Sendable, Hashable, Codable {
     /// The question sent to the search engine.
-    public var query: String
+    var query: String
     /// The hits (untrusted text).
-    public var hits: [WebSearchHit]
-
-    /// Creates an answer.
-    public init(query: String, hits: [WebSearchHit]) {
-        self.query = query
-        self.hits = hits
-    }
+    var hits: [WebSearchHit]
 }
 
 /// A team in a league's directory (ESPN `/teams`).
-public struct TeamEntry: Sendable, Hashable, Codable {
+struct TeamEntry: Sendable, Hashable, Codable {
     /// ESPN id.
-    public var id: String
+    var id: String
     /// "LAL".
-    public var abbreviation: String
+    var abbreviation: String
     /// "Los Angeles Lakers".
-    public var displayName: String
+    var displayName: String
     /// "Lakers".
-    public var shortDisplayName: String
+    var shortDisplayName: String
     /// "Los Angeles".
-    public var location: String
+    var location: String
 
-    /// Creates an entry.
-    public init(id: String, abbreviation: String, displayName: String, shortDisplayName: String, location: String) {
+    init(id: String, abbreviation: String, displayName: String, shortDisplayName: String, location: String) {
         self.id = id
         self.abbreviation = abbreviation
         self.displayName = displayName

@@ -7,48 +7,47 @@ import Foundation
 /// (`KnownTeams`) plus `spoken`, the nicknames ESPN does not carry ("cavs", "niners") and teams
 /// of leagues whose responses were not recorded. Spellings are lowercased, accents folded,
 /// apostrophes and periods dropped, single spaces ("st louis blues", "paris saint-germain").
-public enum SportsVocabulary {
+enum SportsVocabulary {
     /// A way to say a league in a sentence.
-    public struct LeagueName: Sendable, Hashable {
+    struct LeagueName: Sendable, Hashable {
         /// "premier league", "epl", "college football".
-        public var phrase: String
-        /// The league it names.
-        public var league: League
+        var phrase: String
+        var league: League
     }
 
     /// A team (or teams sharing a nickname across leagues, e.g. the Giants) and the ways to say it.
-    public struct Team: Sendable, Hashable {
+    struct Team: Sendable, Hashable {
         /// The word to pass as `--team`: the nickname for pro teams ("lakers", "red sox"), the school
         /// for college ("georgia"), the club name for soccer ("manchester city").
-        public var name: String
+        var name: String
         /// Every spelling that names the team in a sentence, `name` included, longest first.
-        public var spellings: [String]
+        var spellings: [String]
         /// Spellings that are also places ("georgia", "fulham"): the team only when the sentence
         /// is about sports.
-        public var placeSpellings: Set<String>
+        var placeSpellings: Set<String>
         /// Its leagues, in `League.all` order.
-        public var leagues: [League]
+        var leagues: [League]
     }
 
     /// Every league phrase: short words, aliases (hyphens read as spaces) and names.
-    public static let leagueNames: [LeagueName] = League.all.flatMap { league in
+    static let leagueNames: [LeagueName] = League.all.flatMap { league in
         let phrases = league.aliasWords.map { $0.replacingOccurrences(of: "-", with: " ") } + [spoken(league.name)]
         var seen = Set<String>()
         return phrases.filter { seen.insert($0).inserted }.map { LeagueName(phrase: $0, league: league) }
     }
 
     /// The sport words leagues are filed under: basketball, football, baseball, hockey, soccer.
-    public static let sports: Set<String> = Set(League.all.map(\.sport))
+    static let sports: Set<String> = Set(League.all.map(\.sport))
 
     /// The league a sport word means on its own: the sport's first US pro league ("football" → NFL),
     /// nil when it has none (soccer: which league is anyone's guess).
-    public static func league(forSport sport: String) -> League? {
+    static func league(forSport sport: String) -> League? {
         League.all.first { $0.sport == sport && $0.style == .pro }
     }
 
     /// Whether `league` plays in `month` (1–12); false when the season is not known here.
     /// Picks the league of a shared nickname ("giants" in December is the NFL team).
-    public static func isInSeason(_ league: League, month: Int) -> Bool {
+    static func isInSeason(_ league: League, month: Int) -> Bool {
         let seasons: [String: Set<Int>] = [
             "nfl": [9, 10, 11, 12, 1, 2], "mlb": [3, 4, 5, 6, 7, 8, 9, 10], "nhl": [10, 11, 12, 1, 2, 3, 4, 5, 6],
             "nba": [10, 11, 12, 1, 2, 3, 4, 5, 6], "wnba": [5, 6, 7, 8, 9, 10],
@@ -59,7 +58,7 @@ public enum SportsVocabulary {
     }
 
     /// Every team, pro leagues first (`League.all` order).
-    public static let teams: [Team] = buildTeams()
+    static let teams: [Team] = buildTeams()
 
     /// The `--team` words a spelling names in `league` ("cavs" → "cavaliers"), for matching a word
     /// that no ESPN name fits.

@@ -1,17 +1,18 @@
 import AlmanacCore
 import Foundation
 
-/// Synchronous decoding of ESPN scoreboards: the entry point benchmarks and other tools call.
+/// Synchronous decoding of ESPN scoreboards. Public for scripts/bench (almanac-bench), which times
+/// decode+format in-process:
 ///
 /// ```swift
-/// let games = try ESPNScoreboard.decode(body, league: League.named("nba")!)
-/// let text = ESPNScoreboard.context(games, league: league, day: day, rendering: rendering)
+/// guard let league = League.named("nba") else { ... }
+/// let text = try ESPNScoreboard.decodeAndFormat(body, league: league, now: now, timeZone: zone)
 /// ```
 public enum ESPNScoreboard {
     /// Decodes a scoreboard body into games (in upstream order), skipping events without two sides.
     ///
     /// - Throws: ``ProviderFailure`` of kind `decoding` when the body is not a scoreboard.
-    public static func decode(_ data: Data, league: League) throws -> [Game] {
+    static func decode(_ data: Data, league: League) throws -> [Game] {
         try page(data, league: league).games
     }
 

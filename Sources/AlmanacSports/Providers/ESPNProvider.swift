@@ -2,24 +2,21 @@ import AlmanacCore
 import Foundation
 
 /// One sports question, as every sports provider receives it.
-public struct SportsQuery: Sendable, Hashable {
-    /// The league.
-    public var league: League
-    /// What to show.
-    public var view: SportsView
+struct SportsQuery: Sendable, Hashable {
+    var league: League
+    var view: SportsView
     /// For scores: the viewer's day.
-    public var day: LocalDay?
+    var day: LocalDay?
     /// For schedules (and web search wording): the team.
-    public var team: TeamRef?
+    var team: TeamRef?
     /// For schedules: the first season to ask for.
-    public var season: Int?
+    var season: Int?
     /// For golf, tennis, racing and MMA scores: the next event from `day` on instead of `day`'s.
-    public var next: Bool
+    var next: Bool
     /// For standings: division tables (ESPN `level=3`) rather than the league's default grouping.
-    public var divisions: Bool
+    var divisions: Bool
 
-    /// Creates a query.
-    public init(
+    init(
         league: League, view: SportsView, day: LocalDay? = nil, team: TeamRef? = nil, season: Int? = nil,
         next: Bool = false, divisions: Bool = false
     ) {
@@ -39,9 +36,9 @@ public struct SportsQuery: Sendable, Hashable {
 /// `limit` (the default answers a whole day; `limit` ≥ 600 silently truncates). The viewer's day usually
 /// overlaps two Eastern dates: both are fetched concurrently, merged by event id and cut to the day.
 /// If one date fails the whole attempt fails, so a partial day never looks like a complete one.
-public struct ESPNProvider: DescribedProvider {
+struct ESPNProvider: DescribedProvider {
     /// `espn`, the first choice for every league.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "espn", tool: "sports", priority: 0, summary: "ESPN site API (scores, standings, news, schedules)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_ESPN_URL", defaultBase: "https://site.api.espn.com")],
         probe: HealthProbe(path: "/apis/site/v2/sports/basketball/nba/scoreboard"),
@@ -59,13 +56,9 @@ public struct ESPNProvider: DescribedProvider {
         ],
         sampleCall: SampleCall(words: ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]))
 
-    /// Creates the provider.
-    public init() {}
-
     static let service = "ESPN"
 
-    /// Fetches what `query` asks for.
-    public func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
+    func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
         let base = try descriptor.baseURL(environment.settings)
         let league = query.league
         switch query.view {

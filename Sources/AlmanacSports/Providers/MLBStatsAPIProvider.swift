@@ -8,9 +8,9 @@ import Foundation
 /// Eastern date for every US venue), merged and cut to the day like ESPN's pages; if one date fails the
 /// attempt fails. Standings ask `/api/v1/standings?leagueId=103,104&season=YYYY` (American and
 /// National League). Answers only MLB, and only scores and standings.
-public struct MLBStatsAPIProvider: DescribedProvider {
+struct MLBStatsAPIProvider: DescribedProvider {
     /// `mlb-statsapi`, behind ESPN.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "mlb-statsapi", tool: "sports", priority: 10, summary: "MLB Stats API (MLB scores and standings)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_MLB_STATSAPI_URL", defaultBase: "https://statsapi.mlb.com")],
         terms: UpstreamTerms(
@@ -25,18 +25,14 @@ public struct MLBStatsAPIProvider: DescribedProvider {
         sampleCall: SampleCall(words: ["run", "sports", "mlb", "--date", "2023-08-29", "--tz", "America/New_York"]),
         fixtureFolder: "mlb-statsapi")
 
-    /// Creates the provider.
-    public init() {}
-
     static let service = "MLB Stats API"
 
     /// MLB scores and standings only.
-    public func supports(_ query: SportsQuery) -> Bool {
+    func supports(_ query: SportsQuery) -> Bool {
         query.league.path == "baseball/mlb" && (query.view == .scores || query.view == .standings)
     }
 
-    /// Fetches what `query` asks for.
-    public func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
+    func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
         let base = try descriptor.baseURL(environment.settings)
         switch query.view {
         case .scores:

@@ -8,9 +8,9 @@ import Foundation
 /// request covers every game starting in the viewer's day, which are kept. Standings ask
 /// `/v1/standings/{date}` for today's Eastern date (empty before the season's first game). Answers only
 /// the NHL, and only scores and standings.
-public struct NHLProvider: DescribedProvider {
+struct NHLProvider: DescribedProvider {
     /// `nhl-api`, behind ESPN.
-    public static let descriptor = ProviderDescriptor(
+    static let descriptor = ProviderDescriptor(
         name: "nhl-api", tool: "sports", priority: 10, summary: "NHL web API (NHL scores and standings)",
         endpoints: [ProviderEndpoint(env: "ALMANAC_NHL_API_URL", defaultBase: "https://api-web.nhle.com")],
         probe: HealthProbe(path: "/v1/standings/now", essential: false),
@@ -25,18 +25,14 @@ public struct NHLProvider: DescribedProvider {
         sampleCall: SampleCall(words: ["run", "sports", "nhl", "--date", "2025-10-07", "--tz", "America/New_York"]),
         fixtureFolder: "nhl-api")
 
-    /// Creates the provider.
-    public init() {}
-
     static let service = "NHL API"
 
     /// NHL scores and standings only.
-    public func supports(_ query: SportsQuery) -> Bool {
+    func supports(_ query: SportsQuery) -> Bool {
         query.league.path == "hockey/nhl" && (query.view == .scores || query.view == .standings)
     }
 
-    /// Fetches what `query` asks for.
-    public func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
+    func fetch(_ query: SportsQuery, in environment: ProviderEnvironment) async throws -> SportsData {
         let base = try descriptor.baseURL(environment.settings)
         switch query.view {
         case .scores:

@@ -6,17 +6,17 @@ import Foundation
 /// `--player`, `--date`, `--next`; `standings` (with `--group` for a division or conference when
 /// the schema declares it), `news`, `schedule`. The words are ``SportsVocabulary`` and
 /// ``SportsQuestionWords``.
-public struct SportsQuestionReader: QuestionReader {
+struct SportsQuestionReader: QuestionReader {
     /// Options the sports schema declares (later capabilities are emitted only once declared).
     let declared: Set<String>
 
     /// Creates the reader for a tool with `schema`.
-    public init(schema: ToolSchema) {
+    init(schema: ToolSchema) {
         declared = Set(schema.parameters.map(\.name))
     }
 
     /// The sports reading of `clause`, or nil when it is not about sports.
-    public func read(_ clause: QuestionClause) -> ToolReading? {
+    func read(_ clause: QuestionClause) -> ToolReading? {
         let reading = SportsClause(clause, declared: declared)
         if let mine = mineReading(clause, reading) { return mine }
         guard reading.isSports else { return nil }
