@@ -1,7 +1,7 @@
-import AlmanacCore
-import CCurl
-import Foundation
-import Synchronization
+public import AlmanacCore
+internal import CCurl
+public import Foundation
+internal import Synchronization
 
 /// The live transport: libcurl, driven directly.
 ///

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// One recorded exchange file and what checking it means.
 public struct FixtureScenario: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The paths and value types of a JSON document; array elements are merged under `[]`.
 struct JSONShape: Sendable, Equatable {

@@ -1,6 +1,6 @@
-import AlmanacCore
-import Foundation
-import Synchronization
+public import AlmanacCore
+public import Foundation
+internal import Synchronization
 
 /// Exchanges seen while recording, written out redacted as Fixtures/ files.
 public final class Recorder: Sendable {

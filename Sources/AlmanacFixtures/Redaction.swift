@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// Removing secrets from what is recorded: every provider's declared secrets plus generic names.
 enum Redaction {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A loopback server that records every request it gets (`scripts/attacker-server.py`), for tests
 /// that prove a caller could not make Almanac reach it or send it a credential. Stopped by its pid.

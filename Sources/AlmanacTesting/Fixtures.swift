@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// Finds files in the package's top-level `Fixtures/` folder from any test file.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Compares text with a checked-in golden file under `Fixtures/`.
 ///

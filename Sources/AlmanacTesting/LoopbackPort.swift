@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Free TCP ports on the loopback interface.
 public enum LoopbackPort {

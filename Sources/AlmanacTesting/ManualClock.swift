@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+internal import Foundation
+internal import Synchronization
 
 /// A clock that moves only when a test advances it, so deadline tests run without waiting.
 ///

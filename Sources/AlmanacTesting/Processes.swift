@@ -1,8 +1,8 @@
-import Foundation
-import Synchronization
+public import Foundation
+internal import Synchronization
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    internal import FoundationNetworking
 #endif
 
 /// The result of running a command.

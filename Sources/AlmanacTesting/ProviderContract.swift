@@ -1,7 +1,7 @@
-import AlmanacCore
-import Foundation
-import Logging
-import Synchronization
+public import AlmanacCore
+public import Foundation
+internal import Logging
+internal import Synchronization
 
 /// The provider contract kit: one call checks any described provider against its recorded
 /// answers, the way the Coordinator and the user depend on it.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// Checks a state store's request slots the way concurrent processes use them.
 public enum RequestSlots {

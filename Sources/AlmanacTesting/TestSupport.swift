@@ -1,6 +1,6 @@
-import AlmanacCore
-import Foundation
-import Synchronization
+public import AlmanacCore
+public import Foundation
+internal import Synchronization
 
 /// A settable wall clock for coordinator tests.
 public final class ManualNow: Sendable {
