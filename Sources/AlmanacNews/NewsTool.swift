@@ -12,11 +12,11 @@ import Foundation
 /// alone: callers of serve, mcp or a model read configured feeds only (docs/security.md).
 public struct NewsTool: Tool {
     /// Items shown when `--count` is not given.
-    public static let defaultCount = 10
+    static let defaultCount = 10
     /// The most items shown.
-    public static let maximumCount = 50
+    static let maximumCount = 50
     /// Shortest time between two fetches of one feed, unless `[news] min_interval` says otherwise.
-    public static let defaultMinimumInterval: Duration = .seconds(15 * 60)
+    static let defaultMinimumInterval: Duration = .seconds(15 * 60)
     /// How long a topic search is served from the cache (Brave's news lifetime).
     static let searchLifetime: Duration = .seconds(600)
 
