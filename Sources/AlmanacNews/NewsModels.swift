@@ -2,14 +2,20 @@ import AlmanacCore
 import Foundation
 
 /// Where one feed comes from: a URL or a local file (a path given on the command line or in the
-/// configuration), either a feed or an OPML list of feeds.
-struct FeedSource: Sendable, Hashable, Codable {
+/// configuration), either a feed or an OPML list of feeds. `package`: the benchmark names a file.
+package struct FeedSource: Sendable, Hashable, Codable {
     /// The URL (http or https) or the absolute path, as fetched.
     var location: String
     /// Whether `location` is a path.
     var isFile: Bool
     /// Whether the operator configured it (its origin is then reached whoever asks).
     var configured: Bool
+
+    package init(location: String, isFile: Bool, configured: Bool) {
+        self.location = location
+        self.isFile = isFile
+        self.configured = configured
+    }
 
     /// The URL, for a URL source.
     var url: URL? { isFile ? nil : URL(string: location) }

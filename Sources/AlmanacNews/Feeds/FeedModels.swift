@@ -14,7 +14,7 @@ enum FeedFormat: String, Sendable, Codable, Hashable {
 
 /// One item of a feed as its producer wrote it: text still as the feed had it (a summary may be
 /// HTML), links resolved against `xml:base` and the feed's own URL.
-struct FeedItem: Sendable, Codable, Hashable {
+package struct FeedItem: Sendable, Codable, Hashable {
     /// The title (plain text), if the item has one.
     var title: String?
     /// The item's page.
@@ -29,8 +29,8 @@ struct FeedItem: Sendable, Codable, Hashable {
     var id: String?
 }
 
-/// A parsed feed.
-struct ParsedFeed: Sendable, Codable, Hashable {
+/// A parsed feed (`package`: the benchmark counts its items).
+package struct ParsedFeed: Sendable, Codable, Hashable {
     /// Which kind it was.
     var format: FeedFormat
     /// The feed's own title.
@@ -38,7 +38,7 @@ struct ParsedFeed: Sendable, Codable, Hashable {
     /// The feed's site.
     var link: String?
     /// Items in document order.
-    var items: [FeedItem]
+    package var items: [FeedItem]
     /// What was wrong with the feed without making it unreadable (not well-formed, broken
     /// encoding), one line each.
     var notes: [String]

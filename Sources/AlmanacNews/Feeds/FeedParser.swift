@@ -7,14 +7,16 @@ import Foundation
 /// Like feed readers (and Python's feedparser, which the tests compare it with), it reads on past
 /// what is not well-formed (a raw `&` in a link) and says so in a note; a feed cut short, an HTML
 /// page or bytes that are no feed at all fail in one line.
-enum FeedParser {
+///
+/// `package`: almanac-news-bench times it alone (scripts/bench-news).
+package enum FeedParser {
     /// The most of one item's summary kept (HTML included); the tool shows far less.
     static let maximumSummaryBytes = 32 << 10
 
     /// Parses `data`; `url` is where it came from (relative links resolve against it).
     ///
     /// - Throws: ``FeedError`` naming what the bytes are instead.
-    static func parse(_ data: Data, url: URL? = nil) throws -> ParsedFeed {
+    package static func parse(_ data: Data, url: URL? = nil) throws -> ParsedFeed {
         var start = data.startIndex
         // A UTF-8 byte order mark, then whitespace before the first `<` or `{` (feedparser skips it
         // too; libxml2 refuses an XML declaration that is not first).

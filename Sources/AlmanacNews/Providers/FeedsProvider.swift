@@ -115,7 +115,7 @@ struct FeedsProvider: DescribedProvider {
     func read(_ source: FeedSource, query: NewsQuery, in environment: ProviderEnvironment) async throws -> ReadFeed {
         if source.isFile {
             let data = try await body(of: source, headers: [:], in: environment).response.body
-            return ReadFeed(feed: try parse(data, source: source, url: nil), status: "read")
+            return ReadFeed(feed: try ParsedFeed(reading: data, from: source, url: nil), status: "read")
         }
         let key = "news.feed|\(source.location)"
         let stored = await environment.state.value(for: key).flatMap {
@@ -147,35 +147,12 @@ struct FeedsProvider: DescribedProvider {
             if let data = try? JSONEncoder().encode(stored) { await environment.state.setValue(data, for: key) }
             return ReadFeed(feed: stored.feed, status: "not modified")
         }
-        let feed = try parse(response.body, source: source, url: final)
+        let feed = try ParsedFeed(reading: response.body, from: source, url: final)
         let record = Stored(
             etag: response.header("etag"), lastModified: response.header("last-modified"), fetchedAt: environment.now,
             feed: feed)
         if let data = try? JSONEncoder().encode(record) { await environment.state.setValue(data, for: key) }
         return ReadFeed(feed: feed, status: "fetched")
-    }
-
-    /// The feed parsed, summaries made plain text and bounded (what is kept and cached).
-    func parse(_ data: Data, source: FeedSource, url: URL?) throws -> ParsedFeed {
-        var feed: ParsedFeed
-        do {
-            feed = try FeedParser.parse(data, url: url)
-        } catch let error as FeedError {
-            throw ProviderFailure(.decoding, "\(source.label): \(error.reason)")
-        }
-        for index in feed.items.indices {
-            let item = feed.items[index]
-            let base = item.link.flatMap { URL(string: $0) } ?? url
-            // 400 characters of text lie within the first 8 KB of markup in any summary worth showing; a
-            // full post in `content:encoded` is not parsed whole for them.
-            let html =
-                item.summary.utf8.count > Self.summaryMarkupBytes
-                ? String(decoding: item.summary.utf8.prefix(Self.summaryMarkupBytes), as: UTF8.self) : item.summary
-            let text = item.summaryIsHTML ? FragmentText.plain(html, base: base) : item.summary
-            feed.items[index].summary = Self.bounded(FeedParser.collapse(text), limit: NewsItem.summaryLimit)
-            feed.items[index].summaryIsHTML = false
-        }
-        return feed
     }
 
     /// `text` cut at a word boundary before `limit` characters, with an ellipsis.
@@ -318,5 +295,32 @@ struct FeedsProvider: DescribedProvider {
         if text.hasPrefix("www.") { text.removeFirst(4) }
         while text.hasSuffix("/") { text.removeLast() }
         return text
+    }
+}
+
+extension ParsedFeed {
+    /// The feed in `data` parsed, summaries made plain text and bounded: what the provider keeps
+    /// and caches. `package`: almanac-news-bench times it (scripts/bench-news).
+    package init(reading data: Data, from source: FeedSource, url: URL?) throws {
+        var feed: ParsedFeed
+        do {
+            feed = try FeedParser.parse(data, url: url)
+        } catch let error as FeedError {
+            throw ProviderFailure(.decoding, "\(source.label): \(error.reason)")
+        }
+        for index in feed.items.indices {
+            let item = feed.items[index]
+            let base = item.link.flatMap { URL(string: $0) } ?? url
+            // 400 characters of text lie within the first 8 KB of markup in any summary worth showing; a
+            // full post in `content:encoded` is not parsed whole for them.
+            let html =
+                item.summary.utf8.count > FeedsProvider.summaryMarkupBytes
+                ? String(decoding: item.summary.utf8.prefix(FeedsProvider.summaryMarkupBytes), as: UTF8.self)
+                : item.summary
+            let text = item.summaryIsHTML ? FragmentText.plain(html, base: base) : item.summary
+            feed.items[index].summary = FeedsProvider.bounded(FeedParser.collapse(text), limit: NewsItem.summaryLimit)
+            feed.items[index].summaryIsHTML = false
+        }
+        self = feed
     }
 }
