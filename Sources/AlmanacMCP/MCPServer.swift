@@ -37,50 +37,46 @@ public enum AlmanacMCPServer {
         _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?, maxAnswerBytes: Int,
         caller: String = "mcp", ask: (@Sendable (String) async -> Bool?)? = nil
     ) async -> (result: CallTool.Result, status: String) {
+        var json: [String: JSONValue] = [:]
+        for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
+        var call = ToolCall(tool: name, input: .json(json))
+        call.budget = budget
+        call.envelope = true
+        call.cap = AnswerCap(limit: maxAnswerBytes)
+        call.caller = caller
+        call.ask = ask
+        return result(await runtime.answer(call))
+    }
+
+    /// The MCP form of an answer and how it went: the context text with the envelope as structured
+    /// content, a write waiting for confirmation, or the one-line error with `isError`.
+    static func result(_ answer: ToolAnswer) -> (result: CallTool.Result, status: String) {
         do {
-            var json: [String: JSONValue] = [:]
-            for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
-            let result = try await runtime.with(caller: caller, ask: ask).run(tool: name, json: json)
-            var context = try result.render(
-                .context, now: runtime.now, timeZone: runtime.timeZone, budget: ContextBudget(tokens: budget))
-            var envelope = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
-            if envelope.count + context.utf8.count > maxAnswerBytes {
-                let total = envelope.count + context.utf8.count
-                envelope = AnswerLimit.envelopeWithoutData(envelope, total: total, limit: maxAnswerBytes)
-                context = AnswerLimit.cut(
-                    context, toBytes: maxAnswerBytes - envelope.count - 256, total: total, limit: maxAnswerBytes)
+            switch answer.outcome {
+            case .reply(let reply):
+                let structured = try JSONDecoder().decode(Value.self, from: Data(reply.envelope ?? []))
+                return (
+                    try CallTool.Result(
+                        content: [.text(text: reply.context, annotations: nil, _meta: nil)],
+                        structuredContent: structured, isError: false), answer.status
+                )
+            case .confirm(let request):
+                // Not an error: nothing was written, and the answer says how to write it.
+                return (
+                    try CallTool.Result(
+                        content: [.text(text: TerminalText.escaped(request.callerText), annotations: nil, _meta: nil)],
+                        structuredContent: value(request.callerJSON), isError: false), answer.status
+                )
+            case .failed(let failure):
+                return (Self.failure(failure), answer.status)
             }
-            let structured: Value? = try JSONDecoder().decode(Value.self, from: Data(envelope))
-            return (
-                CallTool.Result(
-                    content: [.text(text: context, annotations: nil, _meta: nil)], structuredContent: structured,
-                    isError: false), "ok"
-            )
-        } catch let request as ConfirmationRequired {
-            // Not an error: nothing was written, and the answer says how to write it.
-            return (
-                CallTool.Result(
-                    content: [.text(text: TerminalText.escaped(request.callerText), annotations: nil, _meta: nil)],
-                    structuredContent: value(request.callerJSON), isError: false),
-                "confirm"
-            )
         } catch {
-            let status: String
-            let kind = (error as? AlmanacError)?.kind
-            if kind == .usage {
-                status = "usage"
-            } else if kind == .unavailable {
-                status = "unavailable"
-            } else if kind == .configuration {
-                status = "unconfigured"
-            } else {
-                status = "error"
-            }
-            return (
-                CallTool.Result(content: [.text(text: line(for: error), annotations: nil, _meta: nil)], isError: true),
-                status
-            )
+            return (Self.failure(ToolFailure(error)), "error")
         }
+    }
+
+    static func failure(_ failure: ToolFailure) -> CallTool.Result {
+        CallTool.Result(content: [.text(text: failure.line, annotations: nil, _meta: nil)], isError: true)
     }
 
     private struct Incoming: Decodable {
@@ -124,19 +120,9 @@ public enum AlmanacMCPServer {
         return try? JSONOutput.compact(reply)
     }
 
-    /// One line for an error: the message, then each provider's failure.
+    /// One line for an error: the message, then each provider's failure (see ``ToolFailure/line``).
     static func line(for error: any Error) -> String {
-        guard let almanac = error as? AlmanacError else { return TerminalText.escaped("error: \(error)") }
-        var line = "error: \(almanac.message)"
-        if !almanac.attempts.isEmpty {
-            line +=
-                " ("
-                + almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
-                .joined(separator: "; ") + ")"
-        } else if let suggestion = almanac.suggestion, !suggestion.isEmpty {
-            line += "; \(suggestion)"
-        }
-        return line
+        ToolFailure(error).line
     }
 
     /// The longest line (one message) `tools mcp` reads by default: 1 MiB, far above any request

@@ -304,22 +304,14 @@ public struct Runtime: Sendable {
 
     /// Parses CLI words for `tool` and runs it.
     public func run(tool name: String, words: [String]) async throws -> ToolResult {
-        let tool = try await tool(resolving: name)
-        let arguments = try ToolArguments.parse(cli: words, schema: tool.schema, tool: tool.name)
-        return try await tool.run(arguments, context: context())
+        try await run(tool(resolving: name), words: words)
     }
 
     /// Runs `tool` with JSON arguments. JSON comes from callers Almanac does not trust (`tools
     /// serve`, `tools mcp`, a model's tool call): the arguments are checked against the schema such
     /// callers see, and the run reaches only what they may (docs/security.md).
     public func run(tool name: String, json: [String: JSONValue]) async throws -> ToolResult {
-        let tool = try publishedTool(name)
-        let json = Self.pluginArguments(json, for: tool)
-        let policy = egress.with(trust: .untrusted)
-        try tool.schema.checkWrites(json, policy: policy, tool: tool.name)
-        try tool.schema.checkAccess(json.keys.sorted(), policy: policy, tool: tool.name)
-        let arguments = try ToolArguments.parse(json: json, schema: tool.schema.visible(to: policy), tool: tool.name)
-        return try await tool.run(arguments, context: context(trust: .untrusted))
+        try await run(publishedTool(name), json: json, strictTypes: false)
     }
 
     /// The tools untrusted callers see and may call, in the registry's order: every tool unless

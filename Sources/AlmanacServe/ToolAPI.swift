@@ -44,89 +44,83 @@ public struct ToolAPI: Sendable {
     /// ``call(_:body:)``, counted only when `outcome` lets it (the time limit may have answered first).
     func call(_ name: String, body: [UInt8], outcome: CallOutcome?, caller: String = "http") async -> Answer {
         let start = ContinuousClock.now
-        if let refusal = runtime.switchedOff(name) {
-            metrics.refused("tool_off")
-            return Self.error(403, Self.oneLine(refusal), lines: [])
+        // The tool first: a call of a switched-off or unknown tool is refused whatever its body.
+        let tool: any Tool
+        switch runtime.publishedTarget(name) {
+        case .success(let found): tool = found
+        case .failure(let failure):
+            if failure.kind == .switchedOff { metrics.refused("tool_off") }
+            return Self.answer(failure, tool: name, runtime: runtime)
         }
-        guard let tool = runtime.publishedTools.first(where: { $0.name == name.lowercased() }) else {
-            return Self.error(
-                404, "error: unknown tool '\(name)'",
-                lines: ["tools: " + runtime.publishedTools.map(\.name).joined(separator: ", ")])
-        }
-        var status = "ok"
-        var attempts: [ProviderAttempt] = []
+        var answer = ToolAnswer(tool: tool, outcome: .failed(ToolFailure(AlmanacError.internal("not run"))))
         defer { MemoryRelief.afterCall(tool) }
         defer {
             if outcome?.settle() ?? true {
                 metrics.call(
-                    tool: tool.name, via: "openapi", status: status, attempts: attempts,
+                    tool: tool.name, via: "openapi", status: answer.status, attempts: answer.attempts,
                     duration: ContinuousClock.now - start)
             }
         }
         do {
             var json = try Self.object(body)
-            var zone: TimeZone?
+            var call = ToolCall(tool: name, input: .json([:]))
             // An empty zone is no zone (form-filling clients send "" for fields left blank).
             if let tz = json.removeValue(forKey: "tz"), tz != .null, tz != .string("") {
                 guard case .string(let name) = tz, let named = TimeZone(identifier: name) else {
                     throw AlmanacError.usage(
                         "tz must be an IANA time zone name", suggestion: "e.g. \"tz\": \"Europe/Lisbon\"")
                 }
-                zone = named
+                call.timeZone = named
             }
-            try tool.schema.checkWrites(json, policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
-            try tool.schema.checkAccess(
-                json.keys.sorted(), policy: runtime.egress.with(trust: .untrusted), tool: tool.name)
-            try Self.checkTypes(json, schema: runtime.publishedSchema(tool), tool: name)
-            let request = runtime.forRequest(timeZone: zone).with(caller: caller)
-            let result = try await request.run(tool: name, json: json)
-            attempts = result.metadata.attempts
-            var context = try result.render(
-                .context, now: request.now, timeZone: request.timeZone, budget: ContextBudget(tokens: budget))
-            var bytes = try Envelope.jsonUTF8(metadata: result.metadata, payload: result.payload)
-            let total = bytes.count + context.utf8.count + 12
-            if total > maxAnswerBytes {
-                bytes = AnswerLimit.envelopeWithoutData(bytes, total: total, limit: maxAnswerBytes)
-                context = AnswerLimit.cut(
-                    context, toBytes: maxAnswerBytes - bytes.count - 256, total: total, limit: maxAnswerBytes)
-            }
+            call.input = .json(json)
+            call.budget = budget
+            call.envelope = true
+            // 12 bytes join the envelope and the context in one body.
+            call.cap = AnswerCap(limit: maxAnswerBytes, overhead: 12)
+            call.strictTypes = true
+            call.caller = caller
+            answer = await runtime.answer(call)
+        } catch {
+            answer = ToolAnswer(tool: tool, outcome: .failed(ToolFailure(error)))
+        }
+        return Self.answer(answer.outcome, tool: name, runtime: runtime)
+    }
+
+    /// The HTTP form of an outcome: 200 with the envelope plus `context`, 202 for a write waiting
+    /// for confirmation, else the failure's status and one-line error.
+    static func answer(_ outcome: ToolAnswer.Outcome, tool name: String, runtime: Runtime) -> Answer {
+        switch outcome {
+        case .reply(let reply):
             // The envelope is one object: its last byte is the closing brace.
+            guard var bytes = reply.envelope, let context = try? JSONOutput.compact(reply.context) else {
+                return Self.error(500, "error: internal failure", lines: [])
+            }
             bytes.removeLast()
             bytes += Array(#","context":"#.utf8)
-            bytes += try JSONOutput.compact(context)
+            bytes += context
             bytes.append(UInt8(ascii: "}"))
             return Answer(status: 200, body: bytes)
-        } catch let request as ConfirmationRequired {
-            // Nothing was written: the preview and the token a second, identical call passes.
-            status = "confirm"
-            return Self.confirmation(request)
-        } catch let error as AlmanacError {
-            attempts = error.attempts
-            // Kinds are not a closed enum: anything not named here is a server error.
-            if error.kind == .usage {
-                status = "usage"
-                return Self.error(400, Self.oneLine(error), lines: [])
-            } else if error.kind == .unavailable {
-                status = "unavailable"
-                return Self.error(502, "error: \(error.message)", lines: Array(error.lines.dropFirst()))
-            } else if error.kind == .configuration {
-                status = "unconfigured"
-                return Self.error(503, Self.oneLine(error), lines: [])
-            } else {
-                status = "error"
-                return Self.error(500, "error: \(error.message)", lines: [])
-            }
-        } catch {
-            status = "error"
-            return Self.error(500, "error: internal failure", lines: [])
+        case .confirm(let request):
+            return confirmation(request)
+        case .failed(let failure):
+            return answer(failure, tool: name, runtime: runtime)
         }
     }
 
-    /// The message and suggestion on one line.
-    static func oneLine(_ error: AlmanacError) -> String {
-        var line = "error: \(error.message)"
-        if let suggestion = error.suggestion, !suggestion.isEmpty { line += "; \(suggestion)" }
-        return line
+    static func answer(_ failure: ToolFailure, tool name: String, runtime: Runtime) -> Answer {
+        let error = failure.error
+        switch failure.kind {
+        case .usage, .switchedOff, .unconfigured:
+            return Self.error(failure.httpStatus, failure.oneLine, lines: [])
+        case .unknownTool:
+            return Self.error(
+                404, "error: unknown tool '\(name)'",
+                lines: ["tools: " + runtime.publishedTools.map(\.name).joined(separator: ", ")])
+        case .unavailable:
+            return Self.error(502, "error: \(error.message)", lines: Array(error.lines.dropFirst()))
+        case .failed, .cancelled:
+            return Self.error(500, failure.foreign ? "error: internal failure" : "error: \(error.message)", lines: [])
+        }
     }
 
     /// 202 for a write that waits for its confirming call: `{"confirm": {"token", "preview",
@@ -165,34 +159,9 @@ public struct ToolAPI: Sendable {
         return members
     }
 
-    /// JSON types as the schema declares them (the CLI parser also reads numbers from text; a
-    /// JSON client gets told when it sends the wrong type).
+    /// JSON types as the schema declares them (see ``JSONArgumentTypes``).
     static func checkTypes(_ json: [String: JSONValue], schema: ToolSchema, tool: String) throws {
-        for (name, value) in json {
-            guard let parameter = schema.parameter(named: name) else { continue }  // the parser names it
-            let fits: Bool
-            switch (parameter.kind, value) {
-            case (_, .null): fits = !parameter.isRequired
-            case (.string, .string), (.choice, .string), (.boolean, .bool), (.number, .number): fits = true
-            case (.integer, .number(let number)): fits = number.rounded() == number && abs(number) < 1e15
-            default: fits = false
-            }
-            guard fits else {
-                throw AlmanacError.usage(
-                    "argument '\(name)' for \(tool) must be \(Self.typeName(parameter.kind))",
-                    suggestion: parameter.help)
-            }
-        }
-    }
-
-    static func typeName(_ kind: ToolParameter.Kind) -> String {
-        switch kind {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .number: "a number"
-        case .boolean: "true or false"
-        case .choice(let values): "one of " + values.joined(separator: ", ")
-        }
+        try JSONArgumentTypes.check(json, schema: schema, tool: tool)
     }
 
     // MARK: OpenAPI

@@ -62,18 +62,33 @@ enum RunInvocation {
                 printLine(ToolHelp.text(for: tool))
                 return 0
             }
-            let result = try await TerminalConfirmation.run(words) { try await runtime.run(tool: tool, words: $0) }
-            let text = try result.renderUTF8(
-                output.format ?? .context, now: runtime.now, timeZone: runtime.timeZone,
-                budget: ContextBudget(tokens: output.budget))
-            printLine(text)
+            var call = ToolCall(tool: tool, input: .words(words))
+            call.format = output.format ?? .context
+            call.budget = output.budget
+            call.confirm = { try TerminalConfirmation.decide($0) }
+            return show(await runtime.answer(call))
+        } catch {
+            return fail(error).rawValue
+        }
+    }
+
+    /// Prints an answer (the result on stdout, an error's lines on stderr); returns the exit status.
+    static func show(_ answer: ToolAnswer) -> Int32 {
+        switch answer.outcome {
+        case .reply(let reply):
+            printLine(reply.text)
             // Profile entries a tool could not use ([me] teams): data.warnings in JSON, and here.
-            for warning in (result.payload as? any PayloadWarnings)?.warnings ?? [] {
+            for warning in (reply.result.payload as? any PayloadWarnings)?.warnings ?? [] {
                 FileHandle.standardError.write(Data("warning: \(TerminalText.escaped(warning))\n".utf8))
             }
             return 0
-        } catch {
-            return fail(error).rawValue
+        case .confirm(let request):
+            // Only when nobody decides: the words path always has the terminal's answer.
+            return fail(request.refusal).rawValue
+        case .failed(let failure):
+            if failure.kind == .cancelled { return 130 }
+            FileHandle.standardError.write(Data((failure.error.lines.joined(separator: "\n") + "\n").utf8))
+            return failure.exitStatus
         }
     }
 }

@@ -14,11 +14,17 @@ enum TerminalConfirmation {
         do {
             return try await body(words)
         } catch let request as ConfirmationRequired {
-            guard let yes = ask("\(request.preview)\nWrite it?") else { throw request.refusal }
-            guard yes else {
-                throw AlmanacError.usage("\(request.tool): not written (not confirmed)", suggestion: nil)
-            }
+            try decide(request)
             return try await body(words + [request.confirmWord])
+        }
+    }
+
+    /// Asks on the terminal whether to make the write `request` previews: returns on yes, throws
+    /// the one-line refusal when there is no terminal or the answer is not yes.
+    static func decide(_ request: ConfirmationRequired) throws {
+        guard let yes = ask("\(request.preview)\nWrite it?") else { throw request.refusal }
+        guard yes else {
+            throw AlmanacError.usage("\(request.tool): not written (not confirmed)", suggestion: nil)
         }
     }
 
