@@ -37,20 +37,16 @@ public enum ConfigLoader {
             throw AlmanacError.usage(
                 "config file \(path), \(error)", suggestion: "see docs/configuration.md for the format")
         }
-        if let (plugin, variable) = pluginSecret(table) {
+        // One mode check; a plugin's secret variable is named when there is one.
+        let pluginSecret = pluginSecret(table)
+        if pluginSecret != nil || containsSecret(table) {
             let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
             if mode & 0o077 != 0 {
+                let what =
+                    pluginSecret.map { "[plugins.\($0.0)] env holds \($0.1), a secret, but others can read the file" }
+                    ?? "holds secrets but others can read it"
                 throw AlmanacError.usage(
-                    "config file \(path): [plugins.\(plugin)] env holds \(variable), a secret, but others can read "
-                        + "the file (mode \(String(mode, radix: 8)))",
-                    suggestion: "run: chmod 600 \(path)")
-            }
-        }
-        if containsSecret(table) {
-            let mode = ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? 0
-            if mode & 0o077 != 0 {
-                throw AlmanacError.usage(
-                    "config file \(path) holds secrets but others can read it (mode \(String(mode, radix: 8)))",
+                    "config file \(path)\(pluginSecret == nil ? " " : ": ")\(what) (mode \(String(mode, radix: 8)))",
                     suggestion: "run: chmod 600 \(path)")
             }
         }

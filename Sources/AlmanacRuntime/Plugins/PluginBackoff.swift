@@ -40,15 +40,13 @@ struct PluginBackoff: Sendable, Equatable {
         let left = now.duration(to: retryAt)
         let seconds = max(
             1, Int((Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18).rounded(.up)))
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "HH:mm:ss"
+        // The clock of the shared ISO form ("2027-01-15T08:00:02Z" → "08:00:02"), not a
+        // DateFormatter made per refusal.
+        let clock = TimeText.isoUTC(retryDate).dropFirst(11).prefix(8)
         let times = failures == 1 ? "once" : "\(failures) times in a row"
         return ProviderFailure(
             .network,
-            "its program failed \(times) (\(reason)); not restarted before \(formatter.string(from: retryDate)) UTC "
-                + "(in \(seconds) s)")
+            "its program failed \(times) (\(reason)); not restarted before \(clock) UTC (in \(seconds) s)")
     }
 }
 

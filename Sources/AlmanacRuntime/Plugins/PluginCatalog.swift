@@ -78,17 +78,20 @@ struct PluginCatalog: Codable, Sendable {
         try? FileManager.default.removeItem(at: file(plugin, in: folder))
     }
 
-    /// What the catalog depends on: the entry (command, environment) and the program file
-    /// (path, size, modification time), hashed.
+    /// What the catalog depends on: the entry (command or URL, environment) and, for a stdio
+    /// plugin, the program file (path, size, modification time), hashed. A remote plugin has no
+    /// program file: nothing is looked up on PATH for it.
     static func fingerprint(_ configuration: PluginConfiguration, parentEnvironment: [String: String]) -> String {
         var parts = ["v1", PluginConnection.protocolVersion] + configuration.command
         if let url = configuration.url { parts.append(url.absoluteString) }
         parts += configuration.environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let program = PluginProcess.resolve(
-            configuration.program, path: configuration.childEnvironment(parentEnvironment)["PATH"])
-        var info = stat()
-        if stat(program, &info) == 0 {
-            parts += [program, String(info.st_size), String(info.st_mtim.tv_sec), String(info.st_mtim.tv_nsec)]
+        if let executable = configuration.executable {
+            let program = PluginProcess.resolve(
+                executable, path: configuration.childEnvironment(parentEnvironment)["PATH"])
+            var info = stat()
+            if stat(program, &info) == 0 {
+                parts += [program, String(info.st_size), String(info.st_mtim.tv_sec), String(info.st_mtim.tv_nsec)]
+            }
         }
         return UntrustedText.nonce(for: parts)
     }

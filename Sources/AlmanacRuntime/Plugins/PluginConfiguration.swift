@@ -147,6 +147,10 @@ struct PluginConfiguration: Sendable, Hashable {
         return command.first ?? ""
     }
 
+    /// The program file a stdio plugin runs (the first word of `command`); nil for a remote
+    /// plugin, which runs none (``program`` is only its description).
+    var executable: String? { url == nil ? command.first : nil }
+
     /// `url`, when set: an http(s) address with a host and no user or password in it.
     private static func remoteURL(_ table: [String: ConfigValue], plugin name: String) throws -> URL? {
         guard let raw = table["url"] else { return nil }

@@ -16,7 +16,7 @@ extension PluginHost {
         }
         var steps: [(ok: Bool, text: String)] = []
         let leagues = PluginScoreboard.leagues(of: spec)
-        let badPaths = leagues.filter { $0.split(separator: "/").count != 2 }
+        let badPaths = leagues.filter { !ScoreboardContract.isLeaguePath($0) }
         guard !leagues.isEmpty, badPaths.isEmpty else {
             return [
                 (

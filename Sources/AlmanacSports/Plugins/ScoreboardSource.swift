@@ -94,20 +94,28 @@ extension SportsTool {
 
     /// The league of `paths` that `key` names by path or slug.
     private static func league(_ key: String, in paths: [String]) -> League? {
-        for path in paths {
-            let lower = path.lowercased()
-            let parts = lower.split(separator: "/", omittingEmptySubsequences: false)
-            // Paths become cache keys and headers: slug characters only.
-            let slugLike = lower.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
-            }
-            guard slugLike, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, key == lower || key == parts[1]
-            else { continue }
+        for path in paths where ScoreboardContract.isLeaguePath(path) {
+            let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+            guard key == path || key == parts[1] else { continue }
             let (sport, slug) = (String(parts[0]), String(parts[1]))
-            return League.named(lower)
+            return League.named(path)
                 ?? League(
                     sport: sport, slug: slug, name: slug.uppercased(), style: League.style(sport: sport, slug: slug))
         }
         return nil
+    }
+}
+
+extension ScoreboardContract {
+    /// Whether a provider plugin's league path is one Almanac can use: `sport/league`, two
+    /// non-empty parts of lower-case letters, digits, `.`, `_` and `-` (paths become cache keys,
+    /// headers and the `league` argument the plugin is called with, as listed). The contract kit
+    /// and the sports tool both ask this, so a path the kit passes is one the tool serves.
+    public static func isLeaguePath(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && path.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || "._-/".unicodeScalars.contains($0)
+            }
     }
 }
