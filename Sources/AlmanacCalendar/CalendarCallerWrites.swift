@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// Writes by untrusted callers (`tools serve`, `tools mcp`, a model in `tools ask`): only on a
 /// front where the operator allowed them, and each one confirmed (docs/security.md).

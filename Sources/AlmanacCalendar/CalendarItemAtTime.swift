@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 extension CalendarWriteRun {
     /// For `move` and `cancel` named by a start time ("move 15:00 --to 16:00", as `tools route`

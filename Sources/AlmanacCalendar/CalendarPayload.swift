@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// The calendar tool's result: events (or tasks) in a window, plus per-file/per-event warnings.
 ///

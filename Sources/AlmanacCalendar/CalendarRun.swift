@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// One run of the calendar tool: fetch every source through the coordinator, expand, merge.
 struct CalendarRun {

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// Where one calendar comes from.
 enum CalendarLocation: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 
 extension CalendarTool {
     /// Reads whole feeds (tens of MB) into memory: a server trims after each call.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// The hours of each day a free/busy view looks at ("afternoon": 12–18).
 struct DayHours: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import CLibxml2
-import Foundation
+internal import CLibxml2
+internal import Foundation
 
 /// A parsed XML element (namespace-aware), small enough for WebDAV multistatus bodies.
 final class XMLNode {

@@ -1,5 +1,5 @@
-import CLibical
-import Foundation
+internal import CLibical
+internal import Foundation
 
 /// Why a whole calendar file could not be read; the message is safe to show.
 struct ICalendarError: Error, Sendable, CustomStringConvertible {

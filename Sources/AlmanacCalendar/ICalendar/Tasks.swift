@@ -1,5 +1,5 @@
-import CLibical
-import Foundation
+internal import CLibical
+internal import Foundation
 
 extension ICalendarDocument {
     /// Every VTODO that is not cancelled, with its state relative to `now`.

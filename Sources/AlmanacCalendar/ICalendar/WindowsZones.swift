@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// Windows time-zone names (as Exchange and Outlook write them in TZID) mapped to IANA zones.
 ///

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// CalDAV: discovery, then per calendar an incremental mirror kept in ``ProviderStateStore``.
 ///

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A CalDAV object as read for a write: where it is, the ETag it had, and its text.
 struct RemoteObject: Sendable {

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// How a DTSTART (RECURRENCE-ID, EXDATE) was written, so a new value for the same item is written
 /// the same way.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// The write commands of `tools run calendar` (docs/calendar.md, "Writing").
 enum CalendarWriteCommand: String, CaseIterable, Sendable {

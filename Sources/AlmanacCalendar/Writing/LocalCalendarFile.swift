@@ -1,8 +1,8 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+    internal import Glibc
 #endif
 
 /// Changes a local `.ics` file so that nothing is lost: under an advisory lock (`.NAME.lock`

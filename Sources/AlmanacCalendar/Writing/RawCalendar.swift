@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// One unfolded content line: `NAME;PARAM=VALUE:VALUE`.
 struct ContentLine: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// A start, end or due time as it is written.
 enum WriteTime: Sendable, Hashable {
