@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// `--air`: air quality, UV and pollen now and over the asked day (today by default), with the
 /// category words of each index, in the place's local time.

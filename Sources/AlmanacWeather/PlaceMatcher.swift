@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A place as typed: a name plus optional qualifiers ("Paris, TX" → "Paris" + ["TX"]).
 struct PlaceText: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 extension WeatherTool {
     /// Decodes an Open-Meteo `/v1/forecast` body and renders it as context, synchronously.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// The weather tool's result: a forecast (or web fallback) plus how to show it.
 ///

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A weather question after argument checks, before any network call.
 public struct WeatherRequest: Sendable, Equatable {

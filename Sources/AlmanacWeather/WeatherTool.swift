@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+internal import Foundation
 
 /// Weather for a place: now, today and the next days, or hour by hour, or one named day.
 ///

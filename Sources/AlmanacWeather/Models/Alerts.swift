@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// One official weather warning, whatever service issued it (CAP terms: severity, certainty,
 /// urgency; times are instants, shown in the place's zone).

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// What the weather providers return: a forecast, or web search hits as a last resort.
 enum WeatherReport: Sendable, Codable, Equatable {

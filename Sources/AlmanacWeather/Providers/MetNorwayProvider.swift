@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// MET Norway's Locationforecast 2.0 (`/weatherapi/locationforecast/2.0/compact`): weather's
 /// second forecast provider, tried when Open-Meteo cannot answer.

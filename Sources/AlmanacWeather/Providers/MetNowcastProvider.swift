@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// What the next-hour providers are asked.
 struct NextHourQuery: Sendable, Hashable {

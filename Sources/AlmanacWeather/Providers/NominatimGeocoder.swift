@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// OpenStreetMap Nominatim (`/search?format=jsonv2`): weather's second geocoder, tried when
 /// Open-Meteo's geocoding cannot answer.

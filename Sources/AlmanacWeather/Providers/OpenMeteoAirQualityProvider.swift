@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// What the air-quality providers are asked.
 struct AirQualityQuery: Sendable, Hashable {

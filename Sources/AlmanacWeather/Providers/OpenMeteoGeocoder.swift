@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A place name to look up (the part before any comma: "Paris" for "Paris, TX").
 struct GeocodeQuery: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// Metric or imperial numbers.
 enum UnitSystem: String, Sendable, Codable, CaseIterable {

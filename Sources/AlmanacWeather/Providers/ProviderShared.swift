@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 // Helpers every weather provider shares (so adding a provider touches no other provider's file).
 
