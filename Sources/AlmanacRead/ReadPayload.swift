@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A read page ready to print: context (dated, fenced, one part within the budget), JSON
 /// `data`, or text.

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 
 extension ReadTool {
     /// The page reader: the router sends questions holding a web address here.

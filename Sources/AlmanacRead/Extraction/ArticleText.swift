@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// One block of an article's text, as printed.
 struct ReadBlock: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An HTML fragment (a feed item's summary) as plain text, through the page reader's own parser
 /// and block writer: scripts, styles and hidden markup dropped as in `read`, entities decoded,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A page turned into readable text: its metadata and its main content as blocks.
 public struct ReadPage: Sendable, Hashable, Codable {

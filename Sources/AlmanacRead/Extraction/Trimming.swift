@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 extension String {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation's bridge (which

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 extension ArchiveProvider {
     /// The snapshot's address, built from parts: the Wayback base's own path, `/web/<timestamp>id_/`

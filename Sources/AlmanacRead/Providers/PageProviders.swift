@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// What the read tool asks its providers for.
 struct ReadQuery: Sendable, Hashable {
