@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+internal import Foundation
 
 /// Which index to ask: Brave's web or news endpoint, SearXNG's `general` or `news` category.
 enum SearchKind: String, Sendable, Codable, Hashable, CaseIterable {

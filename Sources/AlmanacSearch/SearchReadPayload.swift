@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// `search ... --read N`: the results, then result N's page as the read tool prints it.
 ///

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// The search tool's first provider: Brave Search API, web or news.
 struct BraveSearchProvider: SearchProvider {
