@@ -163,17 +163,31 @@ extension SportsTool {
     }
 }
 
-/// A league's scoreboard of one day, keyed as `tools run sports LEAGUE` keys it (one cache entry).
+/// A league's scoreboard of one day: the request `tools run sports LEAGUE --date DAY` makes, so its
+/// query, cache key and freshness are that run's own functions (one cache entry, one place to change).
 struct MineScores {
     var league: League
     var day: LocalDay
 
-    var query: SportsQuery { SportsQuery(league: league, view: .scores, day: day, next: false) }
-    var cacheKey: String { "scores:\(league.path):\(day.isoDate):\(day.zoneIdentifier)" }
+    var request: SportsRequest { SportsRequest(scoresOf: league, day: day) }
+    var query: SportsQuery { request.query(team: nil) }
+    var cacheKey: String { request.cacheKey(team: nil) }
+    func ttl(now: Date) -> Duration? { request.ttl(now: now) }
+}
 
-    /// Finished days do not change: kept longer than live ones (as for a league's scores).
-    func ttl(now: Date) -> Duration? {
-        day.end.addingTimeInterval(12 * 3600) < now ? .seconds(6 * 3600) : nil
+extension SportsRequest {
+    /// A plain league scoreboard of `day` (no team, player or event): what `--mine` reads per league.
+    init(scoresOf league: League, day: LocalDay) {
+        self.league = league
+        view = .scores
+        self.day = day
+        dayGiven = true
+        teamWord = nil
+        playerWord = nil
+        eventWords = nil
+        group = nil
+        next = false
+        limit = nil
     }
 }
 
