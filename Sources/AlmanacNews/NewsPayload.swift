@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// A news answer ready to print: context (fenced, budgeted), JSON `data`, or text.
 ///

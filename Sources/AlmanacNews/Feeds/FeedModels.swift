@@ -1,4 +1,4 @@
-import Foundation
+internal import Foundation
 
 /// The kinds of feed the parser reads.
 enum FeedFormat: String, Sendable, Codable, Hashable {

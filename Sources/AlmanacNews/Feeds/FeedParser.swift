@@ -1,5 +1,5 @@
-import AlmanacRead
-import Foundation
+internal import AlmanacRead
+package import Foundation
 
 /// Reads RSS 2.0, RSS 1.0/0.90 (RDF), Atom and JSON Feed into ``ParsedFeed``: XML through
 /// libxml2's recovering SAX parser (CLibxml2, opened on first use), JSON Feed with Codable.

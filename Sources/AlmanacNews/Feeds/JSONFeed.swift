@@ -1,5 +1,5 @@
-import AlmanacRead
-import Foundation
+internal import AlmanacRead
+internal import Foundation
 
 /// JSON Feed 1.0 and 1.1 (jsonfeed.org), read with Codable.
 enum JSONFeed {

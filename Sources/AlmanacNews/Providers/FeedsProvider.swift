@@ -1,6 +1,6 @@
-import AlmanacCore
-import AlmanacRead
-import Foundation
+internal import AlmanacCore
+internal import AlmanacRead
+package import Foundation
 
 /// The feeds themselves, read in parallel: URLs with conditional requests (`If-None-Match`,
 /// `If-Modified-Since`) and at most one fetch per feed per minimum interval (what was read last
