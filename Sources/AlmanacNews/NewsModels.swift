@@ -40,6 +40,19 @@ struct NewsQuery: Sendable, Hashable {
     var topic: String?
     /// Shortest time between two fetches of one feed.
     var minimumInterval: Duration
+
+    /// The coordinator's cache key for this query, built here alone: a topic's news search by the
+    /// topic (case folded), feeds by their locations in sorted order (the interval is no part of it).
+    var cacheKey: String {
+        guard feeds.isEmpty else { return "news|feeds|" + feeds.map(\.location).sorted().joined(separator: " ") }
+        return "news|topic|\(topic?.lowercased() ?? "")"
+    }
+}
+
+/// The news tool's parameter names, declared once: the schema and the argument reader both take
+/// these cases, so a misspelt name is a compile error rather than an argument silently absent.
+enum NewsParameter: String, CaseIterable {
+    case topic, feed, since, count, mine
 }
 
 /// One news item as shown: plain text, dated, with its source.

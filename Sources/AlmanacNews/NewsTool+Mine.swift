@@ -17,7 +17,7 @@ extension NewsTool {
 
     /// `--mine`: every part at once; a part that fails is a note and the rest still answer.
     func runMine(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
-        if arguments.string("topic") != nil || arguments.string("feed") != nil {
+        if arguments.string(NewsParameter.topic) != nil || arguments.string(NewsParameter.feed) != nil {
             throw AlmanacError.usage(
                 "news: --mine reads your feeds and [me] topics; it takes no topic or --feed",
                 suggestion: "tools run news --mine, or tools run news TOPIC")

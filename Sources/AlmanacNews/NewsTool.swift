@@ -36,17 +36,19 @@ public struct NewsTool: Tool {
 
     static let schema = ToolSchema([
         ToolParameter(
-            "topic", .string,
+            NewsParameter.topic, .string,
             help: "a topic: its configured feeds ([news.topics]), else a news search; none: your feeds",
             placement: .remainder),
         ToolParameter(
-            "feed", .string,
+            NewsParameter.feed, .string,
             help:
                 "read this feed (a URL or a file: RSS, Atom, JSON Feed or an OPML list) instead of the configured ones",
             access: .commandLineOnly),
-        ToolParameter("since", .string, help: "only items from the last DURATION, e.g. 6h, 2d, 1w"),
-        ToolParameter("count", .integer, help: "how many items to show, 1-50 (default 10)", aliases: ["-n"]),
-        ToolParameter("mine", .boolean, help: "your feeds and your topics ([me] topics), merged: \"what's new\""),
+        ToolParameter(NewsParameter.since, .string, help: "only items from the last DURATION, e.g. 6h, 2d, 1w"),
+        ToolParameter(
+            NewsParameter.count, .integer, help: "how many items to show, 1-50 (default 10)", aliases: ["-n"]),
+        ToolParameter(
+            NewsParameter.mine, .boolean, help: "your feeds and your topics ([me] topics), merged: \"what's new\""),
     ])
 
     /// The feeds, then news search for a topic without feeds.
@@ -65,7 +67,7 @@ public struct NewsTool: Tool {
     /// Checks the arguments and the configuration, then reads the feeds (or searches the topic)
     /// through the coordinator.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
-        if arguments.flag("mine") { return try await runMine(arguments, context: context) }
+        if arguments.flag(NewsParameter.mine) { return try await runMine(arguments, context: context) }
         let request = try Self.request(from: arguments, settings: context.settings)
         let fetched = try await fetch(request, context: context)
         let payload = NewsPayload(
@@ -86,12 +88,11 @@ public struct NewsTool: Tool {
                     suggestion: "add it under [news.topics] in config.toml (docs/news.md)")
             }
             fetched = try await context.fetch(
-                tool: name, key: "news|topic|\(request.topic?.lowercased() ?? "")", query: query,
+                tool: name, key: query.cacheKey, query: query,
                 providers: providers, ttl: Self.searchLifetime)
         } else {
-            let key = "news|feeds|" + request.feeds.map(\.location).sorted().joined(separator: " ")
             fetched = try await context.fetch(
-                tool: name, key: key, query: query, providers: providers, ttl: request.minimumInterval,
+                tool: name, key: query.cacheKey, query: query, providers: providers, ttl: request.minimumInterval,
                 cached: request.feeds.contains { !$0.isFile })
         }
         return fetched
@@ -116,9 +117,10 @@ public struct NewsTool: Tool {
         -> Request
     {
         let count =
-            try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
+            try arguments.integer(NewsParameter.count, in: 1...maximumCount, example: "--count \(defaultCount)")
+            ?? defaultCount
         var since: Duration?
-        let sinceText = try arguments.text("since", needs: "a duration", example: "--since 6h")
+        let sinceText = try arguments.text(NewsParameter.since, needs: "a duration", example: "--since 6h")
         if let sinceText {
             guard let duration = parseDuration(sinceText) else {
                 throw AlmanacError.usage(
@@ -128,9 +130,11 @@ public struct NewsTool: Tool {
             since = duration
         }
         let interval = try minimumInterval(settings)
-        let topic = arguments.string("topic").map { FeedParser.collapse($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let topic = arguments.string(NewsParameter.topic).map { FeedParser.collapse($0) }.flatMap {
+            $0.isEmpty ? nil : $0
+        }
         if let raw = try arguments.text(
-            "feed", needs: "a feed URL or file", example: "--feed https://example.org/feed.xml")
+            NewsParameter.feed, needs: "a feed URL or file", example: "--feed https://example.org/feed.xml")
         {
             let feeds = try raw.split(separator: " ").map { try commandLineFeed(String($0), settings: settings) }
             return Request(
