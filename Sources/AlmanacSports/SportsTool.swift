@@ -36,40 +36,42 @@ public struct SportsTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "league", .string,
+                SportsParameter.league, .string,
                 help:
                     "league: nba, nfl, mlb, nhl, ncaaf, epl, mls, pga, lpga, atp, wta, f1, nascar, ufc, ... (tools list sports), or an ESPN sport/league path like soccer/bra.1",
                 // Optional only for --mine (the user's teams in every league); SportsRequest says so.
                 placement: .positional),
             ToolParameter(
-                "view", .choice(SportsView.allCases.map(\.rawValue)),
+                SportsParameter.view, .choice(SportsView.allCases.map(\.rawValue)),
                 help: "what to show: scores (default), standings, news, or a team's schedule", placement: .positional),
             ToolParameter(
-                "team", .string, help: "a team name, city or abbreviation (lakers, LAL, los angeles lakers)",
+                SportsParameter.team, .string,
+                help: "a team name, city or abbreviation (lakers, LAL, los angeles lakers)",
                 aliases: ["-t"]),
             ToolParameter(
-                "date", .string, help: "today (default), yesterday, tomorrow, a weekday, or YYYY-MM-DD",
+                SportsParameter.date, .string, help: "today (default), yesterday, tomorrow, a weekday, or YYYY-MM-DD",
                 aliases: ["-d"]),
             ToolParameter(
-                "player", .string,
+                SportsParameter.player, .string,
                 help:
                     "a player in any sport (scheffler, sinner, mahomes): golf fields, tennis draws, race grids, fight cards, and in team sports the day's game leaders",
                 aliases: ["-p"]),
             ToolParameter(
-                "event", .string,
+                SportsParameter.event, .string,
                 help: "golf, tennis, racing, MMA: the tournament, race or card by words of its name "
                     + "(\"myrtle beach\", \"qatar open\"), matched against that day's events",
                 aliases: ["-e"]),
             ToolParameter(
-                "group", .string,
+                SportsParameter.group, .string,
                 help:
                     "standings of one division or conference (\"AL East\", \"NFC North\", \"Eastern Conference\"); implies standings",
                 aliases: ["-g"]),
             ToolParameter(
-                "next", .boolean, help: "the team's next game (with --team), or the next tournament, race or card"),
-            ToolParameter("limit", .integer, help: "at most this many games, headlines or table rows"),
+                SportsParameter.next, .boolean,
+                help: "the team's next game (with --team), or the next tournament, race or card"),
+            ToolParameter(SportsParameter.limit, .integer, help: "at most this many games, headlines or table rows"),
             ToolParameter(
-                "mine", .boolean,
+                SportsParameter.mine, .boolean,
                 help: "your teams ([me] teams in config.toml): each league's games of the day, filtered to them"),
         ])
     }
@@ -87,10 +89,10 @@ public struct SportsTool: Tool {
 
     /// Runs one request.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
-        if arguments.flag("mine") { return try await runMine(arguments, context: context) }
+        if arguments.flag(SportsParameter.mine) { return try await runMine(arguments, context: context) }
         // A league no catalog knows ("pwhl") may be one a provider plugin serves: only plugins answer it.
         var pluginLeague: League?
-        if !scoreboardSources.isEmpty, let word = arguments.string("league"), League.named(word) == nil {
+        if !scoreboardSources.isEmpty, let word = arguments.string(SportsParameter.league), League.named(word) == nil {
             pluginLeague = try await Self.pluginLeague(word, sources: scoreboardSources)
         }
         let request = try SportsRequest(arguments, now: context.now, zone: context.timeZone, league: pluginLeague)
@@ -115,15 +117,12 @@ public struct SportsTool: Tool {
         let path = request.league.path
         let plugins =
             (scoreboardSources.filter { $0.knownLeagues?.contains(path) == true }
-            + scoreboardSources.filter { $0.knownLeagues == nil }).map {
-                ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData>
-            }
+            + scoreboardSources.filter { $0.knownLeagues == nil }).map(ScoreboardPluginProvider.init(source:))
         let providers: [any Provider<SportsQuery, SportsData>] =
-            (pluginLeague != nil ? [] : Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }) + plugins
-            + Self.webFallback(context.environment.webSearch)
+            (pluginLeague != nil ? [] : Self.chain) + plugins + Self.webFallback(context.environment.webSearch)
         let query = request.query(team: team)
         let fetched = try await context.fetch(
-            tool: name, key: request.cacheKey(team: team), query: query, providers: providers,
+            tool: name, key: Self.cacheKey(.answer(query)), query: query, providers: providers,
             ttl: request.ttl(now: context.now))
         let league = request.league
         var metadata = fetched.metadata
@@ -186,9 +185,10 @@ public struct SportsTool: Tool {
                     guard let other = league.otherTour else { throw error }
                     var otherRequest = request
                     otherRequest.league = other
+                    let otherQuery = otherRequest.query(team: nil)
                     guard
                         let found = try? await context.fetch(
-                            tool: name, key: otherRequest.cacheKey(team: nil), query: otherRequest.query(team: nil),
+                            tool: name, key: Self.cacheKey(.answer(otherQuery)), query: otherQuery,
                             providers: providers, ttl: otherRequest.ttl(now: context.now)),
                         case .events(let otherEvents) = found.value,
                         let resolved = try? Self.resolvePlayer(word, in: named(otherEvents), league: other)
@@ -224,13 +224,9 @@ public struct SportsTool: Tool {
         var found = pick(known)
         if found.isEmpty {
             let query = SportsQuery(league: request.league, view: .standings, divisions: true)
-            let providers: [any Provider<SportsQuery, SportsData>] = Self.chain.map {
-                $0 as any Provider<SportsQuery, SportsData>
-            }
             do {
                 let fetched = try await context.fetch(
-                    tool: name, key: "standings:\(request.league.path):divisions", query: query,
-                    providers: providers, ttl: nil)
+                    tool: name, key: Self.cacheKey(.answer(query)), query: query, providers: Self.chain, ttl: nil)
                 if case .standings(let divisions) = fetched.value {
                     found = pick(divisions.groups)
                     known += divisions.groups
@@ -316,7 +312,7 @@ public struct SportsTool: Tool {
         var listFailure: AlmanacError?
         do {
             let fetched = try await context.fetch(
-                tool: name, key: "teams:\(league.path)", query: league, providers: [ESPNTeamsProvider()],
+                tool: name, key: Self.cacheKey(.teams(league)), query: league, providers: [ESPNTeamsProvider()],
                 ttl: .seconds(86_400))
             teams = fetched.value
             complete = true
@@ -373,14 +369,15 @@ struct SportsRequest: Sendable, Hashable {
     var limit: Int?
 
     init(_ arguments: ToolArguments, now: Date, zone: TimeZone, league plugin: League? = nil) throws {
-        guard let word = arguments.string("league")?.trimmingCharacters(in: .whitespaces), !word.isEmpty else {
+        guard let word = arguments.string(SportsParameter.league)?.trimmingCharacters(in: .whitespaces), !word.isEmpty
+        else {
             throw AlmanacError.usage("missing league for sports", suggestion: "e.g. tools run sports nba")
         }
         guard let league = plugin ?? League.named(word) else { throw League.unknown(word) }
         self.league = league
-        let viewWord = arguments.string("view").flatMap { SportsView(rawValue: $0.lowercased()) }
+        let viewWord = arguments.string(SportsParameter.view).flatMap { SportsView(rawValue: $0.lowercased()) }
         group = try arguments.text(
-            "group", needs: "a name", example: "--group \"AL East\", --group \"Eastern Conference\"")
+            SportsParameter.group, needs: "a name", example: "--group \"AL East\", --group \"Eastern Conference\"")
         if group != nil, let viewWord, viewWord != .standings {
             throw AlmanacError.usage(
                 "--group picks a division or conference of the standings, not of \(viewWord.rawValue)",
@@ -388,17 +385,18 @@ struct SportsRequest: Sendable, Hashable {
         }
         // A division or conference only has a table: --group alone means its standings.
         view = group != nil ? .standings : viewWord ?? .scores
-        next = arguments.flag("next")
-        if let start = try arguments.day("date", now: now, in: zone) {
+        next = arguments.flag(SportsParameter.next)
+        if let start = try arguments.day(SportsParameter.date, now: now, in: zone) {
             day = LocalDay.containing(start, in: zone)
             dayGiven = true
         } else {
             day = LocalDay.containing(now, in: zone)
             dayGiven = false
         }
-        teamWord = try arguments.text("team", needs: "a name", example: "--team lakers, --team LAL")
-        playerWord = try arguments.text("player", needs: "a name", example: "--player scheffler")
-        eventWords = try arguments.text("event", needs: "words of its name", example: "--event \"myrtle beach\"")
+        teamWord = try arguments.text(SportsParameter.team, needs: "a name", example: "--team lakers, --team LAL")
+        playerWord = try arguments.text(SportsParameter.player, needs: "a name", example: "--player scheffler")
+        eventWords = try arguments.text(
+            SportsParameter.event, needs: "words of its name", example: "--event \"myrtle beach\"")
         if eventWords != nil, league.shape == .team {
             throw AlmanacError.usage(
                 "--event picks a tournament, race or card (golf, tennis, racing, MMA), not a \(league.name) game",
@@ -427,7 +425,7 @@ struct SportsRequest: Sendable, Hashable {
                 suggestion: "tools run sports \(league.word) --player NAME")
         }
         // More than 100 is read as "all of them" (a day's scoreboard holds fewer).
-        limit = try arguments.integer("limit", in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
+        limit = try arguments.integer(SportsParameter.limit, in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
         if next && teamWord == nil && league.shape == .team {
             throw AlmanacError.usage(
                 "--next needs --team", suggestion: "e.g. tools run sports \(league.slug) --team <name> --next")
@@ -455,22 +453,43 @@ struct SportsRequest: Sendable, Hashable {
         }
     }
 
-    /// Equal questions give equal keys: the canonical league path, the resolved day and zone, the team id.
-    func cacheKey(team: TeamRef?) -> String {
-        let query = query(team: team)
-        switch query.view {
-        case .scores: return "scores:\(league.path):\(day.isoDate):\(day.zoneIdentifier)" + (query.next ? ":next" : "")
-        case .standings: return "standings:\(league.path)"
-        case .news: return "news:\(league.path)"
-        case .schedule:
-            return
-                "schedule:\(league.path):\(team?.abbreviation.lowercased() ?? "-"):\(query.season.map(String.init) ?? "-")"
-        }
-    }
+    /// The key ``query(team:)`` is cached under (``SportsTool/cacheKey(_:)``).
+    func cacheKey(team: TeamRef?) -> String { SportsTool.cacheKey(.answer(query(team: team))) }
 
     /// Finished days do not change: keep them longer than live ones.
     func ttl(now: Date) -> Duration? {
         if view == .scores, !next, day.end.addingTimeInterval(12 * 3600) < now { return .seconds(6 * 3600) }
         return nil
+    }
+}
+
+extension SportsTool {
+    /// What the sports tool caches: the chain's answers, and each league's team list.
+    enum Cached {
+        /// An answer of the provider chain to `query`.
+        case answer(SportsQuery)
+        /// A league's teams (ESPN `/teams`), which team words are matched against.
+        case teams(League)
+    }
+
+    /// The one place sports cache keys are spelt (the coordinator puts `sports:` before them). Equal
+    /// questions give equal keys: the canonical league path, the resolved day and zone, the team, the season.
+    static func cacheKey(_ cached: Cached) -> String {
+        let query: SportsQuery
+        switch cached {
+        case .teams(let league): return "teams:\(league.path)"
+        case .answer(let answer): query = answer
+        }
+        let league = query.league.path
+        switch query.view {
+        case .scores:
+            let day = query.day.map { "\($0.isoDate):\($0.zoneIdentifier)" } ?? "-"
+            return "scores:\(league):\(day)" + (query.next ? ":next" : "")
+        case .standings: return "standings:\(league)" + (query.divisions ? ":divisions" : "")
+        case .news: return "news:\(league)"
+        case .schedule:
+            let team = query.team?.abbreviation.lowercased() ?? "-"
+            return "schedule:\(league):\(team):\(query.season.map(String.init) ?? "-")"
+        }
     }
 }

@@ -40,6 +40,16 @@ struct CacheKeyTests {
         #expect(try key(["nfl", "schedule", "--team", "KC"], team: chiefs) == "schedule:football/nfl:kc:2024")
     }
 
+    @Test("every kind of sports entry is keyed by the one function: next event, division tables, team lists")
+    func everyKind() throws {
+        #expect(try key(["pga", "--next"]) == "scores:golf/pga:2024-12-15:America/New_York:next")
+        #expect(try key(["nba", "standings"]) == "standings:basketball/nba")
+        let nba = try #require(League.named("nba"))
+        let divisions = SportsQuery(league: nba, view: .standings, divisions: true)
+        #expect(SportsTool.cacheKey(.answer(divisions)) == "standings:basketball/nba:divisions")
+        #expect(SportsTool.cacheKey(.teams(nba)) == "teams:basketball/nba")
+    }
+
     @Test("asking again with another spelling is served from the cache")
     func servedFromCache() async throws {
         let harness = Harness(transport: try Fixtures.replay(), now: now, zone: newYork)

@@ -13,11 +13,11 @@ extension SportsQuestionReader {
 
     /// `[LEAGUE] --mine [--date DAY]` when the clause asks about the user's teams without naming one.
     func mineReading(_ clause: QuestionClause, _ reading: SportsClause) -> ToolReading? {
-        guard declared.contains("mine"), clause.hasAnyPhrase(Self.minePhrases), reading.team == nil,
+        guard declared.contains(.mine), clause.hasAnyPhrase(Self.minePhrases), reading.team == nil,
             reading.athlete == nil, reading.event == nil, reading.player == nil
         else { return nil }
         var words = reading.league.map { [$0.word] } ?? []
-        words.append("--mine")
+        words.append(SportsParameter.mine.option)
         // Past tense without a day is the last game: yesterday's, as for a named team.
         words += reading.dateWords(day: clause.day) ?? []
         return ToolReading(words, weight: .dominant)

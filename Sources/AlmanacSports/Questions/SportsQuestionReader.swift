@@ -8,11 +8,11 @@ import Foundation
 /// ``SportsQuestionWords``.
 struct SportsQuestionReader: QuestionReader {
     /// Options the sports schema declares (later capabilities are emitted only once declared).
-    let declared: Set<String>
+    let declared: Set<SportsParameter>
 
     /// Creates the reader for a tool with `schema`.
     init(schema: ToolSchema) {
-        declared = Set(schema.parameters.map(\.name))
+        declared = Set(schema.parameters.compactMap { SportsParameter(rawValue: $0.name) })
     }
 
     /// The sports reading of `clause`, or nil when it is not about sports.
@@ -112,7 +112,7 @@ struct SportsQuestionReader: QuestionReader {
 struct SportsClause {
     typealias Words = SportsQuestionWords
     let clause: QuestionClause
-    let declared: Set<String>
+    let declared: Set<SportsParameter>
     var league: League?
     var sportHint: League?
     var team: SportsVocabulary.Team?
@@ -135,7 +135,7 @@ struct SportsClause {
         var suffix: String?
     }
 
-    init(_ clause: QuestionClause, declared: Set<String>) {
+    init(_ clause: QuestionClause, declared: Set<SportsParameter>) {
         self.clause = clause
         self.declared = declared
         detect()
@@ -220,7 +220,7 @@ struct SportsClause {
     /// question about a contest ("who won the rocket classic"), or "at/in the …" to the clause's end
     /// once golf or tennis is named ("how is scheffler doing at the truist").
     private func findUnlistedEvent(contest: Bool) -> UnlistedEvent? {
-        guard declared.contains("event") else { return nil }
+        guard declared.contains(.event) else { return nil }
         // Another sport named (a league, a team sport's athlete): its events are not these.
         if let league, !Self.namedEventSports.contains(league.sport) { return nil }
         let athleteSport = athlete.flatMap { League.named($0.league) }?.sport
@@ -446,8 +446,8 @@ struct SportsClause {
         // A league or sport word with a table or news ("f1 standings", "tennis news") takes the ordinary path.
         if let individualLeague, !standings && !news && (player != nil || team == nil) {
             var words = [individualLeague.word]
-            if let player { words += ["--player", player] }
-            if let unlisted { words += ["--event", unlisted.words.joined(separator: " ")] }
+            if let player { words += [SportsParameter.player.option, player] }
+            if let unlisted { words += [SportsParameter.event.option, unlisted.words.joined(separator: " ")] }
             // Tournaments, race weekends and cards span days: a week or "next" asks for the next event.
             var dates = dateWords(day: day)
             // An unlisted event's days are unknown: "who won" means the last edition's final day, and
@@ -455,9 +455,11 @@ struct SportsClause {
             if unlisted != nil, day == nil, past {
                 let clock = clause.clock
                 let sinceSunday = clock.calendar.component(.weekday, from: clock.today) - 1
-                dates = ["--date", clock.iso(clock.offset(-sinceSunday))]
+                dates = [SportsParameter.date.option, clock.iso(clock.offset(-sinceSunday))]
             }
-            if dates == nil && day == .nextWeek || day == nil && has("next") { words.append("--next") }
+            if dates == nil && day == .nextWeek || day == nil && has("next") {
+                words.append(SportsParameter.next.option)
+            }
             return words + (dates ?? [])
         }
         let eventLeague = event.flatMap { League.named($0.league) }
@@ -476,17 +478,19 @@ struct SportsClause {
             || (!words.isEmpty && self.words.first == "when" && hasAny(["play", "plays", "playing", "game"]))
         if standings {
             words.append("standings")
-            if let group, !group.name.isEmpty, declared.contains("group") { words += ["--group", group.name] }
+            if let group, !group.name.isEmpty, declared.contains(.group) {
+                words += [SportsParameter.group.option, group.name]
+            }
         } else if news {
             words.append("news")
         } else if schedule && day == nil {
             words.append("schedule")
         }
-        if let team { words += ["--team", team.name] }
+        if let team { words += [SportsParameter.team.option, team.name] }
         if standings || news { return words }
-        if team == nil, let athlete { words += ["--player", athlete.player] }
+        if team == nil, let athlete { words += [SportsParameter.player.option, athlete.player] }
         if next && (team != nil || athlete != nil) && day == nil {
-            words.append("--next")
+            words.append(SportsParameter.next.option)
             return words
         }
         if schedule && day == nil { return words }
@@ -502,17 +506,20 @@ struct SportsClause {
     func dateWords(day: QuestionDay?) -> [String]? {
         let clock = clause.clock
         switch day {
-        case .today, .tonight: return ["--date", "today"]
-        case .tomorrow: return ["--date", "tomorrow"]
-        case .yesterday: return ["--date", "yesterday"]
-        case .weekday(let index): return ["--date", clock.iso(clock.resolve(weekday: index, past: past))]
+        case .today, .tonight: return [SportsParameter.date.option, "today"]
+        case .tomorrow: return [SportsParameter.date.option, "tomorrow"]
+        case .yesterday: return [SportsParameter.date.option, "yesterday"]
+        case .weekday(let index):
+            return [SportsParameter.date.option, clock.iso(clock.resolve(weekday: index, past: past))]
         case .date(let year, let month, let day):
-            return clock.resolve(year: year, month: month, day: day).map { ["--date", clock.iso($0)] } ?? []
+            return clock.resolve(year: year, month: month, day: day).map {
+                [SportsParameter.date.option, clock.iso($0)]
+            } ?? []
         case .weekend, .thisWeek, .nextWeek: return nil
         case nil:
             // "Did the Lakers win?" means the last game: yesterday's, unless it is late enough in
             // the evening that today's game is probably over.
-            return past ? ["--date", clock.hour >= 20 ? "today" : "yesterday"] : []
+            return past ? [SportsParameter.date.option, clock.hour >= 20 ? "today" : "yesterday"] : []
         }
     }
 
