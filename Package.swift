@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "tools",
             dependencies: [
-                "AlmanacRuntime", "AlmanacCurl", "AlmanacLLM", "AlmanacSports", "AlmanacFixtures",
+                "AlmanacRuntime", "AlmanacCurl", "AlmanacLLM", "AlmanacFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
