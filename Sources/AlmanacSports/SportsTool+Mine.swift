@@ -20,18 +20,18 @@ extension SportsTool {
     }
 
     /// Options that pick something else than the user's teams' day.
-    static let mineConflicts = ["team", "player", "event", "group", "next"]
+    static let mineConflicts: [SportsParameter] = [.team, .player, .event, .group, .next]
 
     /// Runs `--mine`.
     func runMine(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         if let other = Self.mineConflicts.first(where: {
-            $0 == "next" ? arguments.flag($0) : arguments.string($0) != nil
+            $0 == .next ? arguments.flag($0) : arguments.string($0) != nil
         }) {
             throw AlmanacError.usage(
-                "--mine shows your teams' games; it does not combine with --\(other)",
-                suggestion: "tools run sports --mine [--date DAY], or tools run sports LEAGUE --\(other) ...")
+                "--mine shows your teams' games; it does not combine with \(other.option)",
+                suggestion: "tools run sports --mine [--date DAY], or tools run sports LEAGUE \(other.option) ...")
         }
-        if let view = arguments.string("view"), view.lowercased() != SportsView.scores.rawValue {
+        if let view = arguments.string(SportsParameter.view), view.lowercased() != SportsView.scores.rawValue {
             throw AlmanacError.usage(
                 "--mine shows scores, not \(view)", suggestion: "tools run sports --mine [--date DAY]")
         }
@@ -41,15 +41,17 @@ extension SportsTool {
                 "sports --mine: no teams are set",
                 suggestion: "add teams = [\"nba:lakers\", \"epl:arsenal\"] under [me] in config.toml")
         }
-        let only = try arguments.string("league").map { word -> League in
+        let only = try arguments.string(SportsParameter.league).map { word -> League in
             guard let league = League.named(word) else { throw League.unknown(word) }
             return league
         }
         let day =
-            try arguments.day("date", now: context.now, in: context.timeZone).map {
+            try arguments.day(SportsParameter.date, now: context.now, in: context.timeZone).map {
                 LocalDay.containing($0, in: context.timeZone)
             } ?? LocalDay.containing(context.now, in: context.timeZone)
-        let limit = try arguments.integer("limit", in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
+        let limit = try arguments.integer(SportsParameter.limit, in: 1...Int.max, example: "--limit 5").map {
+            min($0, 100)
+        }
 
         var warnings: [String] = []
         var wanted: [(league: League, words: [(entry: String, team: String)])] = []
@@ -158,8 +160,7 @@ extension SportsTool {
     /// The scoreboard chain: the sports APIs, then provider plugins at their priority, as for a
     /// league's scores. Web search is left out: a page of search hits cannot be filtered to teams.
     func mineProviders() -> [any Provider<SportsQuery, SportsData>] {
-        Self.chain.map { $0 as any Provider<SportsQuery, SportsData> }
-            + scoreboardSources.map { ScoreboardPluginProvider(source: $0) as any Provider<SportsQuery, SportsData> }
+        Self.chain + scoreboardSources.map(ScoreboardPluginProvider.init(source:))
     }
 }
 
