@@ -2,7 +2,7 @@ internal import AlmanacCore
 internal import Foundation
 
 /// A weather question after argument checks, before any network call.
-public struct WeatherRequest: Sendable, Equatable {
+struct WeatherRequest: Sendable, Equatable {
     /// Where.
     enum Target: Sendable, Equatable {
         /// A place name to geocode ("Paris, TX").
@@ -12,7 +12,7 @@ public struct WeatherRequest: Sendable, Equatable {
     }
 
     /// What to show.
-    public enum View: Sendable, Equatable {
+    enum View: Sendable, Equatable {
         /// Now, today and the next days (`count` days in all, today included).
         case overview(days: Int)
         /// The next 24 hours, hour by hour.
@@ -71,7 +71,7 @@ public struct WeatherRequest: Sendable, Equatable {
     /// Days Open-Meteo forecasts (`forecast_days` ≤ 16).
     static let maxDays = 16
     /// Days requested by default.
-    public static let defaultDays = 7
+    static let defaultDays = 7
 
     /// Checks `arguments` against each other and the `[weather]` config table, phase by phase:
     /// the day, the place or coordinates, the view, the units.

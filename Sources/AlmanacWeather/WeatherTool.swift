@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+public import Foundation
 
 /// Weather for a place: now, today and the next days, or hour by hour, or one named day.
 ///
@@ -336,5 +336,17 @@ public struct WeatherTool: Tool {
             return "forecast:\(Coordinate.text(latitude)),\(Coordinate.text(longitude)):\(suffix)"
         }
         return "web:\(query.placeText.lowercased()):\(suffix)"
+    }
+}
+
+extension WeatherTool {
+    /// An Open-Meteo `/v1/forecast` body as the payload `run` answers with (now, today and the next
+    /// days), without network, cache or coordinator: the decode and format almanac-bench times.
+    ///
+    /// - Throws: ``ProviderFailure`` (kind `decoding`) for a body that is not a forecast.
+    public static func openMeteoPayload(_ body: Data, now: Date) throws -> any ToolPayload {
+        let view = WeatherRequest.View.overview(days: WeatherRequest.defaultDays)
+        return try WeatherPayload(
+            report: .forecast(OpenMeteoDecoder.decode(body)), view: view, everyHour: false, sun: false, now: now)
     }
 }

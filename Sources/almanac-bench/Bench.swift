@@ -24,7 +24,7 @@ enum Bench {
             guard let league = League.named("college-football") else { exit(70) }
             work = { try ESPNScoreboard.decodeAndFormat(body, league: league, now: now, timeZone: zone).utf8.count }
         case "open-meteo":
-            work = { try WeatherTool.renderForecast(body, now: now).utf8.count }
+            work = { try openMeteoContext(body, now: now).utf8.count }
         default:
             FileHandle.standardError.write(Data("unknown decoder '\(arguments[1])'\n".utf8))
             exit(64)
@@ -37,5 +37,14 @@ enum Bench {
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         print("output bytes \(bytes / (iterations + 1))")
         print(milliseconds / Double(iterations))
+    }
+
+    /// An Open-Meteo forecast body decoded and rendered as `tools run weather` context, headed
+    /// `source: open-meteo`, fetched at `now`.
+    static func openMeteoContext(_ body: Data, now: Date) throws -> String {
+        let payload = try WeatherTool.openMeteoPayload(body, now: now)
+        let metadata = ResultMetadata(
+            tool: "weather", provider: "open-meteo", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
+        return payload.context(Rendering(metadata: metadata, now: now, timeZone: TimeText.utc, budget: .unlimited))
     }
 }

@@ -88,3 +88,20 @@ actor QueryLog {
 func weatherConfig(_ values: [String: String]) -> Settings {
     Settings(config: ["weather": .table(values.mapValues { ConfigValue.string($0) })])
 }
+
+extension WeatherTool {
+    /// Decodes an Open-Meteo `/v1/forecast` body and renders it as context, synchronously: the
+    /// decoder and formatter `run` uses, without network, cache or coordinator. The header says
+    /// `source: open-meteo`, fetched at `now`.
+    static func renderForecast(
+        _ body: Data, now: Date, view: WeatherRequest.View = .overview(days: WeatherRequest.defaultDays),
+        sun: Bool = false, budget: ContextBudget = .unlimited
+    ) throws -> String {
+        let forecast = try OpenMeteoDecoder.decode(body)
+        let payload = try WeatherPayload(
+            report: .forecast(forecast), view: view, everyHour: view == .hourly, sun: sun, now: now)
+        let metadata = ResultMetadata(
+            tool: "weather", provider: "open-meteo", fetchedAt: now, ageSeconds: 0, stale: false, attempts: [])
+        return payload.context(Rendering(metadata: metadata, now: now, timeZone: TimeText.utc, budget: budget))
+    }
+}
