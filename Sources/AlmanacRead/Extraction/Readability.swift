@@ -765,17 +765,6 @@ struct Readability {
         return node.children.reduce(0) { $0 + rawLength($1) }
     }
 
-    static func commaCount(_ text: String) -> Int {
-        var count = 0
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x2C, 0x60C, 0xFE50, 0xFE10, 0xFE11, 0x2E41, 0x2E34, 0x2E32, 0xFF0C: count += 1
-            default: break
-            }
-        }
-        return count
-    }
-
     static func linkDensity(_ node: HTMLNode) -> Double {
         let length = textLength(node)
         guard length > 0 else { return 0 }
