@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// How `tools ask` gets facts to the model.
 public enum ToolCalling: String, Sendable, CaseIterable {
@@ -12,17 +12,17 @@ public enum ToolCalling: String, Sendable, CaseIterable {
 /// Options for one `tools ask`.
 public struct AskOptions: Sendable {
     /// Token budget for the context.
-    public var budget: Int
+    var budget: Int
     /// Router or native tool calling.
-    public var toolCalling: ToolCalling
+    var toolCalling: ToolCalling
     /// For native tool calling: `auto` (default), `none`, `required`, or a tool name to force.
-    public var toolChoice: String?
+    var toolChoice: String?
     /// Upper bound on answer tokens; nil leaves it to the server.
-    public var maxTokens: Int?
+    var maxTokens: Int?
     /// Sampling temperature; nil leaves it to the server.
-    public var temperature: Double?
+    var temperature: Double?
     /// Token id → logit bias, passed through (`["2": -100]` forbids EOS in the tiny test model).
-    public var logitBias: [String: Double]?
+    var logitBias: [String: Double]?
 
     /// Creates options.
     public init(
@@ -55,7 +55,7 @@ public enum Prompt {
 
     /// Instructions for native tool calling (the context comes back as tool results); `tools`
     /// are the names offered, from the registry (built-in and plugin tools alike).
-    public static func toolSystem(clockLine: String, tools: [String]) -> String {
+    static func toolSystem(clockLine: String, tools: [String]) -> String {
         """
         You are Almanac, a concise assistant. \(clockLine) Call a tool when the question needs fresh facts \
         (\(tools.joined(separator: ", "))), then answer from its result. Times in results are local and \
@@ -67,23 +67,22 @@ public enum Prompt {
 /// What happened during one ask (for tests and `--verbose` notes).
 public struct AskReport: Sendable, Equatable {
     /// Pieces of text printed.
-    public var pieces: Int
+    var pieces: Int
     /// The budget of the attempt that answered.
-    public var budget: Int
+    var budget: Int
     /// Whether the prompt was shrunk and sent again after an over-context error.
-    public var retried: Bool
+    var retried: Bool
     /// Tool calls the model made (native mode), as `name arguments`.
-    public var toolCalls: [String]
+    var toolCalls: [String]
 }
 
 /// `tools ask`: route → run tools → prompt → stream the answer from an OpenAI-compatible server.
 public struct Asker: Sendable {
-    /// Runs tools.
-    public var runner: any ToolRunning
+    var runner: any ToolRunning
     /// Talks to the first server.
-    public var client: LLMClient
+    var client: LLMClient
     /// The servers tried next, in order, when the one before cannot be reached or answers 5xx.
-    public var fallbacks: [LLMClient]
+    var fallbacks: [LLMClient]
 
     /// Creates an asker.
     public init(runner: any ToolRunning, client: LLMClient, fallbacks: [LLMClient] = []) {

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// The LLM servers `tools ask` may use, in priority order (issue #31 item 21).
 ///
@@ -45,20 +45,19 @@ public enum LLMEndpoints {
 }
 
 /// Why one endpoint gave no answer, for the one-line notes.
-public struct EndpointFailure: Sendable, Equatable {
+struct EndpointFailure: Sendable, Equatable {
     /// The endpoint, e.g. `http://127.0.0.1:8080`.
-    public var url: String
+    var url: String
     /// What went wrong.
-    public var error: LLMError
+    var error: LLMError
 
-    /// Creates a failure.
-    public init(url: String, error: LLMError) {
+    init(url: String, error: LLMError) {
         self.url = url
         self.error = error
     }
 
     /// `http://127.0.0.1:8080: nothing listening`; the server's words escaped and cut short.
-    public var line: String {
+    var line: String {
         let what: String
         switch error.kind {
         case .serverDown: what = "nothing listening"
@@ -76,7 +75,7 @@ public struct NoModelAnswered: Error, Sendable {
     /// The context, as `tools context` prints it.
     public var facts: String
     /// Each endpoint tried, in order.
-    public var failures: [EndpointFailure]
+    var failures: [EndpointFailure]
 
     /// Exit status of `tools ask` when it printed the facts instead of an answer: EX_TEMPFAIL
     /// (sysexits.h), apart from 0 (answered), 64 (usage), 69 (a failure with nothing printed)

@@ -1,18 +1,18 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+internal import Foundation
 
 /// One OpenAI chat message.
-public struct ChatMessage: Sendable, Codable, Equatable {
+struct ChatMessage: Sendable, Codable, Equatable {
     /// `system`, `user`, `assistant` or `tool`.
-    public var role: String
+    var role: String
     /// The text. Always sent (as "" when empty): chat templates concatenate it.
-    public var content: String
+    var content: String
     /// For assistant messages that call tools.
-    public var toolCalls: [ToolCall]?
+    var toolCalls: [ToolCall]?
     /// For `tool` messages: the call answered.
-    public var toolCallID: String?
+    var toolCallID: String?
     /// For `tool` messages: the tool's name.
-    public var name: String?
+    var name: String?
 
     enum CodingKeys: String, CodingKey {
         case role, content, name
@@ -20,8 +20,7 @@ public struct ChatMessage: Sendable, Codable, Equatable {
         case toolCallID = "tool_call_id"
     }
 
-    /// Creates a message.
-    public init(
+    init(
         role: String, content: String, toolCalls: [ToolCall]? = nil, toolCallID: String? = nil, name: String? = nil
     ) {
         self.role = role
@@ -32,7 +31,7 @@ public struct ChatMessage: Sendable, Codable, Equatable {
     }
 
     /// Decodes a message; a `null` content reads as "".
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         role = try container.decodeIfPresent(String.self, forKey: .role) ?? "assistant"
         content = try container.decodeIfPresent(String.self, forKey: .content) ?? ""
@@ -41,44 +40,34 @@ public struct ChatMessage: Sendable, Codable, Equatable {
         name = try container.decodeIfPresent(String.self, forKey: .name)
     }
 
-    /// A system message.
-    public static func system(_ text: String) -> ChatMessage { ChatMessage(role: "system", content: text) }
-    /// A user message.
-    public static func user(_ text: String) -> ChatMessage { ChatMessage(role: "user", content: text) }
+    static func system(_ text: String) -> ChatMessage { ChatMessage(role: "system", content: text) }
+    static func user(_ text: String) -> ChatMessage { ChatMessage(role: "user", content: text) }
 }
 
 /// An OpenAI tool call as the model returns it.
-public struct ToolCall: Sendable, Codable, Equatable {
+struct ToolCall: Sendable, Codable, Equatable {
     /// The call id (echoed in the `tool` message).
-    public var id: String
+    var id: String
     /// Always `function`.
-    public var type: String
+    var type: String
     /// The function and its JSON-encoded arguments.
-    public var function: FunctionCall
+    var function: FunctionCall
 
     /// A function name and arguments (a JSON object as a string).
-    public struct FunctionCall: Sendable, Codable, Equatable {
-        /// The tool name.
-        public var name: String
+    struct FunctionCall: Sendable, Codable, Equatable {
+        var name: String
         /// The arguments as JSON text.
-        public var arguments: String
-
-        /// Creates a function call.
-        public init(name: String, arguments: String) {
-            self.name = name
-            self.arguments = arguments
-        }
+        var arguments: String
     }
 
-    /// Creates a tool call.
-    public init(id: String, name: String, arguments: String) {
+    init(id: String, name: String, arguments: String) {
         self.id = id
         self.type = "function"
         self.function = FunctionCall(name: name, arguments: arguments)
     }
 
     /// Decodes a call, tolerating a missing id or type.
-    public init(from decoder: any Decoder) throws {
+    init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decodeIfPresent(String.self, forKey: .id) ?? "call_0"
         type = try container.decodeIfPresent(String.self, forKey: .type) ?? "function"
@@ -91,7 +80,7 @@ public struct ToolCall: Sendable, Codable, Equatable {
 public enum OpenAITools {
     /// `[{"type":"function","function":{"name","description","parameters"}}]`, each with the
     /// parameters `policy`'s caller may pass (a model is an untrusted caller: docs/security.md).
-    public static func definitions(
+    static func definitions(
         _ tools: [any Tool], policy: EgressPolicy = EgressPolicy(trust: .untrusted)
     )
         -> [JSONValue]
@@ -110,7 +99,7 @@ public enum OpenAITools {
 
     /// The function name OpenAI accepts for `tool` (`^[a-zA-Z0-9_-]{1,64}$`): a plugin tool's dot
     /// becomes `__` (`time.get_current_time` → `time__get_current_time`), any other character `_`.
-    public static func functionName(_ tool: String) -> String {
+    static func functionName(_ tool: String) -> String {
         let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
         let mapped = tool.replacingOccurrences(of: ".", with: "__").map { allowed.contains($0) ? $0 : "_" }
         return mapped.isEmpty ? "tool" : String(mapped.prefix(64))
@@ -118,7 +107,7 @@ public enum OpenAITools {
 
     /// The tool of `tools` a model's function call names: its ``functionName(_:)``, or the tool's
     /// own name (llama.cpp passes dots through); else the name as given (the caller's error names it).
-    public static func toolName(_ function: String, in tools: [any Tool]) -> String {
+    static func toolName(_ function: String, in tools: [any Tool]) -> String {
         if tools.contains(where: { $0.name == function }) { return function }
         return tools.first { functionName($0.name) == function }?.name ?? function
     }
@@ -132,23 +121,22 @@ public enum OpenAITools {
 }
 
 /// A `/v1/chat/completions` request body.
-public struct ChatRequest: Sendable, Encodable {
-    /// The conversation.
-    public var messages: [ChatMessage]
+struct ChatRequest: Sendable, Encodable {
+    var messages: [ChatMessage]
     /// Stream tokens as server-sent events.
-    public var stream: Bool
+    var stream: Bool
     /// Tool definitions (native tool calling).
-    public var tools: [JSONValue]?
+    var tools: [JSONValue]?
     /// `auto`, `none`, `required` or `{"type":"function","function":{"name":...}}`.
-    public var toolChoice: JSONValue?
+    var toolChoice: JSONValue?
     /// An upper bound on generated tokens; nil leaves it to the server.
-    public var maxTokens: Int?
+    var maxTokens: Int?
     /// Sampling temperature; nil leaves it to the server.
-    public var temperature: Double?
+    var temperature: Double?
     /// The model name, when the server wants one.
-    public var model: String?
+    var model: String?
     /// Token id → bias (e.g. `["2": -100]` forbids a model's EOS token).
-    public var logitBias: [String: Double]?
+    var logitBias: [String: Double]?
 
     enum CodingKeys: String, CodingKey {
         case messages, stream, tools, temperature, model
@@ -157,8 +145,7 @@ public struct ChatRequest: Sendable, Encodable {
         case logitBias = "logit_bias"
     }
 
-    /// Creates a request.
-    public init(
+    init(
         messages: [ChatMessage], stream: Bool, tools: [JSONValue]? = nil, toolChoice: JSONValue? = nil,
         maxTokens: Int? = nil, temperature: Double? = nil, model: String? = nil, logitBias: [String: Double]? = nil
     ) {
@@ -179,7 +166,7 @@ public struct ChatRequest: Sendable, Encodable {
 /// value, not a new enum case that breaks every `switch` of a caller.
 public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of failure.
-    public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable {
             case serverDown, contextExceeded, emptyStream, streamCut, http, network, badResponse
         }
@@ -189,36 +176,35 @@ public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
         private init(_ code: Code) { self.code = code }
 
         /// Nothing listens at the URL.
-        public static let serverDown = Kind(.serverDown)
+        static let serverDown = Kind(.serverDown)
         /// The prompt does not fit the model's context (HTTP 400 `context_length_exceeded` /
         /// `exceed_context_size_error`).
-        public static let contextExceeded = Kind(.contextExceeded)
+        static let contextExceeded = Kind(.contextExceeded)
         /// A streaming response closed before any event: llama-cpp-python's way of saying the prompt
         /// did not fit (it logs the error and closes the stream).
-        public static let emptyStream = Kind(.emptyStream)
+        static let emptyStream = Kind(.emptyStream)
         /// The stream closed without `[DONE]` after some text.
-        public static let streamCut = Kind(.streamCut)
+        static let streamCut = Kind(.streamCut)
         /// A non-success status.
-        public static let http = Kind(.http)
+        static let http = Kind(.http)
         /// The connection failed in another way.
-        public static let network = Kind(.network)
+        static let network = Kind(.network)
         /// The server answered something that is not an OpenAI response.
-        public static let badResponse = Kind(.badResponse)
+        static let badResponse = Kind(.badResponse)
 
         /// The kind's name, e.g. `serverDown`.
-        public var description: String { code.rawValue }
+        var description: String { code.rawValue }
     }
 
-    /// The class.
-    public let kind: Kind
+    let kind: Kind
     /// The one line for stderr.
     public let description: String
     /// The server's own words (its error message, or the URL nothing listens at), when it gave any.
-    public let detail: String?
+    let detail: String?
     /// The HTTP status, for ``Kind/http``.
-    public let status: Int?
+    let status: Int?
     /// How many pieces of text arrived before the stream was cut, for ``Kind/streamCut``.
-    public let tokens: Int?
+    let tokens: Int?
 
     private init(_ kind: Kind, _ description: String, detail: String? = nil, status: Int? = nil, tokens: Int? = nil) {
         self.kind = kind
@@ -229,7 +215,7 @@ public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Nothing listens at `url`.
-    public static func serverDown(url: String) -> LLMError {
+    static func serverDown(url: String) -> LLMError {
         LLMError(
             .serverDown,
             "no LLM server at \(url); start one, e.g. `llama-server -m model.gguf --port 8080` "
@@ -238,33 +224,33 @@ public struct LLMError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The prompt does not fit the model's context; `message` is the server's.
-    public static func contextExceeded(_ message: String) -> LLMError {
+    static func contextExceeded(_ message: String) -> LLMError {
         LLMError(.contextExceeded, "the prompt does not fit the model's context: \(message)", detail: message)
     }
 
     /// The stream closed before any event.
-    public static let emptyStream = LLMError(
+    static let emptyStream = LLMError(
         .emptyStream, "the LLM server closed the stream before answering (prompt too long for its context?)")
 
     /// The stream closed without `[DONE]` after `tokens` pieces of text.
-    public static func streamCut(tokens: Int) -> LLMError {
+    static func streamCut(tokens: Int) -> LLMError {
         LLMError(
             .streamCut, "the LLM stream ended without [DONE] after \(tokens) tokens (answer incomplete)", tokens: tokens
         )
     }
 
     /// A non-success `status` with the server's `message`.
-    public static func http(status: Int, message: String) -> LLMError {
+    static func http(status: Int, message: String) -> LLMError {
         LLMError(.http, "LLM server answered HTTP \(status): \(message)", detail: message, status: status)
     }
 
     /// The connection failed in another way.
-    public static func network(_ message: String) -> LLMError {
+    static func network(_ message: String) -> LLMError {
         LLMError(.network, "LLM server connection failed: \(message)", detail: message)
     }
 
     /// The server answered something that is not an OpenAI response.
-    public static func badResponse(_ message: String) -> LLMError {
+    static func badResponse(_ message: String) -> LLMError {
         LLMError(.badResponse, "LLM server sent an unexpected response: \(message)", detail: message)
     }
 

@@ -1,8 +1,8 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+public import Foundation
 
 /// A piece of a streamed answer.
-public enum ChatDelta: Sendable, Equatable {
+enum ChatDelta: Sendable, Equatable {
     /// Text to print.
     case text(String)
     /// The model finished (`stop`, `length`, `tool_calls`).
@@ -10,23 +10,27 @@ public enum ChatDelta: Sendable, Equatable {
 }
 
 /// A complete (non-streamed) answer.
-public struct ChatCompletion: Sendable, Equatable {
+struct ChatCompletion: Sendable, Equatable {
     /// The assistant message.
-    public var message: ChatMessage
+    var message: ChatMessage
     /// `stop`, `length`, `tool_calls`, ...
-    public var finishReason: String?
+    var finishReason: String?
 }
 
 /// An OpenAI-compatible chat client for llama.cpp's servers (`llama-server` and
 /// llama-cpp-python's `llama_cpp.server`), speaking `/v1/chat/completions`.
 public struct LLMClient: Sendable {
     /// The server root, e.g. `http://127.0.0.1:8080`.
-    public var baseURL: URL
+    var baseURL: URL
     /// The HTTP seam.
-    public var http: any StreamingHTTPClient
+    var http: any StreamingHTTPClient
 
-    /// Creates a client.
-    public init(baseURL: URL, http: any StreamingHTTPClient = CurlStreamingClient()) {
+    /// A client over curl (the HTTP seam stays inside the module; tests pass their own).
+    public init(baseURL: URL) {
+        self.init(baseURL: baseURL, http: CurlStreamingClient())
+    }
+
+    init(baseURL: URL, http: any StreamingHTTPClient) {
         self.baseURL = baseURL
         self.http = http
     }
@@ -34,7 +38,7 @@ public struct LLMClient: Sendable {
     /// The server from `ALMANAC_LLM_URL` (default `http://127.0.0.1:8080`).
     ///
     /// - Throws: a usage error when the variable is not an http(s) URL.
-    public static func url(from environment: [String: String]) throws -> URL {
+    static func url(from environment: [String: String]) throws -> URL {
         let raw = environment["ALMANAC_LLM_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? "http://127.0.0.1:8080"
         guard let url = URL(string: raw.hasSuffix("/") ? String(raw.dropLast()) : raw),
             ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil
@@ -92,7 +96,7 @@ public struct LLMClient: Sendable {
     /// The stream finishes after `[DONE]`. It throws ``LLMError/emptyStream`` when the body ends
     /// before any event and ``LLMError/streamCut(tokens:)`` when it ends (or breaks) without
     /// `[DONE]` after some text. `: ping` comments are skipped.
-    public func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatDelta, any Error> {
+    func stream(_ request: ChatRequest) -> AsyncThrowingStream<ChatDelta, any Error> {
         var request = request
         request.stream = true
         let body = request
@@ -167,7 +171,7 @@ public struct LLMClient: Sendable {
     }
 
     /// Sends `request` without streaming and returns the whole answer (used for tool calls).
-    public func complete(_ request: ChatRequest) async throws -> ChatCompletion {
+    func complete(_ request: ChatRequest) async throws -> ChatCompletion {
         var request = request
         request.stream = false
         let response = try await post(request)

@@ -1,6 +1,6 @@
-import AlmanacCore
-import AlmanacRuntime
-import Foundation
+public import AlmanacCore
+internal import AlmanacRuntime
+public import Foundation
 
 /// What the LLM front needs from the runtime: the registry, the reference time and zone, and the
 /// two ways of running a tool. ``Runtime`` conforms; tests use small fakes.
@@ -21,32 +21,26 @@ public protocol ToolRunning: Sendable {
 
 extension ToolRunning {
     /// Every tool, for runners with no operator's switch (test fakes).
-    public var publishedTools: [any Tool] { registry.tools }
+    var publishedTools: [any Tool] { registry.tools }
 }
 
 extension Runtime: ToolRunning {}
 
 /// The outcome of one routed tool run: a result to render, or a one-line failure.
-public struct ContextBlock: Sendable {
+struct ContextBlock: Sendable {
     /// The route that produced it.
-    public var route: Route
+    var route: Route
     /// The result, or the failure line.
-    public var outcome: Result<ToolResult, BlockFailure>
-
-    /// Creates a block.
-    public init(route: Route, outcome: Result<ToolResult, BlockFailure>) {
-        self.route = route
-        self.outcome = outcome
-    }
+    var outcome: Result<ToolResult, BlockFailure>
 }
 
 /// Why a tool produced no block: one line naming the tool and the provider(s) that failed.
-public struct BlockFailure: Error, Sendable, Equatable {
+struct BlockFailure: Error, Sendable, Equatable {
     /// The line printed in place of the tool's block.
-    public var line: String
+    var line: String
 
     /// Describes `error` from running `tool` in one line.
-    public init(tool: String, error: any Error) {
+    init(tool: String, error: any Error) {
         switch error {
         case let almanac as AlmanacError where almanac.kind == .unavailable && !almanac.attempts.isEmpty:
             let providers = almanac.attempts.map { "\($0.provider): \($0.detail ?? $0.outcome.rawValue)" }
@@ -64,17 +58,16 @@ public struct BlockFailure: Error, Sendable, Equatable {
 /// Rendering is pure: the tool results are fetched once (``PromptContext/gather(question:router:runner:)``)
 /// and can be rendered again at a smaller budget without asking any provider again.
 public struct PromptContext: Sendable {
-    /// The question.
-    public var question: String
+    var question: String
     /// The blocks, in route order.
-    public var blocks: [ContextBlock]
+    var blocks: [ContextBlock]
     /// The reference time.
-    public var now: Date
+    var now: Date
     /// The viewer's zone.
-    public var timeZone: TimeZone
+    var timeZone: TimeZone
 
     /// Creates a context from already-fetched blocks.
-    public init(question: String, blocks: [ContextBlock], now: Date, timeZone: TimeZone) {
+    init(question: String, blocks: [ContextBlock], now: Date, timeZone: TimeZone) {
         self.question = question
         self.blocks = blocks
         self.now = now
@@ -109,7 +102,7 @@ public struct PromptContext: Sendable {
     }
 
     /// "Now: Sun 15 Dec 2024 18:10 EST (America/New_York)."
-    public var clockLine: String {
+    var clockLine: String {
         "Now: \(TimeText.day(now, in: timeZone)) \(TimeText.clock(now, in: timeZone)) "
             + "\(TimeText.zoneAbbreviation(timeZone, at: now)) (\(timeZone.identifier))."
     }

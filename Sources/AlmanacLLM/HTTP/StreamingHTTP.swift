@@ -1,26 +1,24 @@
-import AlmanacCore
-import AlmanacCurl
-import Foundation
+internal import AlmanacCore
+internal import AlmanacCurl
+internal import Foundation
 
 /// An HTTP response whose body arrives in pieces, as the server writes it.
-public struct StreamingResponse: Sendable {
-    /// Status code.
-    public var status: Int
+struct StreamingResponse: Sendable {
+    var status: Int
     /// Headers with lowercased names.
-    public var headers: [String: String]
+    var headers: [String: String]
     /// The body, chunk by chunk. Ends normally when the server closes a complete body, or throws
     /// ``LLMError/streamCut(tokens:)``-worthy transport errors when the connection breaks mid-body.
-    public var body: AsyncThrowingStream<Data, any Error>
+    var body: AsyncThrowingStream<Data, any Error>
 
-    /// Creates a response.
-    public init(status: Int, headers: [String: String] = [:], body: AsyncThrowingStream<Data, any Error>) {
+    init(status: Int, headers: [String: String] = [:], body: AsyncThrowingStream<Data, any Error>) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// Collects the whole body (for error responses and non-streaming calls).
-    public func collect(limit: Int = 8 << 20) async throws -> Data {
+    func collect(limit: Int = 8 << 20) async throws -> Data {
         var data = Data()
         for try await chunk in body {
             data.append(chunk)
@@ -31,7 +29,7 @@ public struct StreamingResponse: Sendable {
 }
 
 /// The seam the LLM client speaks through: live (libcurl) or a test double.
-public protocol StreamingHTTPClient: Sendable {
+protocol StreamingHTTPClient: Sendable {
     /// Sends `request` and returns as soon as the status and headers arrive.
     ///
     /// - Throws: ``LLMError/serverDown(url:)`` when nothing listens, ``LLMError/network(_:)`` otherwise.
@@ -42,17 +40,15 @@ public protocol StreamingHTTPClient: Sendable {
 /// chunk the server flushes as it is written, so tokens arrive as they are generated. Transport
 /// failures become ``LLMError``s naming the server; cancelling the consuming task stops the
 /// request on the wire too (Ctrl-C).
-public struct CurlStreamingClient: StreamingHTTPClient {
+struct CurlStreamingClient: StreamingHTTPClient {
     /// Seconds without a byte before the request fails (a model may think for a while).
-    public var idleTimeout: TimeInterval
+    var idleTimeout: TimeInterval
 
-    /// Creates a client.
-    public init(idleTimeout: TimeInterval = 300) {
+    init(idleTimeout: TimeInterval = 300) {
         self.idleTimeout = idleTimeout
     }
 
-    /// Sends the request.
-    public func send(_ request: HTTPRequest) async throws -> StreamingResponse {
+    func send(_ request: HTTPRequest) async throws -> StreamingResponse {
         let base =
             "\(request.url.scheme ?? "http")://\(request.url.host ?? "")\(request.url.port.map { ":\($0)" } ?? "")"
         do {

@@ -1,15 +1,14 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// One tool run a question needs: the tool's name and its CLI words (as `tools run <tool> <words>`).
 public struct Route: Sendable, Hashable, CustomStringConvertible {
     /// The tool name, e.g. `sports`.
-    public var tool: String
+    var tool: String
     /// The tool's CLI words, e.g. `["nba", "--team", "lakers", "--date", "yesterday"]`.
-    public var words: [String]
+    var words: [String]
 
-    /// Creates a route.
-    public init(_ tool: String, _ words: [String]) {
+    init(_ tool: String, _ words: [String]) {
         self.tool = tool
         self.words = words
     }

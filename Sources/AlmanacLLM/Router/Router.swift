@@ -1,6 +1,6 @@
-import AlmanacCore
-import AlmanacRuntime
-import Foundation
+public import AlmanacCore
+internal import AlmanacRuntime
+public import Foundation
 
 /// Rule-based intent detection: a question in, the tool runs that answer it out.
 ///
@@ -11,11 +11,11 @@ import Foundation
 /// that answers anything (web search). Deterministic for a question, clock and zone; no model.
 public struct Router: Sendable {
     /// The tools that may be chosen, in registry order.
-    public let tools: [any Tool]
+    let tools: [any Tool]
     /// The reference time for relative days.
-    public var now: Date
+    var now: Date
     /// The zone relative days are counted in.
-    public var timeZone: TimeZone
+    var timeZone: TimeZone
 
     /// Creates a router over the tools of `registry`.
     public init(registry: ToolRegistry, now: Date, timeZone: TimeZone) {
@@ -25,7 +25,7 @@ public struct Router: Sendable {
     }
 
     /// Creates a router over Almanac's own tools, or those of them named in `tools`.
-    public init(tools names: [String]? = nil, now: Date, timeZone: TimeZone) {
+    init(tools names: [String]? = nil, now: Date, timeZone: TimeZone) {
         let all = Runtime.defaultTools()
         let chosen = names.map { names in all.filter { names.contains($0.name) } } ?? all
         self.init(registry: ToolRegistry(chosen), now: now, timeZone: timeZone)
