@@ -22,7 +22,7 @@ extension CalendarWriteRun {
         // A new item's UID too: the confirming call writes that UID (it comes from the token).
         if case .add(let item) = plan { preview += " (uid \(item.uid))" }
         let fingerprint = Self.fingerprint(arguments, preview: preview)
-        if let token = arguments.string("confirm") {
+        if let token = arguments.string(CalendarParameter.confirm) {
             switch await grant.tokens.redeem(token, fingerprint: fingerprint, caller: grant.caller) {
             case .confirmed: return
             case .expired:
@@ -49,7 +49,7 @@ extension CalendarWriteRun {
         let token = ticket ?? WriteTokens.newToken()
         await grant.tokens.register(token, fingerprint: fingerprint, caller: grant.caller)
         throw ConfirmationRequired(
-            tool: "calendar", preview: preview, confirmWord: "confirm", token: token,
+            tool: "calendar", preview: preview, confirmWord: CalendarParameter.confirm.rawValue, token: token,
             validSeconds: Int(grant.tokens.lifetime))
     }
 
@@ -58,7 +58,7 @@ extension CalendarWriteRun {
     /// an item that changed in between, is a different write. Kept whole, not hashed: a short hash
     /// could be matched by a crafted other write.
     static func fingerprint(_ arguments: ToolArguments, preview: String) -> String {
-        let pairs = arguments.values.filter { $0.key != "confirm" }.sorted { $0.key < $1.key }
+        let pairs = arguments.values.filter { $0.key != CalendarParameter.confirm.rawValue }.sorted { $0.key < $1.key }
             .map { "\($0.key)=\($0.value)" }
         return (pairs + [preview]).joined(separator: "\u{1F}")
     }

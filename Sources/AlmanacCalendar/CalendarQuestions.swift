@@ -13,7 +13,7 @@ struct CalendarQuestionReader: QuestionReader {
 
     init(schema: ToolSchema) {
         declared = Set(schema.parameters.map(\.name))
-        if case .choice(let values)? = schema.parameter(named: "range")?.kind {
+        if case .choice(let values)? = schema.parameter(named: CalendarParameter.range.rawValue)?.kind {
             ranges = Set(values)
         } else {
             ranges = []
@@ -49,7 +49,7 @@ struct CalendarQuestionReader: QuestionReader {
         if ranges.contains("free"), clause.hasAnyPhrase(CalendarQuestionWords.freeBusyPhrases) {
             let (from, to) = span(day, clause)
             var words = ["free", "--from", clock.iso(from), "--to", clock.iso(to)]
-            if declared.contains("hours") {
+            if declared.contains(CalendarParameter.hours.rawValue) {
                 if let hour = Self.clockHour(clause) {
                     words += ["--hours", String(format: "%02d-%02d", hour, hour + 1)]
                 } else if let hours = CalendarQuestionWords.hours.first(where: { clause.has($0.phrase) }) {

@@ -91,14 +91,13 @@ struct CalendarRun {
         var failures: [(CalendarSource, any Error)] = []
         for source in sources {
             let query = CalendarFetch(source: source, window: request.window, wantsTasks: request.mode == .tasks)
-            var key = source.cacheKey
+            var writes = 0
             if case .caldav = source.location {
-                // A CalDAV answer may be limited to the window (time-range query).
-                key += ":\(request.firstDay)..\(request.lastDay)" + (request.mode == .tasks ? ":tasks" : "")
-                // After Almanac wrote to it, an answer from before the write is not this one.
-                let writes = await CalDAVWriteCount.load(source, in: context.environment.state)
-                if writes > 0 { key += ":w\(writes)" }
+                writes = await CalDAVWriteCount.load(source, in: context.environment.state)
             }
+            let key = CalendarKey.fetch(
+                source, from: request.firstDay, to: request.lastDay, tasks: request.mode == .tasks, writes: writes
+            ).text
             // Local files are re-read every time: caching one would write megabytes to SQLite and
             // JSON-encode and decode them for an entry that is never read.
             var cached = true

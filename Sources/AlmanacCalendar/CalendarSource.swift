@@ -37,16 +37,6 @@ struct CalendarSource: Sendable, Hashable {
     /// Whether the name came from the config (then several CalDAV collections show as `name/collection`).
     var configured: Bool
 
-    /// A cache key that names the source without secrets (URLs may carry private tokens, so
-    /// they are hashed).
-    var cacheKey: String {
-        switch location {
-        case .file(let path): "file:\(path)"
-        case .feed(let url): "feed:\(StableHash.hex(url.absoluteString))"
-        case .caldav(let url): "caldav:\(StableHash.hex(url.absoluteString + "|" + (credentials?.username ?? "")))"
-        }
-    }
-
     /// The origin the operator named (a configured calendar's server, or any source given on the
     /// command line): reached whoever asks. Hosts found in its answers are vetted as data.
     func configuredOrigins(trust: CallerTrust) -> Set<Origin> {

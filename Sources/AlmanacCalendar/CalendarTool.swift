@@ -29,27 +29,34 @@ public struct CalendarTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "range", .choice(Self.ranges + CalendarWriteCommand.allCases.map(\.rawValue)),
+                CalendarParameter.range, .choice(Self.ranges + CalendarWriteCommand.allCases.map(\.rawValue)),
                 help:
                     "which events: today (default), tomorrow, week, next N, tasks, or free (busy blocks and free gaps); "
                     + "or a write: add, remind, done, reopen, move, cancel, delete",
                 placement: .positional, writeChoices: Set(CalendarWriteCommand.allCases.map(\.rawValue))),
             ToolParameter(
-                "count", .string, help: "for 'next': how many events (1-100, default 5)", placement: .positional),
+                CalendarParameter.count, .string, help: "for 'next': how many events (1-100, default 5)",
+                placement: .positional),
             ToolParameter(
-                "title", .string, help: "for add/remind: the title; for the other writes: title words or the UID",
+                CalendarParameter.title, .string,
+                help: "for add/remind: the title; for the other writes: title words or the UID",
                 placement: .remainder, access: .writes),
-            ToolParameter("from", .string, help: "first day, YYYY-MM-DD"),
-            ToolParameter("to", .string, help: "last day (inclusive), YYYY-MM-DD; for move: the new time (WHEN)"),
-            ToolParameter("hours", .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),
-            ToolParameter("search", .string, help: "only events whose title, place or notes contain this text"),
+            ToolParameter(CalendarParameter.from, .string, help: "first day, YYYY-MM-DD"),
             ToolParameter(
-                "ics", .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL",
+                CalendarParameter.to, .string, help: "last day (inclusive), YYYY-MM-DD; for move: the new time (WHEN)"),
+            ToolParameter(
+                CalendarParameter.hours, .string, help: "for 'free': the hours of each day, HH-HH (default 08-20)"),
+            ToolParameter(
+                CalendarParameter.search, .string, help: "only events whose title, place or notes contain this text"),
+            ToolParameter(
+                CalendarParameter.ics, .string, help: "an .ics file, a folder of them, or an http(s)/webcal URL",
                 access: .allowedURLs),
             ToolParameter(
-                "caldav", .string, help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)",
+                CalendarParameter.caldav, .string,
+                help: "a CalDAV URL (user/password from ALMANAC_CALDAV_USER/_PASSWORD)",
                 access: .allowedURLs),
-            ToolParameter("calendar", .string, help: "one configured calendar by name ([calendars.NAME])"),
+            ToolParameter(
+                CalendarParameter.calendar, .string, help: "one configured calendar by name ([calendars.NAME])"),
         ]).appending(CalendarWriteRun.parameters)
     }
 
@@ -82,22 +89,23 @@ public struct CalendarTool: Tool {
 
     /// A read through the provider chain, or a write (``CalendarWriteRun``).
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
-        if let word = arguments.string("range"), let command = CalendarWriteCommand(rawValue: word) {
+        if let word = arguments.string(CalendarParameter.range), let command = CalendarWriteCommand(rawValue: word) {
             return try await CalendarWriteRun(command: command, arguments: arguments, context: context).result()
         }
         let request = try CalendarRequest(arguments, now: context.now, zone: context.timeZone)
         var sources = try CalendarSources.resolve(
-            ics: arguments.string("ics"), caldav: arguments.string("caldav"), calendar: arguments.string("calendar"),
+            ics: arguments.string(CalendarParameter.ics), caldav: arguments.string(CalendarParameter.caldav),
+            calendar: arguments.string(CalendarParameter.calendar),
             settings: context.settings, policy: context.environment.egress)
         var warnings: [String] = []
-        if arguments.string("ics") == nil, arguments.string("caldav") == nil, arguments.string("calendar") == nil {
+        if arguments.string(CalendarParameter.ics) == nil, arguments.string(CalendarParameter.caldav) == nil,
+            arguments.string(CalendarParameter.calendar) == nil
+        {
             (sources, warnings) = try CalendarSources.profileDefault(sources, settings: context.settings)
         }
-        let providers = Self.chain(useCalDAVSync: useCalDAVSync).map {
-            $0 as any Provider<CalendarFetch, CalendarSnapshot>
-        }
-        var result = try await CalendarRun(request: request, sources: sources, context: context, providers: providers)
-            .result()
+        var result = try await CalendarRun(
+            request: request, sources: sources, context: context, providers: Self.chain(useCalDAVSync: useCalDAVSync)
+        ).result()
         if !warnings.isEmpty { result.payload = CalendarSources.warn(result.payload, warnings) }
         return result
     }
@@ -123,11 +131,11 @@ struct CalendarRequest: Sendable {
     init(_ arguments: ToolArguments, now: Date, zone: TimeZone) throws {
         self.now = now
         let today = CivilDate(now, in: zone)
-        let range = arguments.string("range")
-        let count = arguments.string("count")
-        let from = try arguments.string("from").map { try Self.day($0, option: "--from") }
-        let to = try arguments.string("to").map { try Self.day($0, option: "--to") }
-        search = try arguments.text("search", needs: "words to look for", example: "--search dentist")
+        let range = arguments.string(CalendarParameter.range)
+        let count = arguments.string(CalendarParameter.count)
+        let from = try arguments.string(CalendarParameter.from).map { try Self.day($0, option: "--from") }
+        let to = try arguments.string(CalendarParameter.to).map { try Self.day($0, option: "--to") }
+        search = try arguments.text(CalendarParameter.search, needs: "words to look for", example: "--search dentist")
 
         if let count, range != "next" {
             if Int(count) != nil {
@@ -135,7 +143,7 @@ struct CalendarRequest: Sendable {
             }
             throw AlmanacError.usage("unknown range '\(count)'", suggestion: Self.suggestion(for: count))
         }
-        if let text = arguments.string("hours") {
+        if let text = arguments.string(CalendarParameter.hours) {
             guard range == "free", let hours = DayHours(text) else {
                 throw AlmanacError.usage(
                     "--hours must be HH-HH with 'free', got '\(text)'", suggestion: "e.g. free --hours 12-18")

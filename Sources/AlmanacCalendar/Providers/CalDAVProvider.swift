@@ -29,10 +29,10 @@ struct CalDAVProvider: Provider {
         let username = query.source.credentials?.username
         let collections = try await client.discover(url)
         await CalDAVIndex(collections.map { .init(url: $0.url.absoluteString, displayName: $0.displayName) })
-            .save(CalDAVIndex.key(url, username: username), to: environment.state)
+            .save(CalendarKey.calDAVIndex(url, username: username).text, to: environment.state)
         var snapshot = CalendarSnapshot(documents: [], warnings: [])
         for collection in collections {
-            let key = CalDAVState.key(collection.url.absoluteString, username: username)
+            let key = CalendarKey.calDAVCollection(collection.url.absoluteString, username: username).text
             var state = await CalDAVState.load(key, from: environment.state)
             let objects: [CalDAVState.Object]
             if useSync, let token = collection.syncToken {
@@ -58,13 +58,15 @@ struct CalDAVProvider: Provider {
     func staleCopy(_ query: CalendarFetch, in environment: ProviderEnvironment) async -> StaleCopy<CalendarSnapshot>? {
         guard case .caldav(let url) = query.source.location else { return nil }
         let username = query.source.credentials?.username
-        guard let index = await CalDAVIndex.load(CalDAVIndex.key(url, username: username), from: environment.state)
+        guard
+            let index = await CalDAVIndex.load(
+                CalendarKey.calDAVIndex(url, username: username).text, from: environment.state)
         else { return nil }
         var snapshot = CalendarSnapshot(documents: [], warnings: [])
         var oldest: Date?
         for collection in index.collections {
             let state = await CalDAVState.load(
-                CalDAVState.key(collection.url, username: username), from: environment.state)
+                CalendarKey.calDAVCollection(collection.url, username: username).text, from: environment.state)
             guard let syncedAt = state.syncedAt else { continue }
             oldest = min(oldest ?? syncedAt, syncedAt)
             if state.mirrorsCollection != true {
@@ -94,10 +96,6 @@ struct CalDAVIndex: StoredCalDAVValue, Sendable {
 
     init(_ collections: [Collection]) { self.collections = collections }
 
-    static func key(_ source: URL, username: String?) -> String {
-        storeKey("caldav-source:", source.absoluteString, username: username)
-    }
-
     static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVIndex? {
         await stored(key, in: store)
     }
@@ -107,11 +105,6 @@ struct CalDAVIndex: StoredCalDAVValue, Sendable {
 protocol StoredCalDAVValue: Codable {}
 
 extension StoredCalDAVValue {
-    /// `prefix` and a hash of the URL and user: a key that names no one.
-    static func storeKey(_ prefix: String, _ url: String, username: String?) -> String {
-        prefix + StableHash.hex(url + "|" + (username ?? ""))
-    }
-
     /// The value under `key`, or nil when there is none or it no longer decodes.
     static func stored(_ key: String, in store: any ProviderStateStore) async -> Self? {
         guard let data = await store.value(for: key) else { return nil }
@@ -140,10 +133,6 @@ struct CalDAVState: StoredCalDAVValue, Sendable {
     /// True when `objects` is the whole collection (sync-collection), false when it is only what
     /// calendar-query returned for the windows asked so far.
     var mirrorsCollection: Bool?
-
-    static func key(_ collection: String, username: String?) -> String {
-        storeKey("caldav:", collection, username: username)
-    }
 
     static func load(_ key: String, from store: any ProviderStateStore) async -> CalDAVState {
         await stored(key, in: store) ?? CalDAVState()

@@ -339,15 +339,13 @@ extension CalendarWriteRun {
 /// of the read cache's key, so a read after a write asks the server instead of answering from
 /// before it.
 enum CalDAVWriteCount {
-    static func key(_ source: CalendarSource) -> String { "caldav-writes:" + source.cacheKey }
-
     static func load(_ source: CalendarSource, in store: any ProviderStateStore) async -> Int {
-        guard let data = await store.value(for: key(source)) else { return 0 }
+        guard let data = await store.value(for: CalendarKey.writeCount(source).text) else { return 0 }
         return Int(String(decoding: data, as: UTF8.self)) ?? 0
     }
 
     static func bump(_ source: CalendarSource, in store: any ProviderStateStore) async {
         let next = await load(source, in: store) &+ 1
-        await store.setValue(Data(String(next).utf8), for: key(source))
+        await store.setValue(Data(String(next).utf8), for: CalendarKey.writeCount(source).text)
     }
 }

@@ -71,8 +71,8 @@ extension CalendarWriteRun {
             command: command, uid: uid, summary: item.summary, kind: item.kind, occurrence: nil, newStart: nil,
             series: item.repeats, remote: remote)
         if command == .move || command == .cancel {
-            let series = arguments.flag("series")
-            let dateText = arguments.string("date")
+            let series = arguments.flag(CalendarParameter.series)
+            let dateText = arguments.string(CalendarParameter.date)
             if item.repeats {
                 if series, dateText != nil {
                     throw AlmanacError.usage("--date and --series both say which", suggestion: "give one of them")
@@ -103,7 +103,7 @@ extension CalendarWriteRun {
             }
         }
         if command == .move {
-            guard let to = arguments.string("to") else {
+            guard let to = arguments.string(CalendarParameter.to) else {
                 throw AlmanacError.usage("calendar move needs --to WHEN", suggestion: WhenReader.examples)
             }
             change.newStart = try reader.read(to, option: "--to")
@@ -517,7 +517,10 @@ extension CalendarWriteRun {
     func overlaps(with span: (start: Date, end: Date), uid: String) async -> [WriteOverlap] {
         let first = CivilDate(span.start, in: zone)
         let last = CivilDate(span.end.addingTimeInterval(-1), in: zone)
-        let arguments = ToolArguments(["from": .string(first.description), "to": .string(max(first, last).description)])
+        let arguments = ToolArguments([
+            CalendarParameter.from.rawValue: .string(first.description),
+            CalendarParameter.to.rawValue: .string(max(first, last).description),
+        ])
         guard let result = try? await CalendarTool().run(arguments, context: context),
             let payload = result.payload as? CalendarPayload
         else { return [] }

@@ -79,17 +79,19 @@ struct CalendarWriteRun {
 
     /// Where an added item goes, or where WORDS are looked for.
     func targets() throws -> [CalendarSource] {
-        if arguments.string("ics") != nil || arguments.string("caldav") != nil {
+        if arguments.string(CalendarParameter.ics) != nil || arguments.string(CalendarParameter.caldav) != nil {
             throw AlmanacError.usage(
                 "calendar: \(command.rawValue) writes only to configured calendars; --ics and --caldav are read-only",
                 suggestion: "add writable = true to a [calendars.NAME] and pass --calendar NAME")
         }
-        return try WritableCalendars.resolve(context.settings, name: arguments.string("calendar"))
+        return try WritableCalendars.resolve(context.settings, name: arguments.string(CalendarParameter.calendar))
     }
 
     /// The text after the command (`add call mom`, `done tax return`).
     var words: String? {
-        let text = [arguments.string("count"), arguments.string("title")].compactMap { $0 }.joined(separator: " ")
+        let text = [arguments.string(CalendarParameter.count), arguments.string(CalendarParameter.title)].compactMap {
+            $0
+        }.joined(separator: " ")
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return text.isEmpty ? nil : text
     }
@@ -98,7 +100,7 @@ struct CalendarWriteRun {
         let grant = try callerGrant()
         if grant != nil, ticket == nil {
             var run = self
-            run.ticket = arguments.string("confirm") ?? WriteTokens.newToken()
+            run.ticket = arguments.string(CalendarParameter.confirm) ?? WriteTokens.newToken()
             return try await run.result()
         }
         try checkOptions()
@@ -113,7 +115,7 @@ struct CalendarWriteRun {
         }
         if let grant {
             try await confirm(plan, in: source, grant: grant)
-        } else if !arguments.flag("yes") {
+        } else if !arguments.flag(CalendarParameter.yes) {
             throw ConfirmationRequired(tool: "calendar", preview: plan.preview(source.name, zone: zone))
         }
         let written = try await apply(plan, to: source)
@@ -130,20 +132,19 @@ struct CalendarWriteRun {
 
     /// Options that belong to other commands are refused, so nothing is silently ignored.
     func checkOptions() throws {
-        let allowed: [CalendarWriteCommand: Set<String>] = [
-            .add: [
-                "at", "for", "until", "all-day", "location", "repeat", "repeat-count", "repeat-until", "request-id",
-            ],
-            .remind: ["due", "alarm", "location", "request-id"],
+        let allowed: [CalendarWriteCommand: Set<CalendarParameter>] = [
+            .add: [.at, .for, .until, .allDay, .location, .repeat, .repeatCount, .repeatUntil, .requestID],
+            .remind: [.due, .alarm, .location, .requestID],
             .done: [], .reopen: [], .delete: [],
-            .move: ["to", "date", "series"],
-            .cancel: ["date", "series"],
+            .move: [.to, .date, .series],
+            .cancel: [.date, .series],
         ]
-        let common: Set<String> = [
-            "range", "count", "title", "calendar", "ics", "caldav", context.trust == .untrusted ? "confirm" : "yes",
+        let common: Set<CalendarParameter> = [
+            .range, .count, .title, .calendar, .ics, .caldav, context.trust == .untrusted ? .confirm : .yes,
         ]
         let permitted = common.union(allowed[command] ?? [])
-        for name in arguments.values.keys.sorted() where !permitted.contains(name) {
+        for name in arguments.values.keys.sorted()
+        where !(CalendarParameter(rawValue: name).map(permitted.contains) ?? false) {
             throw AlmanacError.usage(
                 "calendar \(command.rawValue) does not take --\(name)",
                 suggestion: "usage: \(Self.usage[command] ?? "")")
@@ -177,7 +178,8 @@ struct CalendarWriteRun {
         }
         var item = WriteItem(
             kind: command == .add ? .event : .task, uid: uid(), summary: title,
-            location: try arguments.text("location", needs: "a place", example: "--location \"Main St 5\""),
+            location: try arguments.text(
+                CalendarParameter.location, needs: "a place", example: "--location \"Main St 5\""),
             stamp: now)
         if command == .add {
             try fillEvent(&item)
@@ -190,7 +192,7 @@ struct CalendarWriteRun {
     /// A new UID; with `--request-id` the same id always gives the same UID, so a retry finds the
     /// item it already wrote.
     private func uid() -> String {
-        if let request = arguments.string("request-id"), !request.isEmpty {
+        if let request = arguments.string(CalendarParameter.requestID), !request.isEmpty {
             return "almanac-\(StableHash.hex("request|" + request))"
         }
         // A caller's preview names the UID its confirming call writes: both come from the token.
@@ -199,26 +201,26 @@ struct CalendarWriteRun {
     }
 
     private func fillEvent(_ item: inout WriteItem) throws {
-        guard let at = arguments.string("at") else {
+        guard let at = arguments.string(CalendarParameter.at) else {
             throw AlmanacError.usage("calendar add needs --at WHEN", suggestion: WhenReader.examples)
         }
-        if arguments.string("for") != nil, arguments.string("until") != nil {
+        if arguments.string(CalendarParameter.for) != nil, arguments.string(CalendarParameter.until) != nil {
             throw AlmanacError.usage("--for and --until both set the end", suggestion: "give one of them")
         }
         let when = try reader.read(at, option: "--at")
-        if arguments.flag("all-day") {
+        if arguments.flag(CalendarParameter.allDay) {
             let first: CivilDate
             switch when {
             case .day(let day): first = day
             case .time(let date): first = CivilDate(date, in: zone)
             }
             var last = first
-            if let until = arguments.string("until") {
+            if let until = arguments.string(CalendarParameter.until) {
                 switch try reader.read(until, option: "--until") {
                 case .day(let day): last = day
                 case .time(let date): last = CivilDate(date, in: zone)
                 }
-            } else if let length = arguments.string("for") {
+            } else if let length = arguments.string(CalendarParameter.for) {
                 let seconds = try DurationText.seconds(length, option: "--for")
                 guard seconds % 86_400 == 0 else {
                     throw AlmanacError.usage(
@@ -239,14 +241,14 @@ struct CalendarWriteRun {
                     suggestion: "add a time (\"\(at) 15:00\") or --all-day for an all-day event")
             }
             var end = start.addingTimeInterval(3600)
-            if let until = arguments.string("until") {
+            if let until = arguments.string(CalendarParameter.until) {
                 end = try reader.time(until, option: "--until")
                 guard end > start else {
                     throw AlmanacError.usage(
                         "--until is not after --at (\(clock(start)) to \(clock(end)))",
                         suggestion: "end after the start")
                 }
-            } else if let length = arguments.string("for") {
+            } else if let length = arguments.string(CalendarParameter.for) {
                 end = start.addingTimeInterval(TimeInterval(try DurationText.seconds(length, option: "--for")))
             }
             item.start = .zoned(start, zone)
@@ -256,9 +258,9 @@ struct CalendarWriteRun {
     }
 
     private func repetition(start: WriteTime?) throws -> Repetition? {
-        let count = arguments.integer("repeat-count")
-        let untilText = arguments.string("repeat-until")
-        guard let frequencyText = arguments.string("repeat") else {
+        let count = arguments.integer(CalendarParameter.repeatCount)
+        let untilText = arguments.string(CalendarParameter.repeatUntil)
+        guard let frequencyText = arguments.string(CalendarParameter.repeat) else {
             if count != nil || untilText != nil {
                 throw AlmanacError.usage(
                     "--count and --repeat-until go with --repeat", suggestion: "e.g. --repeat weekly --count 5")
@@ -297,7 +299,7 @@ struct CalendarWriteRun {
     }
 
     private func fillTask(_ item: inout WriteItem) throws {
-        if let due = arguments.string("due") {
+        if let due = arguments.string(CalendarParameter.due) {
             switch try reader.read(due, option: "--due") {
             case .day(let day): item.due = .day(day)
             case .time(let date):
@@ -306,7 +308,7 @@ struct CalendarWriteRun {
                 item.alarmBefore = 0
             }
         }
-        if let alarm = arguments.string("alarm") {
+        if let alarm = arguments.string(CalendarParameter.alarm) {
             guard case .zoned? = item.due else {
                 throw AlmanacError.usage(
                     "--alarm needs --due with a time (the alarm rings that long before it)",
@@ -324,26 +326,36 @@ struct CalendarWriteRun {
 extension CalendarWriteRun {
     /// The options the write commands add to the calendar's schema.
     static let parameters: [ToolParameter] = [
-        ToolParameter("at", .string, help: "for add: when it starts (WHEN: \"thursday 15:00\", \"in 2 hours\", ISO)"),
-        ToolParameter("for", .string, help: "for add: how long (DURATION: 30m, 1h30m, 2d; default 1 hour or 1 day)"),
-        ToolParameter("until", .string, help: "for add: when it ends (WHEN), instead of --for"),
-        ToolParameter("all-day", .boolean, help: "for add: an all-day event"),
-        ToolParameter("location", .string, help: "for add/remind: the place"),
         ToolParameter(
-            "repeat", .choice(Repetition.Frequency.allCases.map(\.rawValue)), help: "for add: repeat the event"),
+            CalendarParameter.at, .string,
+            help: "for add: when it starts (WHEN: \"thursday 15:00\", \"in 2 hours\", ISO)"),
         ToolParameter(
-            "repeat-count", .integer, help: "for add --repeat: how many times (1-1000)", aliases: ["--count"]),
-        ToolParameter("repeat-until", .string, help: "for add --repeat: the last day (YYYY-MM-DD or a day word)"),
-        ToolParameter("due", .string, help: "for remind: when the task is due (WHEN, or a day)"),
-        ToolParameter("alarm", .string, help: "for remind: an alarm this long before the due time (default: at it)"),
-        ToolParameter("date", .string, help: "for move/cancel: the day of the one occurrence of a series"),
-        ToolParameter("series", .boolean, help: "for move/cancel: every occurrence of a series"),
+            CalendarParameter.for, .string,
+            help: "for add: how long (DURATION: 30m, 1h30m, 2d; default 1 hour or 1 day)"),
+        ToolParameter(CalendarParameter.until, .string, help: "for add: when it ends (WHEN), instead of --for"),
+        ToolParameter(CalendarParameter.allDay, .boolean, help: "for add: an all-day event"),
+        ToolParameter(CalendarParameter.location, .string, help: "for add/remind: the place"),
         ToolParameter(
-            "request-id", .string,
+            CalendarParameter.repeat, .choice(Repetition.Frequency.allCases.map(\.rawValue)),
+            help: "for add: repeat the event"),
+        ToolParameter(
+            CalendarParameter.repeatCount, .integer, help: "for add --repeat: how many times (1-1000)",
+            aliases: ["--count"]),
+        ToolParameter(
+            CalendarParameter.repeatUntil, .string, help: "for add --repeat: the last day (YYYY-MM-DD or a day word)"),
+        ToolParameter(CalendarParameter.due, .string, help: "for remind: when the task is due (WHEN, or a day)"),
+        ToolParameter(
+            CalendarParameter.alarm, .string,
+            help: "for remind: an alarm this long before the due time (default: at it)"),
+        ToolParameter(
+            CalendarParameter.date, .string, help: "for move/cancel: the day of the one occurrence of a series"),
+        ToolParameter(CalendarParameter.series, .boolean, help: "for move/cancel: every occurrence of a series"),
+        ToolParameter(
+            CalendarParameter.requestID, .string,
             help: "for add/remind: a client request id; a retry with the same id does not add a second item"),
-        ToolParameter("yes", .boolean, help: "write without asking", access: .skipsConfirmation),
+        ToolParameter(CalendarParameter.yes, .boolean, help: "write without asking", access: .skipsConfirmation),
         ToolParameter(
-            "confirm", .string,
+            CalendarParameter.confirm, .string,
             help: "for a write: the single-use token its preview gave; the same call with it writes exactly that"),
     ].map { parameter in
         var writing = parameter
