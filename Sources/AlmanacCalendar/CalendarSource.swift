@@ -46,14 +46,6 @@ struct CalendarSource: Sendable, Hashable {
         case .feed(let url), .caldav(let url): return Origin(url).map { [$0] } ?? []
         }
     }
-
-    /// The text a person would recognise, without secrets: a path, or the host of a URL.
-    var safeDescription: String {
-        switch location {
-        case .file(let path): path
-        case .feed(let url), .caldav(let url): url.host ?? "server"
-        }
-    }
 }
 
 /// FNV-1a 64-bit, for cache and state keys that must not reveal the URL they stand for.

@@ -119,11 +119,6 @@ final class ICalendarDocument {
         if icalcomponent_isa(root) == ICAL_VCALENDAR_COMPONENT { return [root] }
         return children(of: root, kind: ICAL_VCALENDAR_COMPONENT)
     }
-
-    /// `X-WR-CALNAME`, when the producer set one.
-    var calendarName: String? {
-        calendars.lazy.compactMap { xProperty($0, named: "X-WR-CALNAME") }.first
-    }
 }
 
 // MARK: - Tree helpers (borrowed pointers; never freed individually)
