@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // almanac-fuzz only: the server's HTTP/1 decoder on an in-memory channel (NIOEmbedded).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Core: protocols, coordinator, the HTTP seam (egress policy, replay, terms), formatting
@@ -121,7 +123,13 @@ let package = Package(
         // Decoder fuzzing over every decoder the provider registry declares (scripts/fuzz builds it with -sanitize=fuzzer into .build-fuzz; a plain
         // build replays crash reproducers and seeds through the same decoders).
         .executableTarget(
-            name: "almanac-fuzz", dependencies: ["AlmanacCore", "AlmanacRuntime", "AlmanacServe"]),
+            name: "almanac-fuzz",
+            dependencies: [
+                "AlmanacCore", "AlmanacRuntime", "AlmanacServe",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
 
         // Test support shipped as a library (fixtures, goldens, fake providers).
         .target(

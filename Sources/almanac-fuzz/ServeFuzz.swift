@@ -1,28 +1,26 @@
 import AlmanacCore
-import AlmanacMCP
 import AlmanacRuntime
+import AlmanacServe
 import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 
-/// What `tools serve` does with a caller's bytes before any tool runs, for the fuzzer
-/// (Sources/almanac-fuzz): NIO's HTTP/1 decoder and ``ConnectionGuard`` on an in-memory
-/// channel, then for each request the Host check, the body as arguments (JSON object, types
-/// against every tool's schema, the argument parser) and the MCP message checks. It must return
-/// or throw inside, never trap or hang.
-public enum ServeFuzz {
+/// What `tools serve` does with a caller's bytes before any tool runs: NIO's HTTP/1 decoder and
+/// the server's connection guard on an in-memory channel, then for each request the Host check,
+/// the body as arguments (JSON object, types against every tool's schema, the argument parser)
+/// and the MCP message checks. It must return or throw inside, never trap or hang.
+enum ServeFuzz {
     static let tools = Runtime.defaultTools()
 
     /// Runs `data` as the bytes a client sent on one connection.
-    public static func request(_ data: Data) {
+    static func request(_ data: Data) {
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }
-        let metrics = ServeMetrics(tools: tools.map(\.name))
         do {
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPRequestDecoder()))
             try channel.pipeline.syncOperations.addHandler(
-                ConnectionGuard(headerTimeout: .seconds(10), metrics: metrics))
+                ServeInputChecks.connectionGuard(headerTimeout: .seconds(10)))
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
             try channel.writeInbound(ByteBuffer(bytes: data))
         } catch {
@@ -32,7 +30,7 @@ public enum ServeFuzz {
         while let part = try? channel.readInbound(as: HTTPServerRequestPart.self) {
             switch part {
             case .head(let head):
-                for host in head.headers["Host"] { _ = ServeGuard.isLoopbackHost(host) }
+                for host in head.headers["Host"] { _ = ServeInputChecks.isLoopbackHost(host) }
                 body = []
             case .body(let buffer):
                 body += buffer.readableBytesView
@@ -46,19 +44,21 @@ public enum ServeFuzz {
     }
 
     /// A request body as each tool's arguments (as `POST /tools/NAME` and MCP `tools/call` read it).
-    public static func arguments(_ body: [UInt8]) {
-        _ = MCPSessions.isInitialize(Data(body))
-        _ = AlmanacMCPServer.invalidParamsReply(Data(body))
-        guard var json = try? ToolAPI.object(body) else { return }
+    static func arguments(_ body: [UInt8]) {
+        _ = ServeInputChecks.isInitialize(Data(body))
+        _ = ServeInputChecks.mcpRefusal(Data(body))
+        guard var json = try? ServeInputChecks.object(body) else { return }
         json.removeValue(forKey: "tz")
         for tool in tools {
-            guard (try? ToolAPI.checkTypes(json, schema: tool.schema, tool: tool.name)) != nil else { continue }
+            guard (try? ServeInputChecks.checkTypes(json, schema: tool.schema, tool: tool.name)) != nil else {
+                continue
+            }
             _ = try? ToolArguments.parse(json: json, schema: tool.schema, tool: tool.name)
         }
     }
 
     /// `data` as command-line words (split at NUL and newline) for each tool's argument parser.
-    public static func words(_ data: Data) {
+    static func words(_ data: Data) {
         let words = String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == "\0" || $0 == "\n" }).map(
             String.init)
         for tool in tools {
