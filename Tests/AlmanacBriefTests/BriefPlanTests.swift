@@ -131,7 +131,9 @@ struct StubSection: Tool {
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         var line = "\(name) \(arguments.string("words") ?? "")"
         if name == "news" {
-            guard arguments.string("words") != nil else { throw AlmanacError.configuration("news: no feeds", suggestion: nil) }
+            guard arguments.string("words") != nil else {
+                throw AlmanacError.configuration("news: no feeds", suggestion: nil)
+            }
             await barrier.searchStarted()
         } else if arguments.string("date") != nil {
             line += await barrier.waitForSearch() ? " met the topic search" : " ran alone"

@@ -1,8 +1,9 @@
-@testable import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AlmanacCore
 
 /// A store that counts its reads, behind the memory layer.
 actor CountingStore: CacheStore {

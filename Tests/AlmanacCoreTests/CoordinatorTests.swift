@@ -1,8 +1,9 @@
-@testable import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AlmanacCore
 
 /// Counts calls and answers from a script, standing in for a provider.
 final class ScriptedProvider: Sendable {

@@ -1,9 +1,10 @@
-@testable import AlmanacCore
-@testable import AlmanacCurl
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AlmanacCore
+@testable import AlmanacCurl
 
 /// The egress policy and credential binding (docs/security.md), over a recording stub transport and
 /// an injected resolver: no request leaves the machine.

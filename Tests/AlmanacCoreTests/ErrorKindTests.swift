@@ -1,6 +1,7 @@
-@testable import AlmanacCore
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 /// Error kinds are extensible values, not closed enums: a kind added later must break no caller,
 /// while today's kinds read, compare, print, encode and map to exit statuses as before.

@@ -1,6 +1,7 @@
-@testable import AlmanacCore
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 @Suite("JSON output")
 struct JSONOutputTests {

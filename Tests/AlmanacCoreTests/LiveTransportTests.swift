@@ -1,8 +1,9 @@
-@testable import AlmanacCore
-@testable import AlmanacCurl
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacCore
+@testable import AlmanacCurl
 
 /// The libcurl transport against the loopback fixture server (real sockets, real libcurl).
 @Suite("Live transport over loopback", .serialized, .timeLimit(.minutes(2)))

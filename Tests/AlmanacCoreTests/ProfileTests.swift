@@ -1,6 +1,7 @@
-@testable import AlmanacCore
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 @Suite("Profile ([me])")
 struct ProfileTests {

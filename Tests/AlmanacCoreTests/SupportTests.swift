@@ -1,7 +1,8 @@
-@testable import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 @Suite("TOML config")
 struct TOMLTests {

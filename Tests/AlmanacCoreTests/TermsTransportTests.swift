@@ -1,7 +1,8 @@
-@testable import AlmanacCore
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AlmanacCore
 
 /// A transport double that records what it was sent and answers from a script (synthetic
 /// statuses; the header values come from MET Norway's recorded London answer).

@@ -1,7 +1,8 @@
-@testable import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 /// The URL normaliser and what the egress policy does with it (issue #31 points 1-3,
 /// docs/security.md §3): prefixes are checked on the normal form, the URL sent is the one checked,

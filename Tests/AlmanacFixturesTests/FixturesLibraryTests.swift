@@ -1,10 +1,11 @@
 import AlmanacCore
-@testable import AlmanacFixtures
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
+
+@testable import AlmanacFixtures
 
 /// The library behind `tools fixtures`, in process: redaction, where a recorded host belongs,
 /// the recorder's files, and the JSON shape comparison the drift check reports.
