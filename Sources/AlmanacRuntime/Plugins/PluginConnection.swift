@@ -192,7 +192,7 @@ final class PluginConnection: Sendable {
             return
         }
         guard let process else { return }
-        var bytes = Array(try Self.encoder.encode(message))
+        var bytes = try PluginJSONLine.encode(message) ?? Array(Self.encoder.encode(message))
         bytes.append(UInt8(ascii: "\n"))
         let end = ContinuousClock.now.advanced(by: deadline)
         var offset = 0
@@ -229,7 +229,11 @@ final class PluginConnection: Sendable {
             }
             if let line {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
-                guard let value = try? Self.decoder.decode(JSONValue.self, from: Data(line)) else {
+                // The fast path; JSONDecoder for what it leaves (and for naming a bad line the same way).
+                guard
+                    let value = PluginJSONLine.parse(line)
+                        ?? (try? Self.decoder.decode(JSONValue.self, from: Data(line)))
+                else {
                     throw ProviderFailure(.decoding, "it wrote a line that is not JSON during \(step)")
                 }
                 return value

@@ -34,7 +34,9 @@ struct PluginTool: Tool {
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         let json = try PluginSchema.callArguments(arguments, inputSchema: spec.inputSchema, tool: name)
-        let key = String(decoding: try PluginAnswer.keyEncoder.encode(JSONValue.object(json)), as: UTF8.self)
+        let key = String(
+            decoding: try PluginJSONLine.encode(.object(json), sortedKeys: true)
+                ?? Array(PluginAnswer.keyEncoder.encode(JSONValue.object(json))), as: UTF8.self)
         let provider = PluginProvider(configuration: configuration, spec: spec, host: host, tool: name)
         let fetched = try await context.fetch(
             tool: name, key: key, query: PluginQuery(arguments: json), providers: [provider], ttl: configuration.ttl)
@@ -113,7 +115,10 @@ extension PluginAnswer: OwnCacheBytes {
     }()
     private static let storageDecoder = JSONDecoder()
 
-    func cacheBytes() throws -> Data { try Self.storageEncoder.encode(self) }
+    func cacheBytes() throws -> Data {
+        if let bytes = PluginJSONLine.encode(structured: structured, text: text) { return Data(bytes) }
+        return try Self.storageEncoder.encode(self)
+    }
 
     init(cacheBytes: Data) throws { self = try Self.storageDecoder.decode(PluginAnswer.self, from: cacheBytes) }
 }
@@ -153,7 +158,9 @@ struct PluginPayload: ToolPayload {
     func context(_ rendering: Rendering) -> String {
         let header = rendering.header(UntrustedText.clean(tool, limit: 80))
         var body = answer.text
-        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let structured = answer.structured,
+        // Blank when every scalar is what trimmingCharacters(in:) would drop; stops at the first other one.
+        if body.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains),
+            let structured = answer.structured,
             let data = try? PluginAnswer.keyEncoder.encode(structured)
         {
             body = String(decoding: data, as: UTF8.self)
