@@ -29,6 +29,15 @@ struct WeatherRequest: Sendable, Equatable {
         case air
         /// `--next-hour`: precipitation in the next hour.
         case nextHour = "next-hour"
+
+        /// The switch that asks for it.
+        var parameter: WeatherParameter {
+            switch self {
+            case .alerts: .alerts
+            case .air: .air
+            case .nextHour: .nextHour
+            }
+        }
     }
 
     /// Where.
@@ -82,22 +91,22 @@ struct WeatherRequest: Sendable, Equatable {
         (target, profileName, profileValue) = try Self.profileTarget(
             arguments, placeText: placeText, settings: settings)
         (view, everyHour) = try Self.view(arguments, dayWord: dayWord)
-        sun = arguments.flag("sun")
+        sun = arguments.flag(WeatherParameter.sun)
         (units, wind) = try Self.units(arguments, settings: settings)
-        windAsked = arguments.string("wind") != nil
+        windAsked = arguments.string(WeatherParameter.wind) != nil
         extra = try Self.extra(arguments, view: view, dayWord: dayWord)
     }
 
     /// `--alerts`, `--air` or `--next-hour` (one at a time); only `--air` takes a day.
     static func extra(_ arguments: ToolArguments, view: View, dayWord: String?) throws -> Extra? {
-        let asked = [Extra.alerts, .air, .nextHour].filter { arguments.flag($0.rawValue) }
+        let asked = [Extra.alerts, .air, .nextHour].filter { arguments.flag($0.parameter) }
         guard let extra = asked.first else { return nil }
         if asked.count > 1 {
             throw AlmanacError.usage(
                 "weather: ask for one of --alerts, --air, --next-hour at a time (got \(asked.map { "--" + $0.rawValue }.joined(separator: " ")))",
                 suggestion: "run the tool once for each")
         }
-        if arguments.flag("hourly") || arguments.integer("days") != nil {
+        if arguments.flag(WeatherParameter.hourly) || arguments.integer(WeatherParameter.days) != nil {
             throw AlmanacError.usage(
                 "weather: --\(extra.rawValue) does not combine with --hourly or --days",
                 suggestion: "drop --hourly/--days (--air takes a day: 'Lisbon tomorrow --air')")
@@ -113,8 +122,10 @@ struct WeatherRequest: Sendable, Equatable {
 
     /// The place text and the day word (from `--day`, or a trailing word of the place).
     static func placeAndDay(_ arguments: ToolArguments) throws -> (place: String, day: String?) {
-        var placeText = PlaceText.collapse(arguments.string("place") ?? "")
-        var dayWord = arguments.string("day").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        var placeText = PlaceText.collapse(arguments.string(WeatherParameter.place) ?? "")
+        var dayWord = arguments.string(WeatherParameter.day).map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         if dayWord == nil {
             let split = Self.splitDayWord(placeText)
             placeText = split.place
@@ -138,7 +149,8 @@ struct WeatherRequest: Sendable, Equatable {
     static func profileTarget(
         _ arguments: ToolArguments, placeText: String, settings: Settings
     ) throws -> (Target, name: String?, value: String?) {
-        let coordinatesGiven = arguments.number("lat") != nil || arguments.number("lon") != nil
+        let coordinatesGiven =
+            arguments.number(WeatherParameter.lat) != nil || arguments.number(WeatherParameter.lon) != nil
         guard !coordinatesGiven else {
             return (try target(arguments, placeText: placeText, settings: settings), nil, nil)
         }
@@ -188,7 +200,7 @@ struct WeatherRequest: Sendable, Equatable {
 
     /// `--lat/--lon`, else the place (or the configured default place).
     static func target(_ arguments: ToolArguments, placeText: String, settings: Settings) throws -> Target {
-        switch (arguments.number("lat"), arguments.number("lon")) {
+        switch (arguments.number(WeatherParameter.lat), arguments.number(WeatherParameter.lon)) {
         case (let latitude?, let longitude?):
             guard (-90...90).contains(latitude) else {
                 throw AlmanacError.usage(
@@ -228,13 +240,13 @@ struct WeatherRequest: Sendable, Equatable {
 
     /// The view from a day word, `--hourly` and `--days`, and whether a day shows every hour.
     static func view(_ arguments: ToolArguments, dayWord: String?) throws -> (View, everyHour: Bool) {
-        let days = arguments.integer("days")
+        let days = arguments.integer(WeatherParameter.days)
         if let days, !(1...Self.maxDays).contains(days) {
             throw AlmanacError.usage(
                 "weather: --days must be 1 to \(Self.maxDays), got \(days)",
                 suggestion: "forecasts reach at most \(Self.maxDays) days ahead, e.g. --days 3")
         }
-        let hourly = arguments.flag("hourly")
+        let hourly = arguments.flag(WeatherParameter.hourly)
         if let dayWord {
             if days != nil {
                 throw AlmanacError.usage(
@@ -256,7 +268,7 @@ struct WeatherRequest: Sendable, Equatable {
     /// The unit system and wind unit: the arguments, else `[weather] units/wind`, else metric.
     static func units(_ arguments: ToolArguments, settings: Settings) throws -> (UnitSystem, WindUnit) {
         var units = UnitSystem.metric
-        if let raw = arguments.string("units") ?? settings.config("weather", "units")?.stringValue {
+        if let raw = arguments.string(WeatherParameter.units) ?? settings.config("weather", "units")?.stringValue {
             guard let system = UnitSystem(rawValue: raw.lowercased()) else {
                 throw AlmanacError.usage(
                     "weather: units must be metric or imperial, got '\(raw)'",
@@ -264,7 +276,8 @@ struct WeatherRequest: Sendable, Equatable {
             }
             units = system
         }
-        guard let raw = arguments.string("wind") ?? settings.config("weather", "wind")?.stringValue else {
+        guard let raw = arguments.string(WeatherParameter.wind) ?? settings.config("weather", "wind")?.stringValue
+        else {
             return (units, WindUnit.default(for: units))
         }
         guard let unit = WindUnit(rawValue: raw.lowercased()) else {

@@ -35,32 +35,35 @@ public struct WeatherTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "place", .string,
+                WeatherParameter.place, .string,
                 help:
                     "place name, optionally qualified ('Paris, TX', 'Paris, FR'); a trailing today, tomorrow, weekday or YYYY-MM-DD picks that day",
                 placement: .remainder),
-            ToolParameter("lat", .number, help: "latitude in degrees, with --lon, instead of a place"),
-            ToolParameter("lon", .number, help: "longitude in degrees, with --lat"),
+            ToolParameter(WeatherParameter.lat, .number, help: "latitude in degrees, with --lon, instead of a place"),
+            ToolParameter(WeatherParameter.lon, .number, help: "longitude in degrees, with --lat"),
             ToolParameter(
-                "hourly", .boolean, help: "the next 24 hours hour by hour (with a day: that day hour by hour)"),
-            ToolParameter("days", .integer, help: "days to show, 1-16 (default 7)"),
+                WeatherParameter.hourly, .boolean,
+                help: "the next 24 hours hour by hour (with a day: that day hour by hour)"),
+            ToolParameter(WeatherParameter.days, .integer, help: "days to show, 1-16 (default 7)"),
             ToolParameter(
-                "day", .string, help: "one day: today, tomorrow, a weekday or YYYY-MM-DD (the place's calendar)"),
-            ToolParameter("sun", .boolean, help: "include sunrise and sunset"),
+                WeatherParameter.day, .string,
+                help: "one day: today, tomorrow, a weekday or YYYY-MM-DD (the place's calendar)"),
+            ToolParameter(WeatherParameter.sun, .boolean, help: "include sunrise and sunset"),
             ToolParameter(
-                "units", .choice(UnitSystem.allCases.map(\.rawValue)),
+                WeatherParameter.units, .choice(UnitSystem.allCases.map(\.rawValue)),
                 help: "metric (°C, km/h, mm) or imperial (°F, mph, inch); default: config [weather] units, else metric"),
             ToolParameter(
-                "wind", .choice(WindUnit.allCases.map(\.rawValue)),
+                WeatherParameter.wind, .choice(WindUnit.allCases.map(\.rawValue)),
                 help: "wind speed unit, overriding --units; default: config [weather] wind"),
             ToolParameter(
-                "alerts", .boolean,
+                WeatherParameter.alerts, .boolean,
                 help:
                     "official warnings in force at the place (MET Norway, US NWS, MeteoAlarm), instead of the forecast"),
             ToolParameter(
-                "air", .boolean,
+                WeatherParameter.air, .boolean,
                 help: "air quality (European and US AQI, PM2.5, PM10, ozone, NO2), UV and pollen, now and for the day"),
-            ToolParameter("next-hour", .boolean, help: "rain in the next hour: when it starts, peaks and stops"),
+            ToolParameter(
+                WeatherParameter.nextHour, .boolean, help: "rain in the next hour: when it starts, peaks and stops"),
         ])
     }
 
@@ -105,7 +108,8 @@ public struct WeatherTool: Tool {
 
     /// The forecast providers in the order they are tried.
     func forecastProviders(_ context: ToolContext) -> [any Provider<WeatherQuery, WeatherReport>] {
-        Self.forecastChain.map { $0 as any Provider<WeatherQuery, WeatherReport> }
+        let own: [any Provider<WeatherQuery, WeatherReport>] = Self.forecastChain
+        return own
             + WebSearchFallback<WeatherQuery, WeatherReport>.chain(
                 context.environment.webSearch, question: { $0.searchText },
                 answer: { query, words, hits in .web(WebWeather(place: query.placeText, query: words, hits: hits)) })
@@ -129,8 +133,8 @@ public struct WeatherTool: Tool {
         case .place(let text):
             do {
                 let geocoded = try await context.fetch(
-                    tool: name, key: "geocode:\(text.cacheKey)", query: GeocodeQuery(name: text.lookupName),
-                    providers: Self.geocodingChain.map { $0 as any Provider<GeocodeQuery, GeocodeResult> },
+                    tool: name, key: WeatherKey.geocode(text).text, query: GeocodeQuery(name: text.lookupName),
+                    providers: Self.geocodingChain,
                     ttl: .seconds(86_400))
                 let choice: PlaceMatcher.Choice
                 do {
@@ -170,7 +174,7 @@ public struct WeatherTool: Tool {
         let fetched: Fetched<WeatherReport>
         do {
             fetched = try await context.fetch(
-                tool: name, key: Self.cacheKey(query), query: query, providers: forecastProviders(context))
+                tool: name, key: WeatherKey.forecast(query).text, query: query, providers: forecastProviders(context))
         } catch let error as AlmanacError where error.kind == .unavailable && !geocodingFailures.isEmpty {
             // Every attempt failed, the geocoders' too: list them all, not only the search's.
             throw AlmanacError.unavailable(tool: name, attempts: geocodingFailures + error.attempts)
@@ -215,7 +219,7 @@ public struct WeatherTool: Tool {
 
     /// The warning providers that cover `query`'s place.
     static func alertProviders(_ query: AlertsQuery) -> [any Provider<AlertsQuery, AlertsReport>] {
-        alertsChain.filter { $0.supports(query) }.map { $0 as any Provider<AlertsQuery, AlertsReport> }
+        alertsChain.filter { $0.supports(query) }
     }
 
     /// Freshness of stored warnings: MET Norway asks for no more than one poll in ten minutes.
@@ -242,7 +246,7 @@ public struct WeatherTool: Tool {
                     report: nil, place: place, timezone: query.place?.timezone, now: context.now, uncoveredHint: hint))
         }
         let fetched = try await context.fetch(
-            tool: name, key: Self.alertsKey(alertsQuery), query: alertsQuery, providers: providers,
+            tool: name, key: WeatherKey.alerts(alertsQuery).text, query: alertsQuery, providers: providers,
             providerTTL: Self.alertTTL)
         return ToolResult(
             metadata: fetched.metadata,
@@ -269,11 +273,11 @@ public struct WeatherTool: Tool {
         let alertsQuery = AlertsQuery(query)
         let providers = Self.alertsChain.filter {
             $0.supports(alertsQuery) && $0.descriptor.unconfiguredReason(context.settings) == nil
-        }.map { $0 as any Provider<AlertsQuery, AlertsReport> }
+        }
         guard !providers.isEmpty else { return [] }
         // A slow warning service must not hold the forecast up: it gets a short bound of its own.
         let name = self.name
-        let key = Self.alertsKey(alertsQuery)
+        let key = WeatherKey.alerts(alertsQuery).text
         guard
             let fetched = try? await Deadline.run(
                 Self.alertsBeside,
@@ -288,11 +292,6 @@ public struct WeatherTool: Tool {
     /// How long an ordinary forecast waits for its warnings.
     static let alertsBeside: Duration = .seconds(2)
 
-    static func alertsKey(_ query: AlertsQuery) -> String {
-        "alerts:\(Coordinate.text(query.latitude)),\(Coordinate.text(query.longitude)):\(query.countryCode ?? "")"
-            + ":\((query.names + ["/"] + query.regions).joined(separator: "|").lowercased())"
-    }
-
     /// `--air`: air quality, UV and pollen now and for the asked day.
     func air(_ query: WeatherQuery, request: WeatherRequest, context: ToolContext) async throws -> ToolResult {
         guard let latitude = query.latitude, let longitude = query.longitude else {
@@ -303,8 +302,8 @@ public struct WeatherTool: Tool {
         let airQuery = AirQualityQuery(
             latitude: latitude, longitude: longitude, days: min(query.days, AirQualityQuery.maxDays))
         let fetched = try await context.fetch(
-            tool: name, key: "air:\(Coordinate.text(latitude)),\(Coordinate.text(longitude)):d\(airQuery.days)",
-            query: airQuery, providers: Self.airChain.map { $0 as any Provider<AirQualityQuery, AirQualityReport> })
+            tool: name, key: WeatherKey.air(latitude: latitude, longitude: longitude, days: airQuery.days).text,
+            query: airQuery, providers: Self.airChain)
         let payload = try AirPayload(
             report: fetched.value, place: Self.placeName(query), day: request.dayWord, now: context.now)
         return ToolResult(metadata: fetched.metadata, payload: payload)
@@ -319,23 +318,12 @@ public struct WeatherTool: Tool {
         }
         let nextQuery = NextHourQuery(latitude: latitude, longitude: longitude, countryCode: query.place?.countryCode)
         let fetched = try await context.fetch(
-            tool: name, key: "next-hour:\(Coordinate.text(latitude)),\(Coordinate.text(longitude))", query: nextQuery,
-            providers: Self.nextHourChain.map { $0 as any Provider<NextHourQuery, NextHourReport> },
+            tool: name, key: WeatherKey.nextHour(latitude: latitude, longitude: longitude).text, query: nextQuery,
+            providers: Self.nextHourChain,
             ttl: .seconds(300))
         let payload = NextHourPayload(
             report: fetched.value, place: Self.placeName(query), timezone: query.place?.timezone, now: context.now)
         return ToolResult(metadata: fetched.metadata, payload: payload)
-    }
-
-    /// The forecast cache key: coordinates rounded to 2 decimals, the days requested (the part of
-    /// the view that changes the upstream request; views render from the same data) and units.
-    /// Without coordinates (web fallback only) the place text stands in.
-    static func cacheKey(_ query: WeatherQuery) -> String {
-        let suffix = "d\(query.days):\(query.units.rawValue):\(query.wind.rawValue)"
-        if let latitude = query.latitude, let longitude = query.longitude {
-            return "forecast:\(Coordinate.text(latitude)),\(Coordinate.text(longitude)):\(suffix)"
-        }
-        return "web:\(query.placeText.lowercased()):\(suffix)"
     }
 }
 

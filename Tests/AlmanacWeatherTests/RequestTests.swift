@@ -128,7 +128,7 @@ struct RequestTests {
             url.hasSuffix(
                 "&timezone=auto&forecast_days=10&temperature_unit=fahrenheit&precipitation_unit=inch&wind_speed_unit=mph"
             ))
-        #expect(WeatherTool.cacheKey(query) == "forecast:43.7,-79.4:d10:imperial:mph")
+        #expect(WeatherKey.forecast(query).text == "forecast:43.7,-79.4:d10:imperial:mph")
     }
 
     @Test("schema: place takes the remaining words; options are documented")
