@@ -44,18 +44,20 @@ public struct SearchTool: Tool {
 
     static let schema = ToolSchema([
         ToolParameter(
-            "query", .string, help: "what to search for (at most 400 characters and 50 words)",
+            SearchParameter.query, .string, help: "what to search for (at most 400 characters and 50 words)",
             placement: .remainder, required: true),
-        ToolParameter("news", .boolean, help: "search news articles instead of the web"),
-        ToolParameter("count", .integer, help: "how many results to show, 1-20 (default 5)", aliases: ["-n"]),
+        ToolParameter(SearchParameter.news, .boolean, help: "search news articles instead of the web"),
         ToolParameter(
-            "freshness", .choice(SearchFreshness.allCases.map(\.rawValue)),
+            SearchParameter.count, .integer, help: "how many results to show, 1-20 (default 5)", aliases: ["-n"]),
+        ToolParameter(
+            SearchParameter.freshness, .choice(SearchFreshness.allCases.map(\.rawValue)),
             help: "only results discovered in the past day, week or month"),
-        ToolParameter("country", .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
-        ToolParameter("language", .string, help: "language of the results, e.g. en, de, pt-BR"),
-        ToolParameter("page", .integer, help: "which page of results, 1-10 (default 1)"),
         ToolParameter(
-            "read", .integer, help: "also read result N's page (1 = the top hit) with the read tool",
+            SearchParameter.country, .string, help: "2-letter country code the results come from, e.g. US, DE, GB"),
+        ToolParameter(SearchParameter.language, .string, help: "language of the results, e.g. en, de, pt-BR"),
+        ToolParameter(SearchParameter.page, .integer, help: "which page of results, 1-10 (default 1)"),
+        ToolParameter(
+            SearchParameter.read, .integer, help: "also read result N's page (1 = the top hit) with the read tool",
             access: .withTool("read")),
     ])
 
@@ -157,7 +159,7 @@ public struct SearchTool: Tool {
 
     /// Checks every argument before any network call; errors name the value and what would be right.
     static func request(from arguments: ToolArguments) throws -> Request {
-        let text = HTMLText.collapseWhitespace(arguments.string("query") ?? "")
+        let text = HTMLText.collapseWhitespace(arguments.string(SearchParameter.query) ?? "")
         guard !text.isEmpty else {
             throw AlmanacError.usage(
                 "search needs a query", suggestion: "usage: \(ToolArguments.usage(schema, tool: "search"))")
@@ -171,10 +173,11 @@ public struct SearchTool: Tool {
         }
 
         let count =
-            try arguments.integer("count", in: 1...maximumCount, example: "--count \(defaultCount)") ?? defaultCount
+            try arguments.integer(SearchParameter.count, in: 1...maximumCount, example: "--count \(defaultCount)")
+            ?? defaultCount
 
         var language: String?
-        if let raw = arguments.string("language")?.trimmingCharacters(in: .whitespaces) {
+        if let raw = arguments.string(SearchParameter.language)?.trimmingCharacters(in: .whitespaces) {
             // A language code, optionally with a region: en, de, pt-BR, zh-Hans.
             let parts = raw.split(separator: "-", omittingEmptySubsequences: false)
             let letters = { (part: Substring) in
@@ -190,10 +193,10 @@ public struct SearchTool: Tool {
         }
 
         // Brave serves at most 10 pages (offset 0-9).
-        let page = try arguments.integer("page", in: 1...maximumPage, example: "--page 2") ?? 1
+        let page = try arguments.integer(SearchParameter.page, in: 1...maximumPage, example: "--page 2") ?? 1
 
         var freshness: SearchFreshness?
-        if let raw = arguments.string("freshness") {
+        if let raw = arguments.string(SearchParameter.freshness) {
             guard let value = SearchFreshness(rawValue: raw.lowercased()) else {
                 throw AlmanacError.usage(
                     "search: '\(raw)' is not a valid freshness", suggestion: "expected one of: day, week, month")
@@ -202,7 +205,7 @@ public struct SearchTool: Tool {
         }
 
         var country: String?
-        if let raw = arguments.string("country")?.trimmingCharacters(in: .whitespaces) {
+        if let raw = arguments.string(SearchParameter.country)?.trimmingCharacters(in: .whitespaces) {
             let letters = raw.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
             guard letters, raw.count == 2 || raw.lowercased() == "all" else {
                 throw AlmanacError.usage(
@@ -211,10 +214,10 @@ public struct SearchTool: Tool {
             country = raw.uppercased()
         }
 
-        let read = try arguments.integer("read", in: 1...count, example: "--read 1")
+        let read = try arguments.integer(SearchParameter.read, in: 1...count, example: "--read 1")
 
         return Request(
-            text: text, kind: arguments.flag("news") ? .news : .web, count: count, freshness: freshness,
+            text: text, kind: arguments.flag(SearchParameter.news) ? .news : .web, count: count, freshness: freshness,
             country: country, language: language, page: page, read: read)
     }
 
