@@ -9,10 +9,10 @@ import MCP
 /// is also the `brief` tool in `tools/list`.
 extension AlmanacMCPServer {
     /// The prompt's name (the tool's).
-    public static let briefPrompt = "brief"
+    static let briefPrompt = "brief"
 
     /// The prompts offered: the briefing, when the `brief` tool is offered to untrusted callers.
-    public static func prompts(_ runtime: Runtime) -> [Prompt] {
+    static func prompts(_ runtime: Runtime) -> [Prompt] {
         guard runtime.publishedTools.contains(where: { $0.name == briefPrompt }) else { return [] }
         return [
             Prompt(
@@ -29,7 +29,7 @@ extension AlmanacMCPServer {
     /// Answers one `prompts/get`.
     ///
     /// - Throws: `MCPError.invalidParams` for an unknown prompt or a bad argument (one line naming it).
-    public static func prompt(
+    static func prompt(
         _ name: String, arguments: [String: String]?, runtime: Runtime, budget: Int?
     ) async throws -> GetPrompt.Result {
         guard name == briefPrompt, !prompts(runtime).isEmpty else {

@@ -174,9 +174,9 @@ struct LineSplitter: Sendable {
 /// switched to non-blocking mode, which would change the terminal or pipe for the parent too).
 /// A line over `limit` bytes is answered at once with the JSON-RPC error -32600 naming the limit
 /// (for the request's id when it comes before the limit, else `null`), and dropped unread.
-public actor LineTransport: Transport {
+actor LineTransport: Transport {
     /// The SDK's logger (silenced by the caller).
-    public nonisolated let logger: Logger
+    nonisolated let logger: Logger
     private let input: Int32
     private let output: Int32
     private let limit: Int
@@ -189,7 +189,7 @@ public actor LineTransport: Transport {
     /// - Parameters:
     ///   - limit: the longest line accepted, in bytes.
     ///   - limitSetting: how the operator raises it, named in the refusal.
-    public init(
+    init(
         limit: Int, limitSetting: String = "ALMANAC_MCP_MAX_LINE", input: Int32 = 0, output: Int32 = 1,
         logger: Logger
     ) {
@@ -202,7 +202,7 @@ public actor LineTransport: Transport {
     }
 
     /// Starts reading stdin.
-    public func connect() async throws {
+    func connect() async throws {
         guard !started else { return }
         started = true
         let (input, output, limit, writer, continuation) = (input, self.output, limit, writer, continuation)
@@ -243,12 +243,12 @@ public actor LineTransport: Transport {
     }
 
     /// Stops delivering messages (the reader thread ends with stdin).
-    public func disconnect() async {
+    func disconnect() async {
         continuation.finish()
     }
 
     /// Writes one message and its newline; messages never interleave.
-    public func send(_ data: Data) async throws {
+    func send(_ data: Data) async throws {
         let output = output
         let writer = writer
         var line = data
@@ -266,8 +266,7 @@ public actor LineTransport: Transport {
         }
     }
 
-    /// The messages read from stdin.
-    public func receive() -> AsyncThrowingStream<Data, any Error> { stream }
+    func receive() -> AsyncThrowingStream<Data, any Error> { stream }
 
     static func refusalText(limit: Int, setting: String) -> String {
         "Invalid Request: a message (one line) is limited to \(limit) bytes on this server; "

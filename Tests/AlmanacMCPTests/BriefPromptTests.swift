@@ -1,10 +1,11 @@
 import AlmanacCore
-import AlmanacMCP
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import MCP
 import Testing
+
+@testable import AlmanacMCP
 
 /// The briefing over MCP: a prompt (`prompts/list`, `prompts/get brief`) and a tool (`tools/call
 /// brief`), both made through the untrusted-caller path on the replayed morning after the Lakers'

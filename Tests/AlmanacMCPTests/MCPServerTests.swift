@@ -1,10 +1,11 @@
 import AlmanacCore
-import AlmanacMCP
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import MCP
 import Testing
+
+@testable import AlmanacMCP
 
 /// The MCP server's own logic, in process: what `tools/list` publishes to untrusted callers, how a
 /// `tools/call` answers (text, envelope, status words), the answer cap, and JSON-RPC params checks.
