@@ -229,14 +229,11 @@ struct StreamCloser: Service {
 }
 
 /// The request context: Hummingbird's core plus the client's address (for the per-client cap).
-public struct ServeContext: RequestContext {
-    /// Hummingbird's storage.
-    public var coreContext: CoreRequestContextStorage
-    /// The client's address.
-    public let remoteAddress: SocketAddress?
+struct ServeContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
 
-    /// Creates the context for one request.
-    public init(source: ApplicationRequestContextSource) {
+    init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }

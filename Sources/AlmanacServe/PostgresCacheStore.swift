@@ -188,7 +188,7 @@ public final class PostgresCacheStore: CacheStore, ProviderStateStore, Sendable 
     }
 
     /// Entries stored (for tests and `/healthz`).
-    public func count() async throws -> Int {
+    func count() async throws -> Int {
         let rows = try await client.query("SELECT count(*)::bigint FROM almanac_entry", logger: logger)
         for try await value in rows.decode(Int64.self) { return Int(value) }
         return 0

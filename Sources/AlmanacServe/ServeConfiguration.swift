@@ -7,35 +7,35 @@ public struct ServeConfiguration: Sendable {
     /// The address to bind.
     public var host: String
     /// The TCP port (0 picks a free one).
-    public var port: Int
+    var port: Int
     /// The bearer token every request but `/healthz` and CORS preflights must carry (never logged).
-    public var token: String?
+    var token: String?
     /// Browser origins allowed besides loopback pages (`*` allows any).
-    public var origins: [String]
+    var origins: [String]
     /// Largest request body accepted, in bytes.
-    public var maxBodyBytes: Int
+    var maxBodyBytes: Int
     /// Longest time a request may take before the server answers 504.
-    public var requestTimeout: Duration
+    var requestTimeout: Duration
     /// Requests one client address may have in flight at once (more get 429).
-    public var maxConcurrentPerClient: Int
+    var maxConcurrentPerClient: Int
     /// Token budget for each answer's context text (nil: unlimited).
-    public var budget: Int?
+    var budget: Int?
     /// Time a connection has to send a complete request head, counted from its opening or from
     /// its previous answer (slow headers are cut, idle keep-alive connections closed).
-    public var headerTimeout: Duration
+    var headerTimeout: Duration
     /// Time a connection may stay silent while no request is being answered.
-    public var idleTimeout: Duration
+    var idleTimeout: Duration
     /// After SIGTERM: how long calls in flight may take to finish before every connection is closed.
-    public var drainTimeout: Duration
+    var drainTimeout: Duration
     /// MCP sessions open at once, for the whole server.
-    public var maxSessions: Int
+    var maxSessions: Int
     /// MCP sessions one client address may hold open at once.
-    public var maxSessionsPerClient: Int
+    var maxSessionsPerClient: Int
     /// Largest answer a tool call sends back, in bytes (a larger one is cut, and says so).
-    public var maxAnswerBytes: Int
+    var maxAnswerBytes: Int
 
     /// Creates a configuration.
-    public init(
+    init(
         host: String = "127.0.0.1", port: Int = 8765, token: String? = nil, origins: [String] = [],
         maxBodyBytes: Int = 64 * 1024, requestTimeout: Duration = .seconds(30), maxConcurrentPerClient: Int = 16,
         budget: Int? = nil, headerTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
@@ -59,7 +59,7 @@ public struct ServeConfiguration: Sendable {
     }
 
     /// Whether `host` is a loopback address (only this machine can connect).
-    public static func isLoopback(_ host: String) -> Bool {
+    static func isLoopback(_ host: String) -> Bool {
         // Host names are case-insensitive (RFC 9110 4.2.3): `LOCALHOST` is `localhost`.
         let host = host.lowercased()
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
@@ -161,7 +161,7 @@ public struct ServeConfiguration: Sendable {
 
     /// Whether a browser page from `origin` may call the server: loopback pages (any port, e.g.
     /// llama-server's web UI on 127.0.0.1:8080) and the configured origins.
-    public func allows(origin: String) -> Bool {
+    func allows(origin: String) -> Bool {
         if origins.contains("*") || origins.contains(origin) { return true }
         // An origin is `scheme://host[:port]` and nothing more (RFC 6454): read it as exactly
         // that, not with a URL parser, which took `http://evil.com\@127.0.0.1` (evil.com to a

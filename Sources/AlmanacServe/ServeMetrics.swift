@@ -4,9 +4,9 @@ import Prometheus
 /// The server's Prometheus metrics: tool calls by outcome, cache hits, provider attempts by
 /// outcome and a latency histogram. Labels hold only tool and provider names the code declares
 /// and fixed words, never request text, addresses or secrets.
-public final class ServeMetrics: Sendable {
+final class ServeMetrics: Sendable {
     /// The registry `/metrics` prints.
-    public let registry = PrometheusCollectorRegistry()
+    let registry = PrometheusCollectorRegistry()
     private let toolNames: Set<String>
     /// Configured plugins: their tools' provider attempts are also counted per plugin.
     private let pluginNames: Set<String>
@@ -19,7 +19,7 @@ public final class ServeMetrics: Sendable {
     ]
 
     /// Creates the metrics for `tools`.
-    public init(tools: [String], plugins: [String] = []) {
+    init(tools: [String], plugins: [String] = []) {
         toolNames = Set(tools)
         pluginNames = Set(plugins)
     }
@@ -72,7 +72,7 @@ public final class ServeMetrics: Sendable {
 
     /// Records one tool call: `status` is ok, usage, unavailable, unconfigured or error; `via` is
     /// openapi or mcp.
-    public func call(tool: String, via: String, status: String, attempts: [ProviderAttempt], duration: Duration) {
+    func call(tool: String, via: String, status: String, attempts: [ProviderAttempt], duration: Duration) {
         let tool = toolNames.contains(tool) ? tool : "unknown"
         registry.makeCounter(descriptor: Self.calls, labels: [("tool", tool), ("via", via), ("status", status)])
             .increment()
@@ -106,17 +106,17 @@ public final class ServeMetrics: Sendable {
     }
 
     /// Records that `plugin`'s program was started again after a failure.
-    public func restarted(plugin: String) {
+    func restarted(plugin: String) {
         guard pluginNames.contains(plugin) else { return }
         registry.makeCounter(descriptor: Self.pluginRestarts, labels: [("plugin", plugin)]).increment()
     }
 
     /// Records a request the server refused before any tool ran (`reason`: unauthorized, origin,
     /// host, too_large, too_many, timeout, tool_off: a tool the operator switched off for callers).
-    public func refused(_ reason: String) {
+    func refused(_ reason: String) {
         registry.makeCounter(descriptor: Self.refusals, labels: [("reason", reason)]).increment()
     }
 
     /// The Prometheus text exposition.
-    public func text() -> [UInt8] { registry.emitToBuffer() }
+    func text() -> [UInt8] { registry.emitToBuffer() }
 }

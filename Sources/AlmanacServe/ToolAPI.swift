@@ -4,26 +4,26 @@ import AlmanacRuntime
 import Foundation
 
 /// The OpenAPI side of `tools serve`, apart from HTTP plumbing: the document and one call.
-public struct ToolAPI: Sendable {
+struct ToolAPI: Sendable {
     /// One answer: HTTP status and JSON body.
-    public struct Answer: Sendable {
+    struct Answer: Sendable {
         /// HTTP status code.
-        public var status: Int
+        var status: Int
         /// JSON body.
-        public var body: [UInt8]
+        var body: [UInt8]
     }
 
     /// The runtime every call shares (one coordinator: one cache, one in-flight table).
-    public let runtime: Runtime
+    let runtime: Runtime
     /// Token budget for the context text.
-    public let budget: Int?
+    let budget: Int?
     /// Where calls are counted.
-    public let metrics: ServeMetrics
+    let metrics: ServeMetrics
     /// Largest answer in bytes (a larger one is cut, see ``AnswerLimit``).
-    public let maxAnswerBytes: Int
+    let maxAnswerBytes: Int
 
     /// Creates the API over `runtime`.
-    public init(runtime: Runtime, budget: Int?, metrics: ServeMetrics, maxAnswerBytes: Int = AnswerLimit.defaultBytes) {
+    init(runtime: Runtime, budget: Int?, metrics: ServeMetrics, maxAnswerBytes: Int = AnswerLimit.defaultBytes) {
         self.runtime = runtime
         self.budget = budget
         self.metrics = metrics
@@ -37,7 +37,7 @@ public struct ToolAPI: Sendable {
     /// 200: the JSON envelope plus `context`; 400: bad arguments (one line); 403: the operator
     /// switched the tool off for callers of the server; 404: no such tool; 502: every provider
     /// failed (one line per provider); 503: the tool is not configured.
-    public func call(_ name: String, body: [UInt8]) async -> Answer {
+    func call(_ name: String, body: [UInt8]) async -> Answer {
         await call(name, body: body, outcome: nil)
     }
 
@@ -167,7 +167,7 @@ public struct ToolAPI: Sendable {
     // MARK: OpenAPI
 
     /// The OpenAPI 3.1 document: one `POST /tools/{tool}` operation per tool.
-    public func openAPI(version: String, bearer: Bool) -> JSONValue {
+    func openAPI(version: String, bearer: Bool) -> JSONValue {
         var paths: [String: JSONValue] = [:]
         for tool in runtime.publishedTools {
             paths["/tools/\(tool.name)"] = .object(["post": operation(for: tool, bearer: bearer)])
