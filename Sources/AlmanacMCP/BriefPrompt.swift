@@ -1,7 +1,7 @@
-import AlmanacCore
-import AlmanacRuntime
-import Foundation
-import MCP
+internal import AlmanacCore
+public import AlmanacRuntime
+internal import Foundation
+public import MCP
 
 /// The briefing as an MCP prompt (`prompts/get brief`): the user's day as a ready user message,
 /// made by the `brief` tool through the untrusted-caller path (`Runtime.run(tool:json:)`), so

@@ -1,6 +1,6 @@
-import AlmanacCore
-import Foundation
-import MCP
+internal import AlmanacCore
+internal import Foundation
+public import MCP
 
 /// Asks the person behind an MCP client to confirm a write, by `elicitation/create`, when the
 /// client declared the elicitation capability in `initialize` (docs/security.md).

@@ -1,11 +1,11 @@
-import AlmanacCore
-import Dispatch
-import Foundation
-import Logging
-import MCP
+internal import AlmanacCore
+internal import Dispatch
+internal import Foundation
+internal import Logging
+internal import MCP
 
 #if canImport(Glibc)
-    import Glibc
+    internal import Glibc
 #endif
 
 /// Splits a byte stream into newline-delimited messages in time linear in its length, holding at

@@ -1,8 +1,8 @@
-import AlmanacCore
-import AlmanacRuntime
-import Foundation
-import Logging
-import MCP
+public import AlmanacCore
+public import AlmanacRuntime
+public import Foundation
+internal import Logging
+public import MCP
 
 /// The tools as an MCP server: `tools/list` with each tool's input schema (from the same argument
 /// schema as the CLI), `tools/call` returning the context text, with the JSON envelope as
