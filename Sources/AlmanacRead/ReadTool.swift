@@ -31,11 +31,14 @@ public struct ReadTool: Tool {
     public var schema: ToolSchema { Self.schema }
 
     static let schema = ToolSchema([
-        ToolParameter("url", .string, help: "the page to read (http or https)", placement: .positional, required: true),
-        ToolParameter("start", .integer, help: "character offset to continue from (the previous part says which)"),
-        ToolParameter("section", .string, help: "read only the section under this heading"),
-        ToolParameter("links", .boolean, help: "keep links as [text](url)"),
-        ToolParameter("archive", .boolean, help: "read the Internet Archive's latest copy, not the site"),
+        ToolParameter(
+            ReadParameter.url, .string, help: "the page to read (http or https)", placement: .positional, required: true
+        ),
+        ToolParameter(
+            ReadParameter.start, .integer, help: "character offset to continue from (the previous part says which)"),
+        ToolParameter(ReadParameter.section, .string, help: "read only the section under this heading"),
+        ToolParameter(ReadParameter.links, .boolean, help: "keep links as [text](url)"),
+        ToolParameter(ReadParameter.archive, .boolean, help: "read the Internet Archive's latest copy, not the site"),
     ])
 
     /// The site, then the Internet Archive.
@@ -76,7 +79,7 @@ public struct ReadTool: Tool {
         }
         let query = ReadQuery(url: request.url, links: request.links)
         let archiveOnly = request.archive || refusedSite != nil
-        let key = Self.cacheKey(query) + (archiveOnly ? "|archive" : "")
+        let key = Self.cacheKey(query, archiveOnly: archiveOnly)
         var providers: [any Provider<ReadQuery, FetchedPage>] = [ArchiveProvider()]
         if !archiveOnly { providers.insert(SiteProvider(), at: 0) }
         var fetched: Fetched<FetchedPage>
@@ -114,17 +117,20 @@ public struct ReadTool: Tool {
 
     /// Checks every argument before any network call.
     static func request(from arguments: ToolArguments) throws -> Request {
-        let raw = (arguments.string("url") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let raw = (arguments.string(ReadParameter.url) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !raw.isEmpty else {
             throw AlmanacError.usage(
                 "read needs a URL", suggestion: "usage: \(ToolArguments.usage(schema, tool: "read"))")
         }
         let url = try parseURL(raw)
         let start = try arguments.integer(
-            "start", in: 0...Int.max, example: "--start 4200 (a character offset; the previous part names it)")
-        let section = try arguments.text("section", needs: "a heading", example: "--section \"Installation\"")
+            ReadParameter.start, in: 0...Int.max,
+            example: "--start 4200 (a character offset; the previous part names it)")
+        let section = try arguments.text(
+            ReadParameter.section, needs: "a heading", example: "--section \"Installation\"")
         return Request(
-            url: url, start: start, section: section, links: arguments.flag("links"), archive: arguments.flag("archive")
+            url: url, start: start, section: section, links: arguments.flag(ReadParameter.links),
+            archive: arguments.flag(ReadParameter.archive)
         )
     }
 
@@ -162,8 +168,9 @@ public struct ReadTool: Tool {
         return url
     }
 
-    /// Same page, same key: the URL without its fragment, and whether links are kept.
-    static func cacheKey(_ query: ReadQuery) -> String {
-        "read|\(query.links ? "links" : "plain")|\(query.url.absoluteString)"
+    /// Same page, same key: the URL without its fragment, and whether links are kept; a page
+    /// asked of the archive alone has a key of its own (a site's answer is never read for it).
+    static func cacheKey(_ query: ReadQuery, archiveOnly: Bool = false) -> String {
+        "read|\(query.links ? "links" : "plain")|\(query.url.absoluteString)" + (archiveOnly ? "|archive" : "")
     }
 }
