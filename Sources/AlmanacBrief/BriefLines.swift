@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// One line of a section: its text, whether it is third-party text (fenced in context output),
 /// and whether the budget may drop it.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// One section of a briefing as answered: where from, how old, its lines.
 struct BriefSection: Sendable {
@@ -24,7 +24,7 @@ struct BriefSection: Sendable {
 /// important first (the last line of the last section, then the last of the one before, ...: every
 /// section keeps its first lines longest) and each section says how many it dropped. JSON and
 /// text show the same lines.
-public struct BriefPayload: ToolPayload {
+struct BriefPayload: ToolPayload {
     var label: String
     var day: Date
     var sections: [BriefSection]
@@ -33,7 +33,7 @@ public struct BriefPayload: ToolPayload {
     var budget: Int
 
     /// The default budget: about 400 tokens.
-    public static let defaultBudget = 400
+    static let defaultBudget = 400
 
     /// Which lines of each section are kept for `budget` tokens, and the context text they make.
     ///
@@ -105,12 +105,12 @@ public struct BriefPayload: ToolPayload {
     }
 
     /// The briefing within its budget (a caller's budget, such as `tools mcp --budget`, wins).
-    public func context(_ rendering: Rendering) -> String {
+    func context(_ rendering: Rendering) -> String {
         fit(rendering.budget.tokens ?? budget, rendering: rendering).text
     }
 
     /// The same lines for people (a terminal, a mail from cron): no fences.
-    public func text(_ rendering: Rendering) -> String {
+    func text(_ rendering: Rendering) -> String {
         let fitted = fit(rendering.budget.tokens ?? budget, rendering: rendering)
         return render(fitted.kept, rendering: rendering, fenced: false, compact: fitted.compact)
     }
@@ -150,7 +150,7 @@ public struct BriefPayload: ToolPayload {
 
     /// `data`: `for`, `day`, `budget`, `sections[]` of `name`, `title`, `source`, `ageSeconds`,
     /// `stale`, `status` (`ok`|`stale`|`failed`), `lines`, `omitted`; `notes`, `warnings`.
-    public func encode(to encoder: any Encoder) throws {
+    func encode(to encoder: any Encoder) throws {
         // Fitted as the context output is, at the reference time the tool ran with.
         let rendering = Rendering(
             metadata: ResultMetadata(

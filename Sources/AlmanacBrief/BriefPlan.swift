@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+internal import AlmanacCore
+internal import Foundation
 
 /// Which day a briefing is about and what it looks at: `--for morning` (today: the day ahead,
 /// last night's results), `evening` (tomorrow's plans and weather, tonight's results) or a day.
