@@ -216,5 +216,7 @@ where target.type != .system && target.type != .plugin
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))  // SE-0335
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))  // SE-0444
+    // Imports are internal unless a file says `public import` (SE-0409), as swift-log and Hummingbird do.
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
     target.swiftSettings = settings
 }

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// One line of a section: its text, whether it is third-party text (fenced in context output),
 /// and whether the budget may drop it.

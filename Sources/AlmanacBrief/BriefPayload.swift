@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// One section of a briefing as answered: where from, how old, its lines.
 struct BriefSection: Sendable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Which day a briefing is about and what it looks at: `--for morning` (today: the day ahead,
 /// last night's results), `evening` (tomorrow's plans and weather, tonight's results) or a day.

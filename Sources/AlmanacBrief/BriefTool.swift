@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// The user's day in one call: today's events and due tasks, the weather at home (the day,
 /// official warnings, rain in the next hour), each of the user's teams (last result, next game)

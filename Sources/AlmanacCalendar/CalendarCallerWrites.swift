@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Writes by untrusted callers (`tools serve`, `tools mcp`, a model in `tools ask`): only on a
 /// front where the operator allowed them, and each one confirmed (docs/security.md).

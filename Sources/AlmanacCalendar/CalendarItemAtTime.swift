@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 extension CalendarWriteRun {
     /// For `move` and `cancel` named by a start time ("move 15:00 --to 16:00", as `tools route`

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Every parameter of the calendar's schema, named once: the schema (``CalendarTool/schema``)
 /// and every reader of the arguments take these cases.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The calendar tool's result: events (or tasks) in a window, plus per-file/per-event warnings.
 ///

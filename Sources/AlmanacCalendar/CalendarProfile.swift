@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 // `[me] calendars`: the calendars a plain `tools run calendar` reads when the profile names them
 // (else every configured one, as before). A name no `[calendars.NAME]` has is a warning naming it.

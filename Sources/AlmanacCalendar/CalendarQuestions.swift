@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// How the calendar tool reads a clause of a question: a day or range (`today`, `tomorrow`,
 /// `week`, `--from/--to`), `next N`, `tasks`, `--search` for a name, a possessive or an

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// One run of the calendar tool: fetch every source through the coordinator, expand, merge.
 struct CalendarRun {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Where one calendar comes from.
 enum CalendarLocation: Sendable, Hashable {

@@ -1,7 +1,7 @@
 public import AlmanacCore
-internal import CLibical
-internal import CLibxml2
-internal import Foundation
+import CLibical
+import CLibxml2
+import Foundation
 
 /// Calendar events and tasks from `.ics` files, feeds and CalDAV servers, expanded by libical
 /// (RRULE, RDATE, EXDATE, RECURRENCE-ID overrides, time zones) and grouped by local day.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Reads requests to change the calendar ("remind me to call mom tomorrow at 6", "add dentist
 /// thursday 3pm", "move my 3pm to 4", "I finished the tax return") into the write commands of

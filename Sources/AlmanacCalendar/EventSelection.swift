@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Which events one answer can hold: those `matches` accepts, the first `limit` in display order
 /// (``CalendarRun/sortForDisplay(_:zone:)``). Given to the expansion, so that a feed of 95,000

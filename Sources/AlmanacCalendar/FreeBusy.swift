@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The hours of each day a free/busy view looks at ("afternoon": 12–18).
 struct DayHours: Sendable, Hashable, CustomStringConvertible {

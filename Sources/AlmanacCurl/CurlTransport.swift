@@ -1,7 +1,7 @@
 public import AlmanacCore
-internal import CCurl
+import CCurl
 public import Foundation
-internal import Synchronization
+import Synchronization
 
 /// The live transport: libcurl, driven directly.
 ///

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// The paths and value types of a JSON document; array elements are merged under `[]`.
 struct JSONShape: Sendable, Equatable {

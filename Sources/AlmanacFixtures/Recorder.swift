@@ -1,6 +1,6 @@
 public import AlmanacCore
 public import Foundation
-internal import Synchronization
+import Synchronization
 
 /// Exchanges seen while recording, written out redacted as Fixtures/ files.
 public final class Recorder: Sendable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Removing secrets from what is recorded: every provider's declared secrets plus generic names.
 enum Redaction {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Which upstream a recorded host is, and where its base URL can be overridden: read from the
 /// provider registry (each provider's endpoints, variables and fixture folder).

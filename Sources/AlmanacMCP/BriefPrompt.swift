@@ -1,6 +1,6 @@
-internal import AlmanacCore
+import AlmanacCore
 public import AlmanacRuntime
-internal import Foundation
+import Foundation
 public import MCP
 
 /// The briefing as an MCP prompt (`prompts/get brief`): the user's day as a ready user message,

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 public import MCP
 
 /// Asks the person behind an MCP client to confirm a write, by `elicitation/create`, when the

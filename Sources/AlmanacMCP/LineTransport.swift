@@ -1,11 +1,11 @@
-internal import AlmanacCore
-internal import Dispatch
-internal import Foundation
-internal import Logging
-internal import MCP
+import AlmanacCore
+import Dispatch
+import Foundation
+import Logging
+import MCP
 
 #if canImport(Glibc)
-    internal import Glibc
+    import Glibc
 #endif
 
 /// Splits a byte stream into newline-delimited messages in time linear in its length, holding at

@@ -1,7 +1,7 @@
 public import AlmanacCore
 public import AlmanacRuntime
 public import Foundation
-internal import Logging
+import Logging
 public import MCP
 
 /// The tools as an MCP server: `tools/list` with each tool's input schema (from the same argument

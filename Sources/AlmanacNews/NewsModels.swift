@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Where one feed comes from: a URL or a local file (a path given on the command line or in the
 /// configuration), either a feed or an OPML list of feeds. `package`: the benchmark names a file.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A news answer ready to print: context (fenced, budgeted), JSON `data`, or text.
 ///

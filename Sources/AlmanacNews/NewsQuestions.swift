@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// Reads "what's new", "anything new", "my news": the user's own feeds (`[news] feeds`, `[me]
 /// feeds`) and topics (`[me] topics`), as `--mine`; "my feeds", "what's in my feeds": the feeds.

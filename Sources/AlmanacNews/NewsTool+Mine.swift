@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 // `tools run news --mine`, what "what's new" asks: the configured feeds ([news] feeds, [me] feeds)
 // and the profile's topics ([me] topics), each topic read as `tools run news TOPIC` reads it (its

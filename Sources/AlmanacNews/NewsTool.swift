@@ -1,6 +1,6 @@
 public import AlmanacCore
-internal import CLibxml2
-internal import Foundation
+import CLibxml2
+import Foundation
 
 /// `tools run news [TOPIC] [--feed URL_OR_PATH] [--since DURATION] [--count N]`: the newest items
 /// of the user's feeds (RSS 2.0, RSS 1.0, Atom, JSON Feed; OPML lists), merged, deduplicated

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A read page ready to print: context (dated, fenced, one part within the budget), JSON
 /// `data`, or text.

@@ -1,6 +1,6 @@
 public import AlmanacCore
-internal import CLibxml2
-internal import Foundation
+import CLibxml2
+import Foundation
 
 /// `tools run read URL`: a web page as compact, dated, fenced text: the article, not the menu.
 ///

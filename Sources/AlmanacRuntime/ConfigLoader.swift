@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// Finds and reads `config.toml`, refusing one that holds secrets while others can read it.

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 
 extension ConfirmationRequired {
     /// What a server's caller gets for a write waiting for confirmation, nothing written:

@@ -1,6 +1,6 @@
 import AlmanacBrief
 import AlmanacCalendar
-import AlmanacCore
+public import AlmanacCore
 import AlmanacNews
 import AlmanacRead
 import AlmanacSearch

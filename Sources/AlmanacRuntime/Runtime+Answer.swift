@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// The one entry every front reaches a tool through (issue 32, point 6): check, run, render, cap

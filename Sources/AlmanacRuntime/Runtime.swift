@@ -1,6 +1,6 @@
-import AlmanacCore
+public import AlmanacCore
 import AlmanacCurl
-import Foundation
+public import Foundation
 import Logging
 
 /// Options the CLI (or MCP server) sets for one process.

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// One call of a tool by any front (`tools run`, `tools mcp`, `tools serve`): what to run and how
 /// the answer is shaped. ``Runtime/answer(_:)`` checks, runs, renders, caps and maps errors for

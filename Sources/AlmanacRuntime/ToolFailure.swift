@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// A failed tool call, mapped once for every front: its class, the exit status, the HTTP status,

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Turns upstream display strings (Brave wraps matches in `<strong>` and escapes quotes as
 /// `&quot;` / `&#x27;`) into plain text: tags removed, entities decoded, whitespace collapsed.

@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// News search for other tools (the news tool's topic without a configured feed): the search
 /// chain's providers with news (Brave's news endpoint, SearXNG's `news` category), tried in the

@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// Which index to ask: Brave's web or news endpoint, SearXNG's `general` or `news` category.
 enum SearchKind: String, Sendable, Codable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// How the search tool reads a clause: whatever no other tool reads is a web search, with the
 /// lead-in ("search for", "look up") dropped, `--news` for news and `--count` for "top N".

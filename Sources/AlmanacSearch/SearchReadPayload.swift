@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// `search ... --read N`: the results, then result N's page as the read tool prints it.
 ///

@@ -1,7 +1,7 @@
 public import AlmanacCore
-internal import AlmanacRead
-internal import Foundation
-internal import Logging
+import AlmanacRead
+import Foundation
+import Logging
 
 /// `tools run search "<query>"`: web (or `--news`) results as plain text, fenced as untrusted data
 /// in context output, from the one search chain: Brave (when a key is set), then the user's

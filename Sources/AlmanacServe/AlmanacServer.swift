@@ -1,5 +1,5 @@
 import AlmanacCore
-import AlmanacRuntime
+public import AlmanacRuntime
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// How `tools serve` listens and what it lets through. Safe by default: loopback only; any other

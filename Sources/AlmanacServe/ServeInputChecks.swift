@@ -1,7 +1,7 @@
-import AlmanacCore
+public import AlmanacCore
 import AlmanacMCP
-import Foundation
-import NIOCore
+public import Foundation
+public import NIOCore
 
 /// The checks `tools serve` runs on a caller's bytes before any tool runs, public for the fuzzer
 /// (Sources/almanac-fuzz), which feeds them arbitrary bytes: each is the function the server

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// Scores, schedules, standings and news from ESPN, for the viewer's own day and zone.

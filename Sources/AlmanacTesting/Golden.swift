@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Compares text with a checked-in golden file under `Fixtures/`.
 ///

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Free TCP ports on the loopback interface.
 public enum LoopbackPort {

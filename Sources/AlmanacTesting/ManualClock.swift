@@ -1,5 +1,5 @@
-internal import Foundation
-internal import Synchronization
+import Foundation
+import Synchronization
 
 /// A clock that moves only when a test advances it, so deadline tests run without waiting.
 ///

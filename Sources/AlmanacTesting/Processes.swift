@@ -1,8 +1,8 @@
 public import Foundation
-internal import Synchronization
+import Synchronization
 
 #if canImport(FoundationNetworking)
-    internal import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The result of running a command.

@@ -1,7 +1,7 @@
 public import AlmanacCore
 public import Foundation
-internal import Logging
-internal import Synchronization
+import Logging
+import Synchronization
 
 /// The provider contract kit: one call checks any described provider against its recorded
 /// answers, the way the Coordinator and the user depend on it.

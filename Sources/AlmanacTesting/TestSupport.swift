@@ -1,6 +1,6 @@
 public import AlmanacCore
 public import Foundation
-internal import Synchronization
+import Synchronization
 
 /// A settable wall clock for coordinator tests.
 public final class ManualNow: Sendable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// `tools run weather PLACE --alerts`: the official warnings in force at a place, or a plain
 /// statement that none are, or that no warning service covers it.

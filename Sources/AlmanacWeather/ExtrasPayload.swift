@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// `--air`: air quality, UV and pollen now and over the asked day (today by default), with the
 /// category words of each index, in the place's local time.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A place as typed: a name plus optional qualifiers ("Paris, TX" → "Paris" + ["TX"]).
 struct PlaceText: Sendable, Hashable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 // The weather tool's `data` object (docs/weather.md), written like every payload's: `Encodable`
 // with a keyed container that writes each documented key, absent values as `null`.

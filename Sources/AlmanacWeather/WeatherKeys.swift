@@ -1,4 +1,4 @@
-internal import AlmanacCore
+import AlmanacCore
 
 /// Every parameter of the weather schema, named once: the schema (``WeatherTool/schema``) and
 /// every reader of the arguments (``WeatherRequest``) take these cases.

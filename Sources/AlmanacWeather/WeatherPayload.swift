@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The weather tool's result: a forecast (or web fallback) plus how to show it.
 ///

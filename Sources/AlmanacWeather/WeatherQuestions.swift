@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// How the weather tool reads a clause of a question: the places (after in/for/at/near, or before
 /// the weather word; "Lisbon and Porto" is two), one day or `--days N`, `--hourly` for a part of a

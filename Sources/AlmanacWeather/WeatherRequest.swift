@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A weather question after argument checks, before any network call.
 struct WeatherRequest: Sendable, Equatable {

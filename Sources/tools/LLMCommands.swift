@@ -1,7 +1,7 @@
 import AlmanacCore
 import AlmanacLLM
 import AlmanacRuntime
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 extension ToolCalling: ExpressibleByArgument {}

@@ -1,6 +1,6 @@
 import AlmanacCore
 import AlmanacRuntime
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-internal import CLibxml2
-internal import Foundation
+import CLibxml2
+import Foundation
 
 /// A parsed XML element (namespace-aware), small enough for WebDAV multistatus bodies.
 final class XMLNode {

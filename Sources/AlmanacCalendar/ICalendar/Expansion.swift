@@ -1,5 +1,5 @@
-internal import CLibical
-internal import Foundation
+import CLibical
+import Foundation
 
 /// The span events are expanded into: `[start, end)`, plus the viewer's zone for all-day events.
 struct ExpansionWindow: Sendable {

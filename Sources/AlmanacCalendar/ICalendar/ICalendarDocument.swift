@@ -1,5 +1,5 @@
-internal import CLibical
-internal import Foundation
+import CLibical
+import Foundation
 
 /// Why a whole calendar file could not be read; the message is safe to show.
 struct ICalendarError: Error, Sendable, CustomStringConvertible {

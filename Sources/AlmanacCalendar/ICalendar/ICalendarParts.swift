@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// One well-formed VCALENDAR cut into its top-level parts, so that a big file is parsed by
 /// libical a few hundred events at a time instead of as one tree (a 19 MB feed's tree is

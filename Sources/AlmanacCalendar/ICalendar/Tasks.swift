@@ -1,5 +1,5 @@
-internal import CLibical
-internal import Foundation
+import CLibical
+import Foundation
 
 extension ICalendarDocument {
     /// Every VTODO that is not cancelled, with its state relative to `now`.

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Windows time-zone names (as Exchange and Outlook write them in TZID) mapped to IANA zones.
 ///

@@ -1,5 +1,5 @@
-internal import CLibical
-internal import Foundation
+import CLibical
+import Foundation
 
 /// A time zone as libical knows it (a VTIMEZONE of the calendar or a builtin from system tzdata)
 /// or, when libical has no such zone, as Foundation knows it.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A calendar day without a time or zone (all-day events are "floating" days in iCalendar).
 struct CivilDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// CalDAV: discovery, then per calendar an incremental mirror kept in ``ProviderStateStore``.
 ///

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 // The calendar's providers read the user's own sources (files, feeds, CalDAV servers), so they
 // have no upstream base URL or health probe of their own; `tools doctor` checks libical instead.

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Turns calendar bytes into text the way browsers and calendar apps do: UTF-8 where the bytes
 /// are UTF-8, windows-1252 where they are not (old Outlook and Windows exports write a byte 0x92

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What a calendar provider is asked for: one source, and the window (CalDAV servers filter by it).
 struct CalendarFetch: Sendable {

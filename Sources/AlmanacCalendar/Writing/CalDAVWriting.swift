@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A CalDAV object as read for a write: where it is, the ETag it had, and its text.
 struct RemoteObject: Sendable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// How a DTSTART (RECURRENCE-ID, EXDATE) was written, so a new value for the same item is written
 /// the same way.

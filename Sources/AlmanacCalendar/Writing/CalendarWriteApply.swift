@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 extension CalendarWriteRun {
     /// A calendar's text as it is now, for finding items and previewing (no lock: the write

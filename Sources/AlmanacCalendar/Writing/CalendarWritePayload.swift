@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What a write did, for the answer: the item as written (local times with their zone), and
 /// the events it overlaps.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The write commands of `tools run calendar` (docs/calendar.md, "Writing").
 enum CalendarWriteCommand: String, CaseIterable, Sendable {

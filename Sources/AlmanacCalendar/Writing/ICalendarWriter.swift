@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// RFC 5545 text as Almanac writes it: content lines folded at 75 octets (never inside a UTF-8
 /// character), TEXT values escaped, dates and times in their three forms, and VTIMEZONE blocks

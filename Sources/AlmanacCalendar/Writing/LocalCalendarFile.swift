@@ -1,8 +1,8 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 #if canImport(Glibc)
-    internal import Glibc
+    import Glibc
 #endif
 
 /// Changes a local `.ics` file so that nothing is lost: under an advisory lock (`.NAME.lock`

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// One unfolded content line: `NAME;PARAM=VALUE:VALUE`.
 struct ContentLine: Sendable, Hashable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Reads WHEN ("thursday 15:00", "tomorrow 6pm", "in 2 hours", "2026-12-03 15:00", ISO 8601) in
 /// the user's zone, and DURATION ("90m", "1h30m", "2 hours", "PT1H").

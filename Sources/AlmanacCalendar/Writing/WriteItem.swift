@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// A start, end or due time as it is written.
 enum WriteTime: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A configuration value from `config.toml`.
 public enum ConfigValue: Sendable, Hashable {

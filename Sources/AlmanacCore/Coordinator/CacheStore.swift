@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One cached result: encoded domain value plus provenance.
 public struct CacheEntry: Sendable, Equatable {

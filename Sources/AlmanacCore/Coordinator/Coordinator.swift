@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Cache behaviour for one run.
 public struct FetchOptions: Sendable, Equatable {

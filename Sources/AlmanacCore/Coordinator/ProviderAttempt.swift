@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One provider attempt, as listed in the JSON envelope's `attempts` and in failure messages.
 public struct ProviderAttempt: Sendable, Codable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An error a user sees: one line saying what was wrong and what would be right, and an exit status.
 ///

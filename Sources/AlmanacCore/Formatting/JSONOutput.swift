@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The one JSON encoder configuration for everything Almanac writes: keys sorted (stable bytes for
 /// goldens, caches and diffs) and slashes unescaped (URLs stay readable). Compact for answers and

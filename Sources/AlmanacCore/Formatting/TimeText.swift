@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Date and time wording for context output. Small models cannot do date arithmetic, so these do

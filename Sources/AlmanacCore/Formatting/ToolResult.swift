@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a result is printed.
 public enum OutputFormat: String, Sendable, CaseIterable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An HTTP request as providers build it.
 public struct HTTPRequest: Sendable, Hashable {

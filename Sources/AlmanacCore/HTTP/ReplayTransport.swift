@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One recorded exchange on disk: `<case>.exchange.json` beside its body file.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One server-sent event.
 public enum SSEEvent: Sendable, Equatable {

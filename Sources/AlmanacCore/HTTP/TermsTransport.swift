@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension ProviderEnvironment {
     /// The transport a provider speaks through when it honours `descriptor.terms`: its User-Agent

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// RFC 3986 normalisation of the URLs the egress policy checks and sends (docs/security.md §3):
 /// percent-encodings of unreserved characters decoded (`%2e` is `.`, `%7E` is `~`), the others'

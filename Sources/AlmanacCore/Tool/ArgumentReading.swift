@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The checks every tool's request reader shares, so that a blank name, a count out of range or a bad
 /// date reads the same in every tool: one line naming the argument and what would be right.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 // A tool names each parameter once, in a string-backed enum (`enum WeatherParameter: String { case days }`),
 // and both its schema and its argument reader take that case: a renamed or misspelt parameter is then a

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The SPI a data source implements: one upstream API, no caching, no output formatting.
 ///

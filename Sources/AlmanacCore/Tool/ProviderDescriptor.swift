@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything the program knows about one provider, declared once beside the provider's code.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Small persistent state a provider keeps between runs (CalDAV sync tokens and ETags, rate-limit
 /// resets). Backed by the SQLite cache in the runtime, by memory in tests. Never holds secrets.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a tool reads a clause of a question people type ("did the lakers win", "weather in Lisbon
 /// tomorrow") into its own CLI words, declared by the tool as a provider declares its

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Provider state seen through a caller's scope (``EgressPolicy/cacheScope``): values a run under
 /// one policy stored (a page kept for conditional requests, a CalDAV mirror, robots.txt rules) are

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Everything a tool needs for one run: the coordinator, the provider environment and options.
 public struct ToolContext: Sendable {

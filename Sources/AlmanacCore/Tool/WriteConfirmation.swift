@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A write a tool will not make until the caller confirms it: nothing has been changed.
 ///

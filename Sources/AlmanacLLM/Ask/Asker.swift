@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// How `tools ask` gets facts to the model.
 public enum ToolCalling: String, Sendable, CaseIterable {

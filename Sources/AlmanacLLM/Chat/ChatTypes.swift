@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// One OpenAI chat message.
 struct ChatMessage: Sendable, Codable, Equatable {

@@ -1,4 +1,4 @@
-internal import AlmanacCore
+import AlmanacCore
 public import Foundation
 
 /// A piece of a streamed answer.

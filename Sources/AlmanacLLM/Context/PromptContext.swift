@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import AlmanacRuntime
+import AlmanacRuntime
 public import Foundation
 
 /// What the LLM front needs from the runtime: the registry, the reference time and zone, and the

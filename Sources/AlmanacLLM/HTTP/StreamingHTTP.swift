@@ -1,6 +1,6 @@
-internal import AlmanacCore
-internal import AlmanacCurl
-internal import Foundation
+import AlmanacCore
+import AlmanacCurl
+import Foundation
 
 /// An HTTP response whose body arrives in pieces, as the server writes it.
 struct StreamingResponse: Sendable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// One tool run a question needs: the tool's name and its CLI words (as `tools run <tool> <words>`).
 public struct Route: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import AlmanacRuntime
+import AlmanacRuntime
 public import Foundation
 
 /// Rule-based intent detection: a question in, the tool runs that answer it out.

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Dates as feeds write them: RFC 822 (RSS `pubDate`, with or without the weekday, two- or
 /// four-digit years, zone names or offsets, month names in a few European languages), ISO 8601 /

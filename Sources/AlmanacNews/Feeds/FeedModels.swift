@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// The kinds of feed the parser reads.
 enum FeedFormat: String, Sendable, Codable, Hashable {

@@ -1,4 +1,4 @@
-internal import AlmanacRead
+import AlmanacRead
 package import Foundation
 
 /// Reads RSS 2.0, RSS 1.0/0.90 (RDF), Atom and JSON Feed into ``ParsedFeed``: XML through

@@ -1,5 +1,5 @@
-internal import AlmanacRead
-internal import Foundation
+import AlmanacRead
+import Foundation
 
 /// JSON Feed 1.0 and 1.1 (jsonfeed.org), read with Codable.
 enum JSONFeed {

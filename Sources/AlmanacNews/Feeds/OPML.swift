@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// An OPML subscription list (what feed readers export): the `xmlUrl` of every outline.
 enum OPML {

@@ -1,5 +1,5 @@
-internal import CLibxml2
-internal import Foundation
+import CLibxml2
+import Foundation
 
 /// What libxml2's recovering SAX2 parse (CLibxml2's `almanac_xml_parse_events`) hands a feed or
 /// OPML reader, element by element: no tree is built.

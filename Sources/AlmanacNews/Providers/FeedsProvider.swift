@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import AlmanacRead
+import AlmanacCore
+import AlmanacRead
 package import Foundation
 
 /// The feeds themselves, read in parallel: URLs with conditional requests (`If-None-Match`,

@@ -1,6 +1,6 @@
-internal import AlmanacCore
-internal import AlmanacSearch
-internal import Foundation
+import AlmanacCore
+import AlmanacSearch
+import Foundation
 
 /// A topic with no configured feed: news search through the search tool's chain (Brave's news
 /// endpoint, then the user's SearXNG `news` category). Its upstreams, keys and terms are the

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// One block of an article's text, as printed.
 struct ReadBlock: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Which character encoding a page's bytes are in: the byte-order mark, then the HTTP header,
 /// then a `<meta>` near the top, then UTF-8 when the bytes are valid UTF-8, else windows-1252

@@ -1,5 +1,5 @@
-internal import CLibxml2
-internal import Foundation
+import CLibxml2
+import Foundation
 
 /// One node of a parsed page: an element or a run of text.
 ///

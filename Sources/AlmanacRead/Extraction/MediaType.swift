@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// A page's media type read as browsers read it: the WHATWG Fetch standard's "extract a MIME type"
 /// over every `Content-Type` value (servers and proxies send two, which arrive joined by a comma:

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// What a page says about itself: title, byline, site, language, dates, canonical URL.
 public struct PageMetadata: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// Finds a page's main content the way Mozilla's Readability (Firefox's Reader View) does:
 /// drop hidden and unlikely nodes, score paragraphs and give their ancestors the score, pick the

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 extension String {
     /// `trimmingCharacters(in: .whitespacesAndNewlines)`, without Foundation's bridge (which

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 extension ArchiveProvider {
     /// The snapshot's address, built from parts: the Wayback base's own path, `/web/<timestamp>id_/`

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The one way the read tool reaches the network: every request of both providers (the page,
 /// robots.txt, the archive's lookup and its snapshot) goes through ``fetchPage(_:headers:service:in:)``.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What the read tool asks its providers for.
 struct ReadQuery: Sendable, Hashable {

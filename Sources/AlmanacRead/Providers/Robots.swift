@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A site's robots.txt rules for our User-Agent (RFC 9309): the group naming `almanac`, else the
 /// `*` group; the longest matching `Allow`/`Disallow` path wins, `Allow` on a tie.

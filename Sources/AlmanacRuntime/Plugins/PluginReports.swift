@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// One plugin as `tools plugin list` and `tools doctor` show it.

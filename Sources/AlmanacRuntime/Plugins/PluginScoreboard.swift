@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import AlmanacSports
 import Foundation
 

@@ -1,5 +1,5 @@
 public import AlmanacCore
-internal import Foundation
+import Foundation
 
 /// A search provider of the search tool's chain: what kinds of search it has and how long its
 /// answers stay fresh.

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// What a provider plugin of the sports tool (`provides = "sports"` in `[plugins.NAME]`) answers:

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 import Foundation
 
 /// A provider of the sports tool that lives outside this package: a provider plugin

@@ -1,5 +1,5 @@
-import AlmanacCore
-import Foundation
+public import AlmanacCore
+public import Foundation
 
 /// Synchronous decoding of ESPN scoreboards. Public for scripts/bench (almanac-bench), which times
 /// decode+format in-process:

@@ -1,4 +1,4 @@
-import AlmanacCore
+public import AlmanacCore
 
 extension SportsTool {
     /// Reads questions about leagues, teams, named events and athletes (``SportsQuestionReader``).

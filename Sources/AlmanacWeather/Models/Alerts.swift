@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// One official weather warning, whatever service issued it (CAP terms: severity, certainty,
 /// urgency; times are instants, shown in the place's zone).

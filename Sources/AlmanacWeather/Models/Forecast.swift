@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What the weather providers return: a forecast, or web search hits as a last resort.
 enum WeatherReport: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// WMO weather interpretation codes (WMO 4677, as Open-Meteo's `weather_code` uses them) in plain
 /// words: the shared sky vocabulary every forecast provider maps its own into.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// MET Norway's MetAlerts 2.0 (`/weatherapi/metalerts/2.0/current.json?lat=&lon=`): the warnings
 /// for Norway and its waters in force at a point (GeoJSON).

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// MET Norway's Locationforecast 2.0 (`/weatherapi/locationforecast/2.0/compact`): weather's
 /// second forecast provider, tried when Open-Meteo cannot answer.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What the next-hour providers are asked.
 struct NextHourQuery: Sendable, Hashable {

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// A MeteoAlarm area name, or a name the geocoder gives a place, read the way the feeds write
 /// areas (`cap:areaDesc`; the feeds carry no shapes, only these names and EMMA_ID codes):

@@ -1,6 +1,6 @@
-internal import AlmanacCore
-internal import CLibxml2
-internal import Foundation
+import AlmanacCore
+import CLibxml2
+import Foundation
 
 /// MeteoAlarm (`feeds.meteoalarm.org/feeds/meteoalarm-legacy-atom-COUNTRY`): the warnings of
 /// Europe's national weather services, one Atom feed with CAP fields per country.

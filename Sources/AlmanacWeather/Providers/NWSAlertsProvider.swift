@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The US National Weather Service's active alerts at a point (`/alerts/active?point=LAT,LON`,
 /// GeoJSON): watches, warnings and advisories for the United States and its territories.

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// OpenStreetMap Nominatim (`/search?format=jsonv2`): weather's second geocoder, tried when
 /// Open-Meteo's geocoding cannot answer.

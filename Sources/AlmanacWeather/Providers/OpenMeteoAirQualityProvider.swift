@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// What the air-quality providers are asked.
 struct AirQualityQuery: Sendable, Hashable {

@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// A place name to look up (the part before any comma: "Paris" for "Paris, TX").
 struct GeocodeQuery: Sendable, Hashable {

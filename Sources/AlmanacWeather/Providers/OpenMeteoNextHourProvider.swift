@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Open-Meteo's forecast API in 15-minute steps (`minutely_15=precipitation`): the next hour
 /// anywhere, from the model (not radar). Each value is the amount in the 15 minutes *before* its

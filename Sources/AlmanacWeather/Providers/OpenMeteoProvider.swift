@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Metric or imperial numbers.
 enum UnitSystem: String, Sendable, Codable, CaseIterable {

@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 // Helpers every weather provider shares (so adding a provider touches no other provider's file).
 

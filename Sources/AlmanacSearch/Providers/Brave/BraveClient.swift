@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// Speaks the Brave Search API (web and news) through the HTTP seam, for the search chain's
 /// first provider (which other tools' web fallbacks ask too).

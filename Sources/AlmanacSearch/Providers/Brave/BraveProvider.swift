@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The search tool's first provider: Brave Search API, web or news.
 struct BraveSearchProvider: SearchProvider {

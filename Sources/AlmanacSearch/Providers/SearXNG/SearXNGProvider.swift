@@ -1,5 +1,5 @@
-internal import AlmanacCore
-internal import Foundation
+import AlmanacCore
+import Foundation
 
 /// The search chain's second provider: the user's own SearXNG instance (or its predecessor
 /// searx), `/search?q=...&format=json`. No key; no default URL (`ALMANAC_SEARXNG_URL` or

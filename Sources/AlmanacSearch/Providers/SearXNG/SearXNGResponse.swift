@@ -1,4 +1,4 @@
-internal import Foundation
+import Foundation
 
 /// SearXNG's `format=json` answer, limited to the fields used. Seen in the recorded answer
 /// (`Fixtures/search/searxng/web-python.response.json`): `query`, `number_of_results`,
