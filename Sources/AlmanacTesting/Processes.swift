@@ -93,6 +93,21 @@ public enum ChildProcess {
         if process.isRunning { kill(pid, SIGKILL) }
         process.waitUntilExit()
     }
+
+    /// The first line a server writes to `pipe` (its address or port), trimmed: read until a newline,
+    /// the end of the output or `seconds` between reads, so a server that never says it is ready
+    /// cannot hang a test.
+    public static func firstLine(of pipe: Pipe, seconds: TimeInterval) -> String {
+        var line = Data()
+        let handle = pipe.fileHandleForReading
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        return String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 /// Runs programs with a bounded wait.
@@ -225,15 +240,7 @@ public enum LoopbackScript {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var line = Data()
-        let handle = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = ChildProcess.firstLine(of: out, seconds: 15)
         guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
             ChildProcess.stop(process)
             throw FixtureServer.ServerError(message: "\(name) did not start: '\(text)'")

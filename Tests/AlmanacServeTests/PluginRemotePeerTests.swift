@@ -23,17 +23,7 @@ final class RemotePeer: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // Bounded wait for the first line: the port.
-        var line = Data()
-        let handle = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
+        guard let port = Int(ChildProcess.firstLine(of: out, seconds: 30)) else {
             ChildProcess.stop(process)
             throw NotReady(description: "the remote MCP peer did not start")
         }

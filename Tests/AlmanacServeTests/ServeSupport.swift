@@ -60,16 +60,8 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        // Bounded wait for "tools serve: listening on http://127.0.0.1:PORT (cache: ...)".
-        var line = Data()
-        let handle = out.fileHandleForReading
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, !line.contains(UInt8(ascii: "\n")) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // "tools serve: listening on http://127.0.0.1:PORT (cache: ...)".
+        let text = ChildProcess.firstLine(of: out, seconds: 30)
         firstLine = text
         guard let range = text.range(of: "127.0.0.1:"),
             let port = Int(text[range.upperBound...].prefix { $0.isNumber })
