@@ -159,12 +159,6 @@ final class PluginRemote: Sendable {
 
     var isAborted: Bool { state.withLock { $0.aborted } }
 
-    /// The JSON-RPC messages of an SSE body: each event's `data:` lines joined by newlines.
-    static func events(_ body: Data, during step: String) throws -> [JSONValue] {
-        var parser = SSEParser()
-        return try (parser.feed(body) + parser.finish()).compactMap { try message(of: $0, during: step) }
-    }
-
     /// The JSON-RPC message an event holds, nil for one that holds none (an `error:` field alone).
     static func message(of event: SSEEvent, during step: String) throws -> JSONValue? {
         let text: String
