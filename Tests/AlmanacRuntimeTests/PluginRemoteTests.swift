@@ -32,4 +32,19 @@ struct PluginRemoteTests {
             try messages("data: <html>\n\n", during: "the handshake")
         }
     }
+
+    @Test("a server's event id that is no safe header value is not sent back in Last-Event-ID")
+    func unsafeEventID() throws {
+        let remote = try PluginRemote(url: #require(URL(string: "http://127.0.0.1:9/mcp")), plugin: "far")
+        // SSE splits lines at LF only, so an id can carry a CR (a header injection) or be huge.
+        var parser = SSEParser()
+        _ = parser.feed(Data("id: 7\rX-Injected: yes\ndata: {}\n\n".utf8))
+        let injected = try #require(parser.lastEventID)
+        #expect(injected.contains("\r"))
+        #expect(remote.resumption(after: injected) == nil)
+        #expect(remote.resumption(after: String(repeating: "7", count: 1024)) == nil)
+        #expect(remote.resumption(after: "") == nil)
+        #expect(remote.resumption(after: "7\u{1}") == nil)
+        #expect(remote.resumption(after: "evt-42")?.headers["Last-Event-ID"] == "evt-42")
+    }
 }

@@ -62,9 +62,7 @@ final class PluginRemote: Sendable {
         guard (200..<300).contains(response.status) else {
             throw ProviderFailure(.http, "the server answered HTTP \(response.status) during \(step)")
         }
-        if let session = response.header("mcp-session-id"), !session.isEmpty, session.utf8.count <= 256,
-            session.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
-        {
+        if let session = response.header("mcp-session-id"), Self.headerSafe(session) {
             state.withLock { $0.session = $0.session ?? session }
         }
         if exchange.isStream {
@@ -89,21 +87,10 @@ final class PluginRemote: Sendable {
     private func resumed(_ exchange: RemoteExchange, deadline: Duration, during step: String) throws -> [JSONValue] {
         var resumes = 0
         while !exchange.answered, exchange.cut, let last = exchange.lastEventID {
-            guard resumes < Self.maxResumes else {
-                throw ProviderFailure(
-                    .network,
-                    "its event stream broke before the answer and \(resumes) reconnections did not bring it "
-                        + "during \(step)")
-            }
+            guard resumes < Self.maxResumes else { throw gaveUp(after: resumes, during: step) }
+            // The server chose the id: one it could not have meant as a header value is not sent back.
+            guard let request = resumption(after: last) else { throw gaveUp(after: resumes, during: step) }
             resumes += 1
-            var request = HTTPRequest(
-                method: "GET", url: url,
-                headers: [
-                    "Accept": "text/event-stream", "MCP-Protocol-Version": PluginConnection.protocolVersion,
-                    "Last-Event-ID": last,
-                ])
-            request.maxBodyBytes = PluginConnection.maxMessageBytes
-            if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
             exchange.restart()
             let response = try wait(for: request, via: exchange, deadline: deadline, during: step)
             guard (200..<300).contains(response.status), exchange.isStream else {
@@ -114,6 +101,33 @@ final class PluginRemote: Sendable {
             }
         }
         return exchange.messages
+    }
+
+    private func gaveUp(after resumes: Int, during step: String) -> ProviderFailure {
+        ProviderFailure(
+            .network,
+            "its event stream broke before the answer and \(resumes) reconnections did not bring it during \(step)")
+    }
+
+    /// The GET that resumes a cut stream from event `last`; nil when `last` is no safe header value.
+    func resumption(after last: String) -> HTTPRequest? {
+        guard Self.headerSafe(last) else { return nil }
+        var request = HTTPRequest(
+            method: "GET", url: url,
+            headers: [
+                "Accept": "text/event-stream", "MCP-Protocol-Version": PluginConnection.protocolVersion,
+                "Last-Event-ID": last,
+            ])
+        request.maxBodyBytes = PluginConnection.maxMessageBytes
+        if let session = state.withLock({ $0.session }) { request.headers["Mcp-Session-Id"] = session }
+        return request
+    }
+
+    /// Whether a value the server chose (session id, event id) may go back in a header: 1-256 bytes
+    /// of visible ASCII, so no line break, control byte or megabyte header (SSE splits ids only at LF).
+    private static func headerSafe(_ value: String) -> Bool {
+        !value.isEmpty && value.utf8.count <= 256
+            && value.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
     }
 
     /// Answers one request the server sent inside a stream, on a POST of its own (202 expected).
