@@ -47,4 +47,26 @@ struct PluginRemoteTests {
         #expect(remote.resumption(after: "7\u{1}") == nil)
         #expect(remote.resumption(after: "evt-42")?.headers["Last-Event-ID"] == "evt-42")
     }
+
+    /// A remote exchange awaiting request 1, fed `chunks` as a stream that then ends cleanly.
+    private func exchange(reading chunks: [String]) async throws -> RemoteExchange {
+        let exchange = RemoteExchange(awaiting: 1, during: "the call", reply: { _ in })
+        let (body, input) = AsyncThrowingStream<Data, any Error>.makeStream()
+        for chunk in chunks { input.yield(Data(chunk.utf8)) }
+        input.finish()
+        try await exchange.read(body, limit: 1 << 20, host: "far")
+        return exchange
+    }
+
+    @Test("a stream closed cleanly inside an event is cut there: the unfinished event and its id do not count")
+    func unfinishedEvent() async throws {
+        let exchange = try await exchange(reading: [
+            "id: 7\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n",
+            "id: 8\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
+        ])
+        #expect(!exchange.answered)
+        #expect(exchange.cut)
+        #expect(exchange.lastEventID == "7")
+        #expect(exchange.messages == [["jsonrpc": "2.0", "method": "notifications/progress"]])
+    }
 }

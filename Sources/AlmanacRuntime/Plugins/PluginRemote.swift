@@ -322,24 +322,29 @@ final class RemoteExchange: HTTPTransport, Sendable {
             }
             return HTTPResponse(status: response.status, headers: response.headers, body: body)
         }
+        try await read(response.body, limit: limit, host: host)
+        return HTTPResponse(status: response.status, headers: response.headers, body: Data())
+    }
+
+    /// Reads an event stream's body until the awaited response (or the end).
+    func read(_ body: AsyncThrowingStream<Data, any Error>, limit: Int, host: String) async throws {
         progress.withLock { $0.isStream = true }
         var parser = SSEParser()
         var size = 0
         do {
-            for try await chunk in response.body {
+            for try await chunk in body {
                 size += chunk.count
                 if size > limit { throw Self.tooLarge(host: host, limit: limit) }
                 if try take(parser.feed(chunk), lastEventID: parser.lastEventID) { break }
             }
-            if !answered, try !take(parser.finish(), lastEventID: parser.lastEventID) {
-                progress.withLock { $0.cut = $0.lastEventID != nil }
-            }
+            // No `parser.finish()`: an event without its blank line was cut off, even by a clean
+            // close, so neither it nor its id counts; from the last whole event's id, resume.
+            if !answered { progress.withLock { $0.cut = $0.lastEventID != nil } }
         } catch let failure as HTTPStreamFailure {
             // Events that arrived before the break still count, with their last id.
             guard lastEventID != nil else { throw Self.providerFailure(failure) }
             progress.withLock { $0.cut = true }
         }
-        return HTTPResponse(status: response.status, headers: response.headers, body: Data())
     }
 
     /// Takes the events of one chunk; true once the awaited response is among them.
