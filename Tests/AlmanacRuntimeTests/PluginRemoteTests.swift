@@ -69,4 +69,19 @@ struct PluginRemoteTests {
         #expect(exchange.lastEventID == "7")
         #expect(exchange.messages == [["jsonrpc": "2.0", "method": "notifications/progress"]])
     }
+
+    @Test("reconnections share the call's one deadline: with no time left, no reconnection is made")
+    func noTimeLeft() async throws {
+        let remote = try PluginRemote(url: #require(URL(string: "http://127.0.0.1:9/mcp")), plugin: "far")
+        let exchange = try await exchange(reading: [
+            "id: 7\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\"}\n\n"
+        ])
+        #expect(exchange.cut)
+        let failure = #expect(throws: ProviderFailure.self) {
+            try remote.resumed(exchange, until: .now - .seconds(1), during: "the call")
+        }
+        #expect(
+            failure?.message
+                == "its event stream broke before the answer and 0 reconnections did not bring it during the call")
+    }
 }

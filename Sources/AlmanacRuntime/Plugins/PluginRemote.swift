@@ -52,6 +52,8 @@ final class PluginRemote: Sendable {
             reply: { [self] reply in
                 send(reply: reply, deadline: deadline)
             })
+        // One deadline for the whole call, reconnections included.
+        let end = ContinuousClock.now + deadline
         let response = try wait(for: request, via: exchange, deadline: deadline, during: step)
         if response.status == 401 || response.status == 403 {
             // The status only: the server's body or challenge may quote what it was sent.
@@ -66,7 +68,7 @@ final class PluginRemote: Sendable {
             state.withLock { $0.session = $0.session ?? session }
         }
         if exchange.isStream {
-            return awaited == nil ? exchange.messages : try resumed(exchange, deadline: deadline, during: step)
+            return awaited == nil ? exchange.messages : try resumed(exchange, until: end, during: step)
         }
         if response.status == 202 || response.body.isEmpty { return [] }
         guard let value = try? PluginConnection.decoder.decode(JSONValue.self, from: response.body) else {
@@ -83,16 +85,21 @@ final class PluginRemote: Sendable {
     /// endpoint, and include the Last-Event-ID header to indicate the last event ID it received";
     /// the server "MAY use this header to replay messages that would have been sent after the last
     /// event ID, on the stream that was disconnected". Without an event id there is nothing to
-    /// resume from: the cut is the failure. At most ``maxResumes`` reconnections, then one line.
-    private func resumed(_ exchange: RemoteExchange, deadline: Duration, during step: String) throws -> [JSONValue] {
+    /// resume from: the cut is the failure. At most ``maxResumes`` reconnections, each given only
+    /// the time left before `end`, then one line.
+    func resumed(
+        _ exchange: RemoteExchange, until end: ContinuousClock.Instant, during step: String
+    ) throws -> [JSONValue] {
         var resumes = 0
         while !exchange.answered, exchange.cut, let last = exchange.lastEventID {
             guard resumes < Self.maxResumes else { throw gaveUp(after: resumes, during: step) }
             // The server chose the id: one it could not have meant as a header value is not sent back.
             guard let request = resumption(after: last) else { throw gaveUp(after: resumes, during: step) }
+            let left = end - ContinuousClock.now
+            guard left > .zero else { throw gaveUp(after: resumes, during: step) }
             resumes += 1
             exchange.restart()
-            let response = try wait(for: request, via: exchange, deadline: deadline, during: step)
+            let response = try wait(for: request, via: exchange, deadline: left, during: step)
             guard (200..<300).contains(response.status), exchange.isStream else {
                 throw ProviderFailure(
                     .http,
