@@ -86,9 +86,7 @@ enum RunInvocation {
             // Only when nobody decides: the words path always has the terminal's answer.
             return fail(request.refusal).rawValue
         case .failed(let failure):
-            if failure.kind == .cancelled { return 130 }
-            FileHandle.standardError.write(Data((failure.error.lines.joined(separator: "\n") + "\n").utf8))
-            return failure.exitStatus
+            return fail(failure).rawValue
         }
     }
 }

@@ -83,6 +83,8 @@ func fail(_ error: any Error) -> ExitCode {
     let almanac: AlmanacError
     switch error {
     case let known as AlmanacError: almanac = known
+    case let failure as ToolFailure where failure.kind == .cancelled: return ExitCode(130)
+    case let failure as ToolFailure: almanac = failure.error
     case is CancellationError: return ExitCode(130)
     default: almanac = .internal("unexpected \(type(of: error)): \(error)")
     }
