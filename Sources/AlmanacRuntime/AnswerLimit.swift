@@ -10,7 +10,7 @@ public enum AnswerLimit {
 
     /// `envelope` (the JSON envelope) with its `data` replaced by
     /// `{"truncated":true,"bytes":total,"limit":limit}`.
-    public static func envelopeWithoutData(_ envelope: [UInt8], total: Int, limit: Int) -> [UInt8] {
+    static func envelopeWithoutData(_ envelope: [UInt8], total: Int, limit: Int) -> [UInt8] {
         // `,"data":` cannot occur inside a JSON string (its quotes would be escaped), and the
         // envelope's keys before `data` hold no object with such a key: the first one is the key.
         let key = Array(#","data":"#.utf8)
@@ -20,7 +20,7 @@ public enum AnswerLimit {
 
     /// `context` cut at a line end so that it and a closing line saying so take at most
     /// `bytes` UTF-8 bytes once JSON-escaped (a sixteenth is left for escapes).
-    public static func cut(_ context: String, toBytes bytes: Int, total: Int, limit: Int) -> String {
+    static func cut(_ context: String, toBytes bytes: Int, total: Int, limit: Int) -> String {
         let note =
             "[answer cut: \(total) bytes is over this server's limit of \(limit); ask for a narrower range or fewer items]"
         let room = bytes * 15 / 16 - note.utf8.count - 1
