@@ -209,7 +209,7 @@ actor MCPSessions {
             // reaches the client through it.
             answer = try await Deadline.run(limit + .seconds(1)) {
                 await AlmanacMCPServer.answer(
-                    parameters.name, arguments: parameters.arguments, runtime: api.runtime.forRequest(),
+                    parameters.name, arguments: parameters.arguments, runtime: api.runtime,
                     budget: api.budget, maxAnswerBytes: api.maxAnswerBytes, caller: caller, ask: ask)
             }
         } catch {
