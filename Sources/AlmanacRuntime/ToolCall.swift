@@ -24,7 +24,8 @@ public struct ToolCall: Sendable {
     public var budget: Int?
     /// Also give the JSON envelope (servers answer with both).
     public var envelope = false
-    /// The cap on the answer's bytes, nil for none (the command line prints what it gets).
+    /// The cap on the answer's bytes when ``envelope`` is set (the servers' answers), nil for none;
+    /// an answer without the envelope is not cut (the command line prints what it gets).
     public var cap: AnswerCap?
     /// JSON values must have the types the schema declares (OpenAPI publishes them as types); MCP
     /// and a model's calls are read as leniently as words are.
@@ -102,7 +103,7 @@ public struct ToolAnswer: Sendable {
 public struct ToolReply: Sendable {
     /// The result as the tool gave it.
     public var result: ToolResult
-    /// The result in the call's format (cut to the cap when one is set).
+    /// The result in the call's format (cut to the cap when one is set with the envelope).
     public var text: [UInt8]
     /// The JSON envelope, when the call asked for it (`data` dropped when over the cap).
     public var envelope: [UInt8]?
