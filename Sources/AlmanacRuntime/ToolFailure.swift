@@ -84,13 +84,6 @@ public struct ToolFailure: Error, Sendable {
     /// The process exit status (sysexits.h; 130 when cancelled).
     public var exitStatus: Int32 { kind == .cancelled ? 130 : error.exitStatus }
 
-    /// The message and suggestion on one line.
-    public var oneLine: String {
-        var line = "error: \(error.message)"
-        if let suggestion = error.suggestion, !suggestion.isEmpty { line += "; \(suggestion)" }
-        return line
-    }
-
     /// One line: the message, then each provider's failure, else the suggestion.
     public var line: String {
         var line = "error: \(error.message)"

@@ -111,7 +111,7 @@ struct ToolAPI: Sendable {
         let error = failure.error
         switch failure.kind {
         case .usage, .switchedOff, .unconfigured:
-            return Self.error(failure.httpStatus, failure.oneLine, lines: [])
+            return Self.error(failure.httpStatus, failure.line, lines: [])
         case .unknownTool:
             return Self.error(
                 404, "error: unknown tool '\(name)'",
