@@ -1,5 +1,6 @@
 public import AlmanacCore
 import AlmanacMCP
+import AlmanacRuntime
 public import Foundation
 public import NIOCore
 
@@ -25,11 +26,12 @@ public enum ServeInputChecks {
         try ToolAPI.object(body)
     }
 
-    /// The arguments' JSON types against the tool's schema.
+    /// The arguments' JSON types against `schema`: the server checks them against the schema an
+    /// untrusted caller sees (``ToolSchema/visible(to:)``).
     ///
     /// - Throws: ``AlmanacError`` (usage) naming the argument of the wrong type.
     public static func checkTypes(_ json: [String: JSONValue], schema: ToolSchema, tool: String) throws {
-        try ToolAPI.checkTypes(json, schema: schema, tool: tool)
+        try JSONArgumentTypes.check(json, schema: schema, tool: tool)
     }
 
     /// Whether an MCP message is `initialize` (the one that opens a session).

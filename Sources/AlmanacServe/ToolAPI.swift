@@ -159,11 +159,6 @@ struct ToolAPI: Sendable {
         return members
     }
 
-    /// JSON types as the schema declares them (see ``JSONArgumentTypes``).
-    static func checkTypes(_ json: [String: JSONValue], schema: ToolSchema, tool: String) throws {
-        try JSONArgumentTypes.check(json, schema: schema, tool: tool)
-    }
-
     // MARK: OpenAPI
 
     /// The OpenAPI 3.1 document: one `POST /tools/{tool}` operation per tool.
