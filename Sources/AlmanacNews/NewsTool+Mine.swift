@@ -54,6 +54,10 @@ extension NewsTool {
         }
         guard !answered.isEmpty else {
             if failures.count == 1, let only = failures.first { throw only }
+            // Nothing configured for any part (no feed, no search key): what to set, as with one
+            // part; configuration errors carry no attempts for the 'unavailable' below to name.
+            let configuration = failures.compactMap { $0 as? AlmanacError }.filter { $0.kind == .configuration }
+            if configuration.count == failures.count, let first = configuration.first { throw first }
             let attempts = failures.flatMap { ($0 as? AlmanacError)?.attempts ?? [] }
             throw AlmanacError.unavailable(tool: name, attempts: attempts)
         }
