@@ -16,7 +16,9 @@ struct BriefLine: Sendable, Equatable {
 /// section says source and age once), the fence notice and markers (the briefing fences again),
 /// and what a briefing has no room for.
 enum BriefLines {
-    static func lines(from context: String, role: BriefCall.Role) -> [BriefLine] {
+    /// `said`: the lines another run of the section already showed (the events run's, for the
+    /// tasks run's warnings).
+    static func lines(from context: String, role: BriefCall.Role, said: Set<String> = []) -> [BriefLine] {
         var lines: [BriefLine] = []
         var fenced = false
         for (index, raw) in context.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
@@ -31,14 +33,14 @@ enum BriefLines {
                 fenced = false
                 continue
             }
-            guard let kept = keep(text, role: role) else { continue }
+            guard let kept = keep(text, role: role, said: said) else { continue }
             lines.append(BriefLine(text: kept, untrusted: fenced))
         }
         return lines
     }
 
     /// The line as the briefing shows it, or nil to leave it out.
-    static func keep(_ text: String, role: BriefCall.Role) -> String? {
+    static func keep(_ text: String, role: BriefCall.Role, said: Set<String> = []) -> String? {
         switch role {
         case .events, .tasks:
             // "Now: Mon 4 Mar 2019 08:00 UTC. No events.": the briefing's header says when now is.
@@ -48,8 +50,9 @@ enum BriefLines {
             }
             // Due tasks only: an undated one is not due today.
             if role == .tasks, text.contains("no due date") { return nil }
-            // The tasks run reads the same calendars as the events run: its warnings once only.
-            if role == .tasks, text.hasPrefix("warnings: ") || text.hasPrefix("! ") { return nil }
+            // The tasks run reads the same calendars as the events run: a warning both give, once
+            // only. Its own (a failed CalDAV request, a VTODO it could not read) stay.
+            if role == .tasks, text.hasPrefix("warnings: ") || text.hasPrefix("! "), said.contains(text) { return nil }
             return text
         case .forecast:
             // The day only: the next days belong to `tools run weather`, the other places of the

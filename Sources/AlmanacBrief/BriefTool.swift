@@ -139,6 +139,12 @@ public struct BriefTool: Tool {
             var failures: [String] = []
             var unconfigured: [String] = []
             var age = 0
+            // The events run's lines: the tasks run leaves out the warnings they already give.
+            let eventsLines = Set(
+                mine.flatMap { outcome -> [String] in
+                    guard outcome.call.role == .events, case .answered(_, let text) = outcome.result else { return [] }
+                    return text.split(separator: "\n").map(String.init)
+                })
             for outcome in mine {
                 switch outcome.result {
                 case .answered(let result, let text):
@@ -149,7 +155,7 @@ public struct BriefTool: Tool {
                     attempts += metadata.attempts
                     if oldest.map({ metadata.fetchedAt < $0.fetchedAt }) ?? true { oldest = metadata }
                     if outcome.call.role == .forecast { section.place = BriefLines.place(fromHeader: text) }
-                    section.lines += BriefLines.lines(from: text, role: outcome.call.role)
+                    section.lines += BriefLines.lines(from: text, role: outcome.call.role, said: eventsLines)
                 case .failed(let line):
                     // One line per label: a team whose two runs failed alike says so once.
                     if !failures.contains(where: { $0.hasPrefix(outcome.call.label + ":") }) { failures.append(line) }
