@@ -57,7 +57,7 @@ struct BriefCall: Sendable {
     var section: BriefSectionName
     /// The tool run.
     var tool: String
-    /// Its CLI words (only configured things: the profile's home, teams, calendars, topics).
+    /// Its CLI words (only configured things: the profile's teams and topics).
     var words: [String]
     /// What it is for.
     var role: Role
