@@ -38,11 +38,11 @@ public struct BriefTool: Tool {
     public var schema: ToolSchema {
         ToolSchema([
             ToolParameter(
-                "for", .string,
+                BriefParameter.for, .string,
                 help: "morning (default: today), evening (tomorrow's plans, tonight's results), today, tomorrow "
                     + "or a day YYYY-MM-DD"),
             ToolParameter(
-                "budget", .integer,
+                BriefParameter.budget, .integer,
                 help: "token budget, \(Self.budgetRange.lowerBound)-\(Self.budgetRange.upperBound) "
                     + "(default \(BriefPayload.defaultBudget)); the least important lines go first"),
         ])
@@ -61,10 +61,12 @@ public struct BriefTool: Tool {
     /// Runs every section's calls at once and puts the briefing together.
     public func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         let day = try BriefDay.read(
-            try arguments.text("for", needs: "morning, evening or a day", example: "--for evening"), now: context.now,
+            try arguments.text(BriefParameter.for, needs: "morning, evening or a day", example: "--for evening"),
+            now: context.now,
             zone: context.timeZone)
         let budget =
-            try arguments.integer("budget", in: Self.budgetRange, example: "--budget 400") ?? BriefPayload.defaultBudget
+            try arguments.integer(BriefParameter.budget, in: Self.budgetRange, example: "--budget 400")
+            ?? BriefPayload.defaultBudget
         let profile = try Profile.read(context.settings)
         let egress = context.environment.egress
         let plan = BriefPlan.make(
@@ -208,6 +210,11 @@ public struct BriefTool: Tool {
             attempts: attempts)
         return ToolResult(metadata: metadata, payload: payload)
     }
+}
+
+/// The parameter names, one spelling for the schema and the reader.
+enum BriefParameter: String, CaseIterable {
+    case `for`, budget
 }
 
 /// Reads "what's my day look like", "brief me", "my morning briefing" as `brief` ("tonight" or
