@@ -167,10 +167,11 @@ extension SportsTool {
 /// A league's scoreboard of one day: the request `tools run sports LEAGUE --date DAY` makes, so its
 /// query, cache key and freshness are that run's own functions (one cache entry, one place to change).
 struct MineScores {
-    var league: League
-    var day: LocalDay
+    /// Made once: the query, key and freshness below all read this one request.
+    let request: SportsRequest
 
-    var request: SportsRequest { SportsRequest(scoresOf: league, day: day) }
+    init(league: League, day: LocalDay) { request = SportsRequest(scoresOf: league, day: day) }
+
     var query: SportsQuery { request.query(team: nil) }
     var cacheKey: String { request.cacheKey(team: nil) }
     func ttl(now: Date) -> Duration? { request.ttl(now: now) }
