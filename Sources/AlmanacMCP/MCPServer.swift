@@ -26,9 +26,9 @@ public enum AlmanacMCPServer {
         }
     }
 
-    /// Answers one `tools/call`, with how it went in the words `/tools` counts it by: ok, usage,
-    /// unavailable, unconfigured or error. An answer over `maxAnswerBytes` is cut (see
-    /// ``AnswerLimit``).
+    /// Answers one `tools/call`, with the runtime's answer it came from: a server counts the call
+    /// by its tool, status and provider attempts as `/tools` does. An answer over `maxAnswerBytes`
+    /// is cut (see ``AnswerLimit``).
     ///
     /// A write (where the operator allowed writes over this front) is confirmed by `ask` (MCP
     /// elicitation) when given and the client can be asked, else answered with a preview and a
@@ -36,7 +36,7 @@ public enum AlmanacMCPServer {
     public static func answer(
         _ name: String, arguments: [String: Value]?, runtime: Runtime, budget: Int?, maxAnswerBytes: Int,
         caller: String = "mcp", ask: (@Sendable (String) async -> Bool?)? = nil
-    ) async -> (result: CallTool.Result, status: String) {
+    ) async -> (result: CallTool.Result, answer: ToolAnswer) {
         var json: [String: JSONValue] = [:]
         for (key, argument) in arguments ?? [:] { json[key] = jsonValue(argument) }
         var call = ToolCall(tool: name, input: .json(json))
@@ -48,9 +48,10 @@ public enum AlmanacMCPServer {
         return result(await runtime.answer(call))
     }
 
-    /// The MCP form of an answer and how it went: the context text with the envelope as structured
-    /// content, a write waiting for confirmation, or the one-line error with `isError`.
-    static func result(_ answer: ToolAnswer) -> (result: CallTool.Result, status: String) {
+    /// The MCP form of an answer: the context text with the envelope as structured content, a
+    /// write waiting for confirmation, or the one-line error with `isError`. An envelope that
+    /// cannot be read makes the answer a failure, with the attempts the call made.
+    static func result(_ answer: ToolAnswer) -> (result: CallTool.Result, answer: ToolAnswer) {
         do {
             switch answer.outcome {
             case .reply(let reply):
@@ -58,20 +59,24 @@ public enum AlmanacMCPServer {
                 return (
                     try CallTool.Result(
                         content: [.text(text: reply.context, annotations: nil, _meta: nil)],
-                        structuredContent: structured, isError: false), answer.status
+                        structuredContent: structured, isError: false), answer
                 )
             case .confirm(let request):
                 // Not an error: nothing was written, and the answer says how to write it.
                 return (
                     try CallTool.Result(
                         content: [.text(text: TerminalText.escaped(request.callerText), annotations: nil, _meta: nil)],
-                        structuredContent: value(request.callerJSON), isError: false), answer.status
+                        structuredContent: value(request.callerJSON), isError: false), answer
                 )
             case .failed(let failure):
-                return (Self.failure(failure), answer.status)
+                return (Self.failure(failure), answer)
             }
         } catch {
-            return (Self.failure(ToolFailure(error)), "error")
+            let failure = ToolFailure(error)
+            return (
+                Self.failure(failure),
+                ToolAnswer(tool: answer.tool, outcome: .failed(failure), attempts: answer.attempts)
+            )
         }
     }
 

@@ -196,18 +196,19 @@ actor MCPSessions {
     }
 
     /// One `tools/call`, as `tools mcp` answers it, counted in the metrics as `/tools` counts
-    /// it. A call that outlasts `limit` is not counted: its event stream was cut at the same
-    /// limit and counted as a timeout (see ``AlmanacServer/ending(_:after:metrics:)``).
+    /// it: from the runtime's answer, with every provider attempt, failed ones too. A call that
+    /// outlasts `limit` is not counted: its event stream was cut at the same limit and counted as
+    /// a timeout (see ``AlmanacServer/ending(_:after:metrics:)``).
     static func call(
         _ parameters: CallTool.Parameters, api: ToolAPI, limit: Duration, caller: String = "mcp-session",
         ask: (@Sendable (String) async -> Bool?)? = nil
     ) async -> CallTool.Result {
         let start = ContinuousClock.now
-        let answer: (result: CallTool.Result, status: String)
+        let reply: (result: CallTool.Result, answer: ToolAnswer)
         do {
             // A second past the stream's own limit: the stream is cut first, so no late answer
             // reaches the client through it.
-            answer = try await Deadline.run(limit + .seconds(1)) {
+            reply = try await Deadline.run(limit + .seconds(1)) {
                 await AlmanacMCPServer.answer(
                     parameters.name, arguments: parameters.arguments, runtime: api.runtime,
                     budget: api.budget, maxAnswerBytes: api.maxAnswerBytes, caller: caller, ask: ask)
@@ -219,29 +220,21 @@ actor MCPSessions {
                 ],
                 isError: true)
         }
-        let result = answer.result
-        // A switched-off tool never ran: a refusal, like the same call to `/tools/NAME`.
-        if api.runtime.switchedOff(parameters.name) != nil {
-            api.metrics.refused("tool_off")
-            return result
-        }
-        MemoryRelief.afterCall(api.runtime.registry.tool(named: parameters.name))
-        guard ContinuousClock.now - start < limit else { return result }  // its stream was cut: counted as a timeout
-        var attempts: [ProviderAttempt] = []
-        if case .object(let envelope)? = result.structuredContent, case .array(let items)? = envelope["attempts"] {
-            for item in items {
-                if case .object(let fields) = item, case .string(let provider)? = fields["provider"],
-                    case .string(let outcome)? = fields["outcome"],
-                    let kind = ProviderAttempt.Outcome(rawValue: outcome)
-                {
-                    attempts.append(ProviderAttempt(provider: provider, outcome: kind, milliseconds: 0))
-                }
+        // No tool ran: a switched-off one is a refusal and an unknown one is not counted, like
+        // the same call to `/tools/NAME`.
+        guard let tool = reply.answer.tool else {
+            if case .failed(let failure) = reply.answer.outcome, failure.kind == .switchedOff {
+                api.metrics.refused("tool_off")
             }
+            return reply.result
         }
+        MemoryRelief.afterCall(tool)
+        // Its stream was cut: counted as a timeout.
+        guard ContinuousClock.now - start < limit else { return reply.result }
         api.metrics.call(
-            tool: api.runtime.registry.tool(named: parameters.name)?.name ?? parameters.name, via: "mcp",
-            status: answer.status, attempts: attempts, duration: ContinuousClock.now - start)
-        return result
+            tool: tool.name, via: "mcp", status: reply.answer.status, attempts: reply.answer.attempts,
+            duration: ContinuousClock.now - start)
+        return reply.result
     }
 
     private struct Method: Decodable { var method: String? }

@@ -64,10 +64,10 @@ struct BriefPromptTests {
     func tool() async throws {
         let runtime = try Self.runtime()
         #expect(AlmanacMCPServer.tools(runtime).contains { $0.name == "brief" })
-        let (result, status) = await AlmanacMCPServer.answer(
+        let (result, answer) = await AlmanacMCPServer.answer(
             "brief", arguments: ["budget": 300], runtime: runtime, budget: nil,
             maxAnswerBytes: AnswerLimit.defaultBytes)
-        #expect(status == "ok")
+        #expect(answer.status == "ok")
         guard case .text(let text, _, _)? = result.content.first else {
             Issue.record("no text")
             return

@@ -51,11 +51,11 @@ struct MCPServerTests {
             "ALMANAC_SERVE_DENY_TOOLS": "read,search,news",
         ])
         #expect(AlmanacMCPServer.tools(runtime).map(\.name) == ["sports", "weather", "calendar", "brief"])
-        let (result, status) = await AlmanacMCPServer.answer(
+        let (result, answer) = await AlmanacMCPServer.answer(
             "read", arguments: ["url": "https://example.org/"], runtime: runtime, budget: nil,
             maxAnswerBytes: AnswerLimit.defaultBytes)
         #expect(result.isError == true)
-        #expect(status == "usage")
+        #expect(answer.status == "usage")
         let text = Self.text(result)
         let refusal = "error: tool 'read' is switched off for callers of tools serve, mcp or a model"
         #expect(text.hasPrefix(refusal), "\(text)")
@@ -64,10 +64,10 @@ struct MCPServerTests {
 
     @Test("a call answers the context text with the envelope as structured content")
     func call() async throws {
-        let (result, status) = await AlmanacMCPServer.answer(
+        let (result, answer) = await AlmanacMCPServer.answer(
             "sports", arguments: ["league": "nba", "date": "2024-12-15"], runtime: try Self.runtime(), budget: nil,
             maxAnswerBytes: AnswerLimit.defaultBytes)
-        #expect(status == "ok")
+        #expect(answer.status == "ok")
         #expect(result.isError == false)
         // Lakers 116, Grizzlies 110 (nba-scoreboard-final-2024-12-15 upstream bytes).
         #expect(Self.text(result).contains("Lakers") && Self.text(result).contains("116"))
@@ -107,10 +107,10 @@ struct MCPServerTests {
         let runtime = try Self.runtime()
         for arguments: [String: Value] in [["league": "nba", "tema": "lakers"], ["ics": "/etc"]] {
             let tool = arguments["ics"] == nil ? "sports" : "calendar"
-            let (result, status) = await AlmanacMCPServer.answer(
+            let (result, answer) = await AlmanacMCPServer.answer(
                 tool, arguments: arguments, runtime: runtime, budget: nil, maxAnswerBytes: AnswerLimit.defaultBytes)
             #expect(result.isError == true)
-            #expect(status == "usage", "\(arguments): \(Self.text(result))")
+            #expect(answer.status == "usage", "\(arguments): \(Self.text(result))")
             #expect(Self.text(result).hasPrefix("error: ") && !Self.text(result).contains("\n"))
         }
     }
@@ -118,10 +118,10 @@ struct MCPServerTests {
     @Test("an answer over the cap keeps its envelope without data and its context cut at a line")
     func answerCap() async throws {
         let limit = 2_000
-        let (result, status) = await AlmanacMCPServer.answer(
+        let (result, answer) = await AlmanacMCPServer.answer(
             "sports", arguments: ["league": "nba", "date": "2024-12-15"], runtime: try Self.runtime(), budget: 5_000,
             maxAnswerBytes: limit)
-        #expect(status == "ok")
+        #expect(answer.status == "ok")
         let text = Self.text(result)
         #expect(text.hasSuffix("ask for a narrower range or fewer items]"))
         #expect(text.utf8.count < limit)

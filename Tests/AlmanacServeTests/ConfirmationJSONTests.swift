@@ -32,7 +32,7 @@ struct ConfirmationJSONTests {
         let overMCP = await AlmanacMCPServer.answer(
             "probe", arguments: ["action": .string("add")], runtime: mcp, budget: nil,
             maxAnswerBytes: AnswerLimit.defaultBytes)
-        #expect(overMCP.status == "confirm")
+        #expect(overMCP.answer.status == "confirm")
         let encoded = try JSONEncoder().encode(try #require(overMCP.result.structuredContent))
         let structured = try #require(try JSONSerialization.jsonObject(with: encoded) as? [String: Any])
         let mcpPreview = try #require((structured["confirm"] as? [String: Any])?["preview"] as? String)

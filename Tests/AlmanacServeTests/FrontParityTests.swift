@@ -34,8 +34,9 @@ struct FrontParityTests {
         }
 
         func mcp(_ tool: String, _ arguments: [String: Value]) async -> (result: CallTool.Result, status: String) {
-            await AlmanacMCPServer.answer(
+            let reply = await AlmanacMCPServer.answer(
                 tool, arguments: arguments, runtime: runtime, budget: nil, maxAnswerBytes: api.maxAnswerBytes)
+            return (reply.result, reply.answer.status)
         }
 
         func cli(_ tool: String, _ words: [String]) async -> ToolAnswer {
