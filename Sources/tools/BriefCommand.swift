@@ -1,4 +1,5 @@
 import AlmanacCore
+import AlmanacCurl
 import AlmanacRuntime
 import ArgumentParser
 import Foundation
@@ -46,14 +47,64 @@ extension Tools {
     }
 }
 
-/// The body of `tools brief`.
+/// The body of `tools brief`, shared by the ArgumentParser command and the fast entry point.
 enum BriefInvocation {
+    /// What `tools brief` was asked, as ``execute(words:format:tz:noCache:)`` takes it.
+    struct Request {
+        var words: [String] = []
+        var format: OutputFormat = .context
+        var tz: String?
+        var noCache = false
+    }
+
+    /// `tools brief` with only its own options, each at most once and with a value that is not
+    /// an option (`--for evening`, not `--for=evening`), recognised before ArgumentParser as `tools
+    /// run` is: its reflection costs a few milliseconds of one core at every start, before any
+    /// section can begin. Anything else (help, a typo, a format it does not know, a budget that
+    /// is not a number) goes through ArgumentParser, for its messages.
+    static func fastArguments(_ arguments: [String]) -> Request? {
+        guard arguments.count >= 2, arguments[1] == "brief" else { return nil }
+        var values: [String: String] = [:]
+        var request = Request()
+        var index = 2
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if word == "--no-cache" {
+                guard !request.noCache else { return nil }
+                request.noCache = true
+                continue
+            }
+            guard ["--for", "--budget", "--format", "--tz"].contains(word), values[word] == nil,
+                index < arguments.count, let value = arguments[index].first, value != "-"
+            else { return nil }
+            values[word] = arguments[index]
+            index += 1
+        }
+        if let raw = values["--format"] {
+            guard let format = OutputFormat(rawValue: raw) else { return nil }
+            request.format = format
+        }
+        if let day = values["--for"] { request.words += ["--for", day] }
+        if let raw = values["--budget"] {
+            guard let budget = Int(raw) else { return nil }
+            request.words += ["--budget", String(budget)]
+        }
+        request.tz = values["--tz"]
+        return request
+    }
+
     /// Runs the briefing and prints it; returns the exit status. Under a timer nothing but the
     /// briefing reaches the output: cache warnings go to stderr only when it is a terminal (the
     /// briefing itself says what it left out); errors always do.
     static func execute(words: [String], format: OutputFormat, tz: String?, noCache: Bool) async -> Int32 {
+        Entry.tuneMallocForOneShot()
+        // Read once: Foundation builds the dictionary afresh at every call.
+        let environment = ProcessInfo.processInfo.environment
+        preloadLibcurl(environment: environment)
         do {
-            let runtime = try Runtime.make(options: RuntimeOptions(timeZone: tz, noCache: noCache))
+            let runtime = try Runtime.make(
+                environment: environment, options: RuntimeOptions(timeZone: tz, noCache: noCache))
             if isatty(STDERR_FILENO) == 1 {
                 for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             }
@@ -63,5 +114,22 @@ enum BriefInvocation {
         } catch {
             return fail(error).rawValue
         }
+    }
+}
+
+extension BriefInvocation {
+    /// Starts loading libcurl on a thread of its own, unless recordings answer (`ALMANAC_REPLAY`).
+    ///
+    /// A cold briefing's sections all fetch, and the first to get there loads libcurl and its ~25
+    /// libraries (about 11 ms of one core on a 2-core machine) while the others wait for it. Loaded
+    /// now, that work overlaps the start-up before the sections (the config, opening the cache),
+    /// which keeps only one core busy. `tools run` keeps loading it lazily: its warm answer makes
+    /// no request, whereas a briefing nearly always has a section to fetch (every morning's).
+    static func preloadLibcurl(environment: [String: String]) {
+        let replay = environment["ALMANAC_REPLAY"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard replay.isEmpty else { return }
+        let curl = NativeLibrary.curl
+        // The transport opens it once (pthread_once): its first request waits for this load.
+        Thread { _ = curl.open() }.start()
     }
 }

@@ -7,14 +7,20 @@ import Foundation
     import Glibc
 #endif
 
-/// Process entry: `tools run <tool> ...` skips ArgumentParser (its reflection-driven parsing costs
-/// several milliseconds of a warm call); every other command goes through it.
+/// Process entry: `tools run <tool> ...` and a plain `tools brief` skip ArgumentParser (its
+/// reflection-driven parsing costs several milliseconds of a warm call); every other command goes
+/// through it.
 @main
 enum Entry {
     static func main() async {
         if let (tool, words) = RunInvocation.fastArguments(CommandLine.arguments) {
             tuneMallocForOneShot()
             exit(await RunInvocation.execute(tool: tool, words: words, settings: OutputSettings()))
+        }
+        if let brief = BriefInvocation.fastArguments(CommandLine.arguments) {
+            exit(
+                await BriefInvocation.execute(
+                    words: brief.words, format: brief.format, tz: brief.tz, noCache: brief.noCache))
         }
         await Tools.main()
     }

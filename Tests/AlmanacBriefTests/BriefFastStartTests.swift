@@ -1,0 +1,66 @@
+import AlmanacTesting
+import Foundation
+import Testing
+
+/// `tools brief` with only its own options starts without ArgumentParser (as `tools run` does) and
+/// loads libcurl on a thread of its own while it starts; neither may change what it answers.
+@Suite("tools brief's fast start")
+struct BriefFastStartTests {
+    static func day() throws -> RecordedDay { try #require(RecordedDay.named("nba-2024-12-15")) }
+
+    /// `--for=evening` is not the fast path's spelling: it goes through ArgumentParser.
+    @Test(
+        "the fast start answers as ArgumentParser does, byte for byte",
+        arguments: [
+            (["--for", "evening", "--budget", "250"], ["--for=evening", "--budget=250"]),
+            (["--format", "text", "--no-cache", "--tz", "UTC"], ["--format=text", "--no-cache", "--tz=UTC"]),
+            (["--budget", "0300", "--for", "2024-12-15"], ["--budget=0300", "--for=2024-12-15"]),
+            (["--for", "noon"], ["--for=noon"]),
+            (["--budget", "10"], ["--budget=10"]),
+        ])
+    func sameAnswer(fast: [String], parsed: [String]) throws {
+        let day = try Self.day()
+        let one = try BriefScratch().brief(day, fast)
+        let other = try BriefScratch().brief(day, parsed)
+        #expect(one.status == other.status, "\(one.stderr) / \(other.stderr)")
+        #expect(one.stdout == other.stdout)
+        #expect(one.stderr == other.stderr)
+    }
+
+    @Test("an option given twice goes through ArgumentParser, which keeps the last")
+    func repeated() throws {
+        let day = try Self.day()
+        let twice = try BriefScratch().brief(day, ["--for", "today", "--for", "evening"])
+        let once = try BriefScratch().brief(day, ["--for", "evening"])
+        #expect(twice.status == 0, "\(twice.stderr)")
+        #expect(twice.stdout == once.stdout)
+    }
+
+    @Test("what the fast start does not take goes to ArgumentParser: help, bad values, strays")
+    func fallsBack() throws {
+        let day = try Self.day()
+        let scratch = try BriefScratch()
+        let help = try scratch.brief(day, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--budget"), "\(help.stdout)")
+        for words in [["--format", "yaml"], ["--budget", "many"], ["--for"], ["extra"]] {
+            let output = try scratch.brief(day, words)
+            #expect(output.status == 64, "\(words): \(output.stderr)")
+            #expect(output.stdout.isEmpty, "\(words)")
+            #expect(output.stderr.hasPrefix("Error: "), "\(words): \(output.stderr)")
+        }
+    }
+
+    @Test("answered from recordings (ALMANAC_REPLAY), the briefing never loads libcurl")
+    func replayLoadsNoLibcurl() throws {
+        let output = try BriefScratch().brief(try Self.day(), [], ["LD_DEBUG": "files"])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("Final: Grizzlies (18-9) 110 @ Lakers (14-12) 116 · Lakers won"))
+        let loaded = output.stderr.split(separator: "\n").compactMap { line -> Substring? in
+            guard let start = line.range(of: "file=") else { return nil }
+            return line[start.upperBound...].prefix { $0 != " " }
+        }
+        #expect(loaded.contains("libsqlite3.so.0"), "the trace should list what was loaded: \(loaded)")
+        #expect(!loaded.contains { $0.hasPrefix("libcurl") }, "\(loaded)")
+    }
+}
