@@ -49,9 +49,7 @@ extension SportsTool {
             try arguments.day(SportsParameter.date, now: context.now, in: context.timeZone).map {
                 LocalDay.containing($0, in: context.timeZone)
             } ?? LocalDay.containing(context.now, in: context.timeZone)
-        let limit = try arguments.integer(SportsParameter.limit, in: 1...Int.max, example: "--limit 5").map {
-            min($0, 100)
-        }
+        let limit = try SportsRequest.limit(arguments)
 
         var warnings: [String] = []
         var wanted: [(league: League, words: [(entry: String, team: String)])] = []

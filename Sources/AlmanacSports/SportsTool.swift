@@ -424,8 +424,7 @@ struct SportsRequest: Sendable, Hashable {
                 "--player works with scores in \(league.name), not \(view.rawValue)",
                 suggestion: "tools run sports \(league.word) --player NAME")
         }
-        // More than 100 is read as "all of them" (a day's scoreboard holds fewer).
-        limit = try arguments.integer(SportsParameter.limit, in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
+        limit = try Self.limit(arguments)
         if next && teamWord == nil && league.shape == .team {
             throw AlmanacError.usage(
                 "--next needs --team", suggestion: "e.g. tools run sports \(league.slug) --team <name> --next")
@@ -437,6 +436,12 @@ struct SportsRequest: Sendable, Hashable {
             throw AlmanacError.usage(
                 "schedule needs --team", suggestion: "e.g. tools run sports \(league.slug) schedule --team <name>")
         }
+    }
+
+    /// `--limit`, as every sports answer reads it: more than 100 is "all of them" (a day's
+    /// scoreboard holds fewer).
+    static func limit(_ arguments: ToolArguments) throws -> Int? {
+        try arguments.integer(SportsParameter.limit, in: 1...Int.max, example: "--limit 5").map { min($0, 100) }
     }
 
     /// The question providers answer (team games come from the team schedule).

@@ -60,6 +60,22 @@ struct MineTests {
             ])
     }
 
+    @Test("--limit reads as for one league: at least 1, over 100 is all, the rest counted")
+    func limit() async throws {
+        let harness = try Self.harness(["nba:lakers", "nba:celtics", "nba:heat"], now: "2024-12-16T04:30:00Z")
+        let all = try harness.render(try await harness.run(["--mine", "--date", "2024-12-15"]))
+        let huge = try harness.render(try await harness.run(["--mine", "--date", "2024-12-15", "--limit", "1000"]))
+        #expect(huge == all)
+        let two = try harness.render(try await harness.run(["--mine", "--date", "2024-12-15", "--limit", "2"]))
+        #expect(two.components(separatedBy: "\n").last == "… 1 more omitted")
+        do {
+            _ = try await harness.run(["--mine", "--limit", "0"])
+            Issue.record("--limit 0 was accepted")
+        } catch let error as AlmanacError {
+            #expect(error.message == "limit must be 1 or more, got '0'")
+        }
+    }
+
     @Test("a club is found among the day's games when the league's team list is not recorded")
     func soccer() async throws {
         let harness = try Self.harness(["epl:arsenal", "epl:man city"], now: "2025-05-25T18:00:00Z")
