@@ -101,10 +101,22 @@ enum BriefInvocation {
         Entry.tuneMallocForOneShot()
         // Read once: Foundation builds the dictionary afresh at every call.
         let environment = ProcessInfo.processInfo.environment
-        preloadLibcurl(environment: environment)
+        let libcurl = preloadLibcurl(environment: environment)
+        let status = await briefing(
+            words: words, format: format, options: RuntimeOptions(timeZone: tz, noCache: noCache),
+            environment: environment)
+        // Exit only once libcurl is in: exit() racing its initialisation (OpenSSL's handlers) after a
+        // quick usage error could crash on the way out.
+        await libcurl?.value
+        return status
+    }
+
+    /// The briefing itself: the runtime (whose cache closes as it returns), the run, the output.
+    static func briefing(
+        words: [String], format: OutputFormat, options: RuntimeOptions, environment: [String: String]
+    ) async -> Int32 {
         do {
-            let runtime = try Runtime.make(
-                environment: environment, options: RuntimeOptions(timeZone: tz, noCache: noCache))
+            let runtime = try Runtime.make(environment: environment, options: options)
             if isatty(STDERR_FILENO) == 1 {
                 for warning in runtime.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
             }
@@ -125,11 +137,22 @@ extension BriefInvocation {
     /// now, that work overlaps the start-up before the sections (the config, opening the cache),
     /// which keeps only one core busy. `tools run` keeps loading it lazily: its warm answer makes
     /// no request, whereas a briefing nearly always has a section to fetch (every morning's).
-    static func preloadLibcurl(environment: [String: String]) {
+    ///
+    /// The task ends when libcurl is loaded (or failed to: the transport then says why).
+    static func preloadLibcurl(environment: [String: String]) -> Task<Void, Never>? {
         let replay = environment["ALMANAC_REPLAY"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard replay.isEmpty else { return }
+        guard replay.isEmpty else { return nil }
         let curl = NativeLibrary.curl
-        // The transport opens it once (pthread_once): its first request waits for this load.
-        Thread { _ = curl.open() }.start()
+        return Task {
+            await withCheckedContinuation { (loaded: CheckedContinuation<Void, Never>) in
+                // Not on Swift's cooperative pool (two threads here): dlopen blocks for the whole load.
+                // The transport opens it once (pthread_once): its first request waits for this load.
+                Thread {
+                    _ = curl.open()
+                    loaded.resume()
+                }
+                .start()
+            }
+        }
     }
 }

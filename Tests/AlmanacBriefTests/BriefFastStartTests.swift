@@ -63,4 +63,21 @@ struct BriefFastStartTests {
         #expect(loaded.contains("libsqlite3.so.0"), "the trace should list what was loaded: \(loaded)")
         #expect(!loaded.contains { $0.hasPrefix("libcurl") }, "\(loaded)")
     }
+
+    /// Live (no ALMANAC_REPLAY), so libcurl is loading when the error ends the process: it waits
+    /// for the load rather than exit racing libcurl's initialisation. No request is made.
+    @Test("a usage error while libcurl is still loading exits 64 with its one line, every time")
+    func usageErrorWhileLoading() throws {
+        let scratch = try BriefScratch()
+        var environment = try scratch.environment(try Self.day())
+        environment["ALMANAC_REPLAY"] = nil
+        for _ in 0..<8 {
+            let output = try ToolsBinary.run(["brief", "--for", "noon"], environment: environment)
+            #expect(output.status == 64)
+            #expect(output.stdout.isEmpty)
+            #expect(
+                output.stderr.hasPrefix("error: brief: --for must be morning, evening, today, tomorrow or a date"),
+                "\(output.stderr)")
+        }
+    }
 }
