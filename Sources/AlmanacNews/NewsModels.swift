@@ -97,3 +97,14 @@ struct NewsResult: Sendable, Codable, Hashable {
     var topic: String?
     var searchProvider: String?
 }
+
+extension NewsItem {
+    /// What makes two items one (across feeds, and across `--mine`'s parts).
+    typealias DuplicateKeys = (link: String?, title: String?)
+
+    /// The link as ``FeedsProvider/linkKey(_:)`` compares it, and the title without case (nil
+    /// when empty).
+    var duplicateKeys: DuplicateKeys {
+        (link.map(FeedsProvider.linkKey), title.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 })
+    }
+}

@@ -112,19 +112,18 @@ extension NewsTool {
         var titles: Set<String> = []
         var kept: [(item: NewsItem, order: Int)] = []
         for items in lists {
-            var added: [(item: NewsItem, order: Int)] = []
+            var added: [(item: NewsItem, keys: NewsItem.DuplicateKeys, order: Int)] = []
             for item in items {
-                let link = item.link.map(FeedsProvider.linkKey)
-                let title = item.title.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
-                if let link, links.contains(link) { continue }
-                if let title, titles.contains(title) { continue }
-                added.append((item, kept.count + added.count))
+                let keys = item.duplicateKeys
+                if let link = keys.link, links.contains(link) { continue }
+                if let title = keys.title, titles.contains(title) { continue }
+                added.append((item, keys, kept.count + added.count))
             }
             for entry in added {
-                if let link = entry.item.link.map(FeedsProvider.linkKey) { links.insert(link) }
-                if let title = entry.item.title?.lowercased(), !title.isEmpty { titles.insert(title) }
+                if let link = entry.keys.link { links.insert(link) }
+                if let title = entry.keys.title { titles.insert(title) }
             }
-            kept += added
+            kept += added.map { ($0.item, $0.order) }
         }
         kept.sort { left, right in
             switch (left.item.published, right.item.published) {

@@ -79,23 +79,18 @@ public struct NewsTool: Tool {
     /// The request's feeds (or its topic's news search) through the coordinator.
     func fetch(_ request: Request, context: ToolContext) async throws -> Fetched<NewsResult> {
         let query = NewsQuery(feeds: request.feeds, topic: request.topic, minimumInterval: request.minimumInterval)
-        let providers: [any Provider<NewsQuery, NewsResult>] = [FeedsProvider(), NewsSearchProvider()]
-        let fetched: Fetched<NewsResult>
-        if request.feeds.isEmpty {
-            if let reason = NewsSearchProvider.descriptor.unconfiguredReason(context.settings) {
-                throw AlmanacError.configuration(
-                    "news: no feed is configured for '\(UntrustedText.clean(request.topic ?? "", limit: 80))' and \(reason)",
-                    suggestion: "add it under [news.topics] in config.toml (docs/news.md)")
-            }
-            fetched = try await context.fetch(
-                tool: name, key: query.cacheKey, query: query,
-                providers: providers, ttl: Self.searchLifetime)
-        } else {
-            fetched = try await context.fetch(
-                tool: name, key: query.cacheKey, query: query, providers: providers, ttl: request.minimumInterval,
-                cached: request.feeds.contains { !$0.isFile })
+        let search = request.feeds.isEmpty
+        if search, let reason = NewsSearchProvider.descriptor.unconfiguredReason(context.settings) {
+            throw AlmanacError.configuration(
+                "news: no feed is configured for '\(UntrustedText.clean(request.topic ?? "", limit: 80))' and \(reason)",
+                suggestion: "add it under [news.topics] in config.toml (docs/news.md)")
         }
-        return fetched
+        // A search is kept for news' lifetime, feeds for their interval; local files alone are
+        // cheaper to read again than to cache.
+        return try await context.fetch(
+            tool: name, key: query.cacheKey, query: query, providers: [FeedsProvider(), NewsSearchProvider()],
+            ttl: search ? Self.searchLifetime : request.minimumInterval,
+            cached: search || request.feeds.contains { !$0.isFile })
     }
 
     // MARK: Arguments

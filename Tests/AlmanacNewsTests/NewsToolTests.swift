@@ -85,6 +85,29 @@ struct NewsToolTests {
         #expect(merged.items.count == 131)
     }
 
+    @Test("a local feed file is read again on every run, not served from the cache")
+    func fileNotCached() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("news-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("feed.xml")
+        try FileManager.default.copyItem(at: NewsTest.feeds.appendingPathComponent(NewsTest.hackerNews), to: file)
+        let context = NewsTest.context(
+            transport: StubTransport { _ in throw ProviderFailure(.network, "no") }, now: NewsTest.hackerNewsNow)
+        let arguments = ToolArguments(["feed": .string(file.path), "count": .integer(1)])
+        let first = try NewsTest.data(try await NewsTool().run(arguments, context: context))
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.copyItem(
+            at: NewsTest.feeds.appendingPathComponent("npr-rss2-news-2023.xml"), to: file)
+        let second = try NewsTest.data(try await NewsTool().run(arguments, context: context))
+        let sources: [String?] = [first, second].map { data in
+            let items = data["items"] as? [[String: Any]] ?? []
+            return items.first?["source"] as? String
+        }
+        #expect(sources[0] == "Hacker News")
+        #expect(sources[1] != nil && sources[1] != sources[0], "\(sources)")
+    }
+
     @Test("--feed FILE reads a local feed; --since keeps recent items and counts the undated it left out")
     func fileAndSince() async throws {
         let path = NewsTest.feeds.appendingPathComponent(NewsTest.hackerNews).path

@@ -275,8 +275,7 @@ struct FeedsProvider: DescribedProvider {
         var titles: [String: Int] = [:]
         var items: [NewsItem] = []
         for candidate in candidates {
-            let link = candidate.item.link.map(Self.linkKey)
-            let title = candidate.item.title.map { $0.lowercased() }.flatMap { $0.isEmpty ? nil : $0 }
+            let (link, title) = candidate.item.duplicateKeys
             if let link, let feed = links[link], feed != candidate.feed { continue }
             if let title, let feed = titles[title], feed != candidate.feed { continue }
             if let link, links[link] == nil { links[link] = candidate.feed }
