@@ -46,8 +46,18 @@ public enum TimeText {
 
     /// "19:30" (24-hour, unambiguous for small models).
     public static func clock(_ date: Date, in zone: TimeZone) -> String {
-        let parts = calendar(zone).dateComponents([.hour, .minute], from: date)
-        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        // From the zone's offset at that instant, as the calendar reckons it, without building a
+        // Calendar and a format string (every answer's header has one: a tenth of a plugin call's
+        // rendering through `tools serve`).
+        let local = (date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down)
+        guard local.isFinite, abs(local) < 1e15 else {
+            let parts = calendar(zone).dateComponents([.hour, .minute], from: date)
+            return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+        }
+        let minuteOfDay = ((Int64(local) % 86_400 + 86_400) % 86_400) / 60
+        let hour = Int(minuteOfDay / 60)
+        let minute = Int(minuteOfDay % 60)
+        return (hour < 10 ? "0" : "") + String(hour) + (minute < 10 ? ":0" : ":") + String(minute)
     }
 
     /// "EST", "GMT", or "UTC+01:00" when the locale data has no common abbreviation for the zone.

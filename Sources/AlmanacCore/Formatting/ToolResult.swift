@@ -149,8 +149,9 @@ public struct JSONWriter: Sendable {
         if let value { string(value) } else { raw("null") }
     }
 
-    /// Appends `value` as a string literal. Bytes of multi-byte UTF-8 sequences are all >= 0x80,
-    /// so scanning bytes for `"`, `\` and controls is exact.
+    /// Appends `value` as a string literal, escaped as JSONEncoder escapes it (`.withoutEscapingSlashes`).
+    /// Bytes of multi-byte UTF-8 sequences are all >= 0x80, so scanning bytes for `"`, `\` and
+    /// controls is exact.
     public mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
@@ -175,6 +176,8 @@ public struct JSONWriter: Sendable {
         case 0x0A: return Array(#"\n"#.utf8)
         case 0x0D: return Array(#"\r"#.utf8)
         case 0x09: return Array(#"\t"#.utf8)
+        case 0x08: return Array(#"\b"#.utf8)
+        case 0x0C: return Array(#"\f"#.utf8)
         default:
             let hex = String(byte, radix: 16)
             return Array(("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8)
@@ -195,25 +198,40 @@ public enum Envelope {
     /// ``json(metadata:payload:)`` as UTF-8 bytes, written into one buffer (a compact payload
     /// writes its `data` straight into it).
     public static func jsonUTF8(metadata: ResultMetadata, payload: any ToolPayload) throws -> [UInt8] {
-        let encoder = JSONOutput.encoder()
-        var writer = JSONWriter()
+        // The metadata by hand, as JSONEncoder writes it (sorted keys, `detail` left out when nil):
+        // five encoder runs were a third of the envelope's cost for a small answer.
+        var writer = JSONWriter(capacity: 512)
         writer.raw(#"{"tool":"#)
-        writer.bytes += try encoder.encode(metadata.tool)
+        writer.string(metadata.tool)
         writer.raw(#","provider":"#)
-        writer.bytes += try encoder.encode(metadata.provider)
+        writer.string(metadata.provider)
         writer.raw(#","fetchedAt":"#)
-        writer.bytes += try encoder.encode(TimeText.isoUTC(metadata.fetchedAt))
+        writer.string(TimeText.isoUTC(metadata.fetchedAt))
         writer.raw(#","ageSeconds":"#)
         writer.raw(String(metadata.ageSeconds))
         writer.raw(#","stale":"#)
         writer.bool(metadata.stale)
-        writer.raw(#","attempts":"#)
-        writer.bytes += try encoder.encode(metadata.attempts)
-        writer.raw(#","data":"#)
+        writer.raw(#","attempts":["#)
+        for (index, attempt) in metadata.attempts.enumerated() {
+            writer.raw(index == 0 ? "{" : ",{")
+            if let detail = attempt.detail {
+                writer.raw(#""detail":"#)
+                writer.string(detail)
+                writer.raw(",")
+            }
+            writer.raw(#""ms":"#)
+            writer.raw(String(attempt.milliseconds))
+            writer.raw(#","outcome":"#)
+            writer.string(attempt.outcome.rawValue)
+            writer.raw(#","provider":"#)
+            writer.string(attempt.provider)
+            writer.raw("}")
+        }
+        writer.raw(#"],"data":"#)
         if let compact = payload as? any CompactJSONPayload {
             try compact.writeCompactDataJSON(to: &writer)
         } else {
-            writer.bytes += try encoder.encode(AnyPayload(payload))
+            writer.bytes += try JSONOutput.encoder().encode(AnyPayload(payload))
         }
         writer.raw("}")
         return writer.bytes
