@@ -89,7 +89,10 @@ public struct Runtime: Sendable {
         let timeout = try seconds(settings, "ALMANAC_TIMEOUT", default: 8, allowZero: false, maximum: 3_600)
         var transport = try liveOrReplay(settings)
         if let wrap = options.wrapTransport { transport = wrap(transport) }
-        let stores = caches(environment: environment, settings: settings, shared: options.sharedStore)
+        // A server answers before its cache write reaches the disk (flushCache() at shutdown).
+        let stores = caches(
+            environment: environment, settings: settings, shared: options.sharedStore,
+            writeBehind: options.front.map { _ in logger })
         var egress = try egressPolicy(settings)
         // Catalogs age by the real clock: ALMANAC_NOW (a recording's day) would make every one look stale.
         let plugins = try pluginHost(
@@ -152,14 +155,18 @@ public struct Runtime: Sendable {
     /// The cache: the shared store when hosts share one, else a memory layer over the SQLite
     /// file, else memory alone (a cache that cannot open is a warning, never a failure).
     static func caches(
-        environment: [String: String], settings: Settings, shared: (any CacheStore & ProviderStateStore)?
+        environment: [String: String], settings: Settings, shared: (any CacheStore & ProviderStateStore)?,
+        writeBehind logger: Logger? = nil
     ) -> (cache: any CacheStore, disk: SQLiteCacheStore?, warnings: [String]) {
         if let shared { return (shared, nil, []) }
         let directory = cacheDirectory(environment: environment, settings: settings)
         do {
             let store = try SQLiteCacheStore(directory: directory)
             let warnings = store.movedAside.map { ["the cache was damaged: moved it to \($0) and started a new one"] }
-            return (LayeredCacheStore(backing: store), store, warnings ?? [])
+            let layered = LayeredCacheStore(
+                backing: store, writeBehind: logger != nil,
+                failed: { [logger] error in logger?.warning("cache write failed: \(error)") })
+            return (layered, store, warnings ?? [])
         } catch {
             return (
                 MemoryCacheStore(maxBytes: MemoryCacheStore.defaultMaxBytes), nil,

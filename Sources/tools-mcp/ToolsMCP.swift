@@ -36,6 +36,8 @@ struct ToolsMCP: AsyncParsableCommand {
                 runtime: runtime, budget: budget, version: AlmanacVersion.current,
                 maxLineBytes: try AlmanacMCPServer.maxLineBytes(runtime.settings))
             await runtime.stopPlugins()
+            // Cache writes left for after the answers (write-behind) are stored before exit.
+            await runtime.coordinator.flushCache()
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))
             throw ExitCode(error.exitStatus)

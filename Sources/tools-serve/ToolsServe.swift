@@ -51,6 +51,8 @@ struct ToolsServe: AsyncParsableCommand {
                     Data("tools serve: listening on http://\(configuration.host):\(port) (cache: \(cache))\n".utf8))
             }
             await runtime.stopPlugins()
+            // Cache writes left for after the answers (write-behind) are stored before exit.
+            await runtime.coordinator.flushCache()
             shared?.close()
         } catch let error as AlmanacError {
             FileHandle.standardError.write(Data((error.lines.joined(separator: "\n") + "\n").utf8))

@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// One cached result: encoded domain value plus provenance.
 public struct CacheEntry: Sendable, Equatable {
@@ -47,6 +48,14 @@ public protocol CacheStore: Sendable {
     func note(for key: String) async throws -> String?
     /// Sets or clears a note.
     func setNote(_ value: String?, for key: String) async throws
+    /// Returns once every entry ``store(_:)`` accepted is stored (a write-behind layer stores them
+    /// after the call returned; other stores have stored them already).
+    func flush() async
+}
+
+extension CacheStore {
+    /// Nothing waits: ``store(_:)`` stored it.
+    public func flush() async {}
 }
 
 /// A process-local cache (tests, and the memory layer in front of SQLite), bounded by bytes.
@@ -117,32 +126,49 @@ public actor MemoryCacheStore: CacheStore {
 }
 
 /// A memory layer in front of a shared (on-disk) store: reads hit memory first, writes go to both.
+///
+/// With `writeBehind` (servers), ``store(_:)`` returns once memory has the entry and the shared
+/// store gets it afterwards, off the answer's path (a plugin call through `tools serve` waited on
+/// the SQLite transaction). Until then reads find it here: memory, else the pending write.
 public struct LayeredCacheStore: CacheStore {
     let memory: MemoryCacheStore
     let backing: any CacheStore
+    let behind: WriteBehind?
 
-    /// Wraps `backing`, keeping at most `memoryBytes` of entries in memory as well.
-    public init(backing: any CacheStore, memoryBytes: Int = MemoryCacheStore.defaultMaxBytes) {
+    /// Wraps `backing`, keeping at most `memoryBytes` of entries in memory as well; with
+    /// `writeBehind`, writes reach `backing` after ``store(_:)`` returns (``flush()`` waits for them)
+    /// and a failed one is handed to `failed`.
+    public init(
+        backing: any CacheStore, memoryBytes: Int = MemoryCacheStore.defaultMaxBytes, writeBehind: Bool = false,
+        failed: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
         self.backing = backing
         memory = MemoryCacheStore(maxBytes: memoryBytes)
+        behind = writeBehind ? WriteBehind(backing: backing, failed: failed) : nil
     }
 
-    /// Memory first, then the backing store (and remembers what it found).
+    /// Memory first, then a write not yet stored, then the backing store (and remembers what it found).
     public func entry(for key: String) async throws -> CacheEntry? {
         if let hit = await memory.entry(for: key) { return hit }
+        if let pending = behind?.pending(key) { return pending }
         guard let entry = try await backing.entry(for: key) else { return nil }
         await memory.store(entry)
         return entry
     }
 
-    /// Writes through.
+    /// Writes through (with write-behind, to memory now and to the backing store next).
     public func store(_ entry: CacheEntry) async throws {
         await memory.store(entry)
-        try await backing.store(entry)
+        if let behind {
+            behind.enqueue(entry)
+        } else {
+            try await backing.store(entry)
+        }
     }
 
-    /// Clears both.
+    /// Clears both (after the writes still pending, so none comes back).
     public func removeAll() async throws -> Int {
+        await flush()
         _ = await memory.removeAll()
         return try await backing.removeAll()
     }
@@ -151,4 +177,68 @@ public struct LayeredCacheStore: CacheStore {
     public func note(for key: String) async throws -> String? { try await backing.note(for: key) }
     /// Sets a note in the backing store.
     public func setNote(_ value: String?, for key: String) async throws { try await backing.setNote(value, for: key) }
+
+    /// Waits for the pending writes (a server's shutdown).
+    public func flush() async {
+        await behind?.flush()
+        await backing.flush()
+    }
+}
+
+/// The writes a ``LayeredCacheStore`` owes its backing store: one per key (a newer entry replaces
+/// one not yet written), stored in order by one task at a time.
+final class WriteBehind: Sendable {
+    private struct State {
+        /// Per key the newest entry not yet stored, with its sequence number.
+        var pending: [String: (entry: CacheEntry, sequence: UInt64)] = [:]
+        var sequence: UInt64 = 0
+        /// The task storing them, nil when none runs.
+        var drain: Task<Void, Never>?
+    }
+
+    private let backing: any CacheStore
+    private let failed: @Sendable (any Error) -> Void
+    private let state = Mutex(State())
+
+    init(backing: any CacheStore, failed: @escaping @Sendable (any Error) -> Void) {
+        self.backing = backing
+        self.failed = failed
+    }
+
+    /// The entry waiting to be stored for `key`.
+    func pending(_ key: String) -> CacheEntry? { state.withLock { $0.pending[key]?.entry } }
+
+    /// Stores `entry` soon.
+    func enqueue(_ entry: CacheEntry) {
+        state.withLock { state in
+            state.sequence += 1
+            state.pending[entry.key] = (entry, state.sequence)
+            guard state.drain == nil else { return }
+            state.drain = Task { await self.drain() }
+        }
+    }
+
+    /// Waits until nothing is pending.
+    func flush() async {
+        while let running = state.withLock({ $0.drain }) { await running.value }
+    }
+
+    private func drain() async {
+        while true {
+            let batch: [(entry: CacheEntry, sequence: UInt64)] = state.withLock { state in
+                if state.pending.isEmpty { state.drain = nil }
+                return state.pending.values.sorted { $0.sequence < $1.sequence }
+            }
+            if batch.isEmpty { return }
+            for item in batch {
+                do { try await backing.store(item.entry) } catch { failed(error) }
+                // Kept readable until stored; a newer entry for the key waits for the next round.
+                state.withLock { state in
+                    if state.pending[item.entry.key]?.sequence == item.sequence {
+                        state.pending[item.entry.key] = nil
+                    }
+                }
+            }
+        }
+    }
 }

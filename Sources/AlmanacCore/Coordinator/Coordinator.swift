@@ -23,6 +23,8 @@ public struct ProviderCall<Output: Sendable>: Sendable {
     public var run: @Sendable () async throws -> NotedAnswer<Output>
     /// The provider's own older answer, asked for only when every provider failed.
     public var staleCopy: @Sendable () async -> StaleCopy<Output>?
+    /// Whether its rate-limit note is read before the attempt (``Provider/mayRateLimit``).
+    public var mayRateLimit = true
 
     /// Creates a call.
     public init(
@@ -38,9 +40,11 @@ public struct ProviderCall<Output: Sendable>: Sendable {
     /// closure given to ``init(name:run:staleCopy:)`` is never ambiguous).
     public static func noted(
         name: String, run: @escaping @Sendable () async throws -> NotedAnswer<Output>,
-        staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }
+        staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }, mayRateLimit: Bool = true
     ) -> ProviderCall {
-        ProviderCall(name: name, answering: run, staleCopy: staleCopy)
+        var call = ProviderCall(name: name, answering: run, staleCopy: staleCopy)
+        call.mayRateLimit = mayRateLimit
+        return call
     }
 
     private init(
@@ -163,6 +167,11 @@ public actor Coordinator {
     /// How many provider calls this coordinator has started (for tests of de-duplication).
     public var providerCallCount: Int { upstreamCalls }
 
+    /// Waits for the cache writes not yet stored (a write-behind cache; a server's shutdown).
+    public nonisolated func flushCache() async {
+        await cache.flush()
+    }
+
     /// Empties the cache; returns how many entries were removed.
     public func clearCache() async throws -> Int {
         try await cache.removeAll()
@@ -244,7 +253,7 @@ public actor Coordinator {
                             return nil
                         }
                         return StaleCopy(value: Encoded(payload: payload, value: copy.value), fetchedAt: copy.fetchedAt)
-                    })
+                    }, mayRateLimit: call.mayRateLimit)
             }
             task = Task {
                 try await self.resolve(tool: request.tool, key: key, providers: providers, options: options)
@@ -303,7 +312,8 @@ public actor Coordinator {
     ) async throws -> (value: Value, provider: String)? {
         for provider in providers {
             let limitKey = "ratelimit:\(provider.name)"
-            if let note = try? await cache.note(for: limitKey), let until = Double(note),
+            // A provider that cannot be rate limited has no note: no read on its call's path.
+            if provider.mayRateLimit, let note = try? await cache.note(for: limitKey), let until = Double(note),
                 Date(timeIntervalSince1970: until) > now()
             {
                 let resume = Date(timeIntervalSince1970: until)

@@ -25,6 +25,9 @@ public protocol Provider<Query, Output>: Sendable {
     /// An older answer to `query` the provider keeps itself (a CalDAV mirror), with when it was
     /// fetched. Asked only when every provider failed; served labelled stale. Default: none.
     func staleCopy(_ query: Query, in environment: ProviderEnvironment) async -> StaleCopy<Output>?
+    /// Whether it can be rate limited (throw ``ProviderFailure`` `.rateLimited` with a reset time):
+    /// only then does the coordinator read its rate-limit note before each attempt. Default: true.
+    var mayRateLimit: Bool { get }
 }
 
 /// A provider that declares itself with a ``ProviderDescriptor``: its name and priority come
@@ -74,6 +77,9 @@ public struct StaleCopy<Value: Sendable>: Sendable {
 extension Provider {
     /// Most providers support every query of their type.
     public func supports(_ query: Query) -> Bool { true }
+
+    /// Any provider over HTTP may be told to wait.
+    public var mayRateLimit: Bool { true }
 
     /// Most providers have nothing to note beside an answer.
     public func fetchNoted(_ query: Query, in environment: ProviderEnvironment) async throws -> NotedAnswer<Output> {

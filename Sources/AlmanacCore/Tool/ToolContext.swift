@@ -60,7 +60,8 @@ public struct ToolContext: Sendable {
                 ProviderCall<Output>.noted(
                     name: provider.name,
                     run: { try await provider.fetchNoted(query, in: environment) },
-                    staleCopy: { await provider.staleCopy(query, in: environment) })
+                    staleCopy: { await provider.staleCopy(query, in: environment) },
+                    mayRateLimit: provider.mayRateLimit)
             }
         return try await coordinator.fetch(
             CoordinatedRequest(
