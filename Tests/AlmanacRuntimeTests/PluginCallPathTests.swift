@@ -1,5 +1,6 @@
 import AlmanacCore
 import Foundation
+import Logging
 import Testing
 
 @testable import AlmanacRuntime
@@ -43,5 +44,41 @@ struct PluginCallPathTests {
         // Entries written before (the coordinator's JSON) still read.
         let older = try JSONEncoder().encode(answer)
         #expect(try PluginAnswer(cacheBytes: older).structured == answer.structured)
+    }
+
+    @Test("a plugin answer's data is written without JSONEncoder, as JSONEncoder writes it (keys sorted)")
+    func compactData() throws {
+        let answers = [
+            #"{"structured":{"b":1,"a":"x/y","c":{"z":[true,null,"\u0008"],"y":-3}},"text":"t"}"#,
+            // Not for the fast path: a fraction and a non-ASCII key (JSONEncoder writes them).
+            #"{"structured":{"é":[1.5],"a":1},"text":""}"#,
+            #"{"text":"line one\nline \"two\" \\ /"}"#,
+        ]
+        for json in answers {
+            let payload = PluginPayload(answer: try PluginAnswer(cacheBytes: Data(json.utf8)), tool: "get_current_time")
+            #expect(try payload.compactDataJSON() == JSONOutput.compactText(payload), "\(json)")
+        }
+    }
+
+    @Test("the coordinator reads no rate-limit note for a plugin (a plugin is never told to wait)")
+    func noRateLimitNote() throws {
+        let spec = try #require(PluginToolSpec(["name": "get_current_time", "inputSchema": ["type": "object"]]))
+        let host = try PluginHost(
+            settings: Settings(environment: [:], config: [:]), parentEnvironment: [:], folder: nil,
+            deadline: .seconds(1), now: Date(), logger: Logger(label: "test"))
+        let configuration = PluginConfiguration(name: "time", command: ["true"])
+        let provider = PluginProvider(
+            configuration: configuration, spec: spec, host: host, tool: "time.get_current_time")
+        #expect(provider.mayRateLimit == false)
+    }
+
+    @Test("one function picks the fast encoder or JSONEncoder, with the same options")
+    func oneEncoder() throws {
+        let fast: JSONValue = ["b": "x/y", "a": [1, true]]
+        #expect(try PluginJSONLine.encoded(fast, sortedKeys: true) == Array(#"{"a":[1,true],"b":"x/y"}"#.utf8))
+        let slow: JSONValue = ["é": .number(1.5), "a": "x/y"]
+        let sorted = JSONEncoder()
+        sorted.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(try PluginJSONLine.encoded(slow, sortedKeys: true) == Array(try sorted.encode(slow)))
     }
 }

@@ -192,7 +192,7 @@ final class PluginConnection: Sendable {
             return
         }
         guard let process else { return }
-        var bytes = try PluginJSONLine.encode(message) ?? Array(Self.encoder.encode(message))
+        var bytes = try PluginJSONLine.encoded(message)
         bytes.append(UInt8(ascii: "\n"))
         let end = ContinuousClock.now.advanced(by: deadline)
         var offset = 0

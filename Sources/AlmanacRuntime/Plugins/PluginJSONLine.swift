@@ -1,4 +1,5 @@
-import AlmanacCore
+package import AlmanacCore
+import Foundation
 
 /// The fast path for the JSON lines a plugin exchanges with us: reading an answer line and writing a
 /// request straight between bytes and ``JSONValue``, without Foundation's Codable machinery (on
@@ -8,10 +9,10 @@ import AlmanacCore
 /// JSONEncoder would (surrogate escapes, duplicate keys, deep nesting, non-integer numbers on the
 /// way out, ...) returns nil, and the caller falls back to Foundation, so results and errors stay
 /// the same as before.
-enum PluginJSONLine {
+package enum PluginJSONLine {
     /// `bytes` as one JSON value, or nil when the fast path does not handle it (the caller then asks
-    /// JSONDecoder, which parses it or names the fault).
-    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    /// JSONDecoder, which parses it or names the fault). Also `tools serve`'s request bodies.
+    package static func parse(_ bytes: [UInt8]) -> JSONValue? {
         bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer)
             guard let value = reader.value(depth: 0) else { return nil }
@@ -29,6 +30,25 @@ enum PluginJSONLine {
         out.reserveCapacity(256)
         return write(value, sortedKeys: sortedKeys, to: &out) ? out : nil
     }
+
+    /// `value` as one line of JSON: the fast path, else JSONEncoder with the same options (the one
+    /// place that chooses, for requests, cache keys and answers alike).
+    static func encoded(_ value: JSONValue, sortedKeys: Bool = false) throws -> [UInt8] {
+        if let bytes = encode(value, sortedKeys: sortedKeys) { return bytes }
+        return Array(try (sortedKeys ? sortedEncoder : encoder).encode(value))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return encoder
+    }()
+
+    private static let sortedEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
 
     /// A plugin answer's cache entry, as JSONEncoder writes ``PluginAnswer`` (nil: see ``encode(_:sortedKeys:)``).
     static func encode(structured: JSONValue?, text: String) -> [UInt8]? {
@@ -84,7 +104,7 @@ enum PluginJSONLine {
     }
 
     /// A JSON string as JSONEncoder writes it with `.withoutEscapingSlashes`.
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
+    static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {

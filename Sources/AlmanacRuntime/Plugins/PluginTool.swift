@@ -34,9 +34,7 @@ struct PluginTool: Tool {
 
     func run(_ arguments: ToolArguments, context: ToolContext) async throws -> ToolResult {
         let json = try PluginSchema.callArguments(arguments, inputSchema: spec.inputSchema, tool: name)
-        let key = String(
-            decoding: try PluginJSONLine.encode(.object(json), sortedKeys: true)
-                ?? Array(PluginAnswer.keyEncoder.encode(JSONValue.object(json))), as: UTF8.self)
+        let key = String(decoding: try PluginJSONLine.encoded(.object(json), sortedKeys: true), as: UTF8.self)
         let provider = PluginProvider(configuration: configuration, spec: spec, host: host, tool: name)
         let fetched = try await context.fetch(
             tool: name, key: key, query: PluginQuery(arguments: json), providers: [provider], ttl: configuration.ttl)
@@ -55,12 +53,6 @@ struct PluginAnswer: Codable, Sendable {
     var structured: JSONValue?
     /// The text blocks of `content`, joined.
     var text: String
-
-    static let keyEncoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
 
     /// Reads a `tools/call` result, checking it against the tool's output schema.
     ///
@@ -132,6 +124,8 @@ struct PluginProvider: Provider {
 
     var name: String { configuration.name }
     var priority: Int { 0 }
+    /// A plugin answers or fails; it is never told to wait (so no rate-limit note is read per call).
+    var mayRateLimit: Bool { false }
 
     func fetch(_ query: PluginQuery, in environment: ProviderEnvironment) async throws -> PluginAnswer {
         let result = try await host.call(
@@ -142,9 +136,25 @@ struct PluginProvider: Provider {
 
 /// A plugin answer printed: `data` is the structured content (else the text); context and text
 /// fence the plugin's text as third-party data.
-struct PluginPayload: ToolPayload {
+struct PluginPayload: CompactJSONPayload {
     var answer: PluginAnswer
     var tool: String
+
+    /// `data` as `encode(to:)` writes it under the envelope's encoder (keys sorted), without
+    /// JSONEncoder on the way (an answer through `tools serve`).
+    func compactDataJSON() throws -> String {
+        var writer = JSONWriter()
+        try writeCompactDataJSON(to: &writer)
+        return writer.text
+    }
+
+    func writeCompactDataJSON(to writer: inout JSONWriter) throws {
+        if let structured = answer.structured {
+            writer.bytes += try PluginJSONLine.encoded(structured, sortedKeys: true)
+        } else {
+            PluginJSONLine.writeString(answer.text, to: &writer.bytes)
+        }
+    }
 
     func encode(to encoder: any Encoder) throws {
         if let structured = answer.structured {
@@ -161,7 +171,7 @@ struct PluginPayload: ToolPayload {
         // Blank when every scalar is what trimmingCharacters(in:) would drop; stops at the first other one.
         if body.unicodeScalars.allSatisfy(CharacterSet.whitespacesAndNewlines.contains),
             let structured = answer.structured,
-            let data = try? PluginAnswer.keyEncoder.encode(structured)
+            let data = try? PluginJSONLine.encoded(structured, sortedKeys: true)
         {
             body = String(decoding: data, as: UTF8.self)
         }

@@ -48,8 +48,9 @@ extension Runtime {
         return json.mapValues { value in
             switch value {
             case .array, .object:
-                (try? PluginAnswer.keyEncoder.encode(value)).map { .string(String(decoding: $0, as: UTF8.self)) }
-                    ?? value
+                (try? PluginJSONLine.encoded(value, sortedKeys: true)).map {
+                    .string(String(decoding: $0, as: UTF8.self))
+                } ?? value
             default: value
             }
         }
