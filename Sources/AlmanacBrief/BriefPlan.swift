@@ -103,8 +103,6 @@ struct BriefPlan: Sendable {
     /// Profile entries the briefing could not use ("[me] teams: 'lakers' is not LEAGUE:TEAM").
     var warnings: [String] = []
 
-    /// Most topics searched when no feed is configured.
-    static let maximumTopics = 3
     /// Headlines shown from the feeds.
     static let headlineCount = 5
 
@@ -181,7 +179,7 @@ struct BriefPlan: Sendable {
 
         // Headlines: the configured feeds ([news] feeds, [me] feeds); topics when there are none.
         if offers("news") {
-            let topics = profile.topics.prefix(maximumTopics).map { topic in
+            let topics = profile.searchedTopics.map { topic in
                 BriefCall(
                     section: .headlines, tool: "news", words: [topic, "--count", "3"], role: .headlines, label: topic)
             }

@@ -6,9 +6,6 @@ import Foundation
 // [news.topics] feeds, else a news search), through the same cache keys, merged into one list.
 
 extension NewsTool {
-    /// Most profile topics read by one `--mine` run (each may be a paid search).
-    static let maximumMineTopics = 5
-
     /// One part of a `--mine` answer: the feeds, or one topic.
     struct MinePart: Sendable {
         var label: String
@@ -86,12 +83,7 @@ extension NewsTool {
     static func mineParts(_ base: Request, settings: Settings) throws -> [MinePart] {
         var parts: [MinePart] = []
         if !base.feeds.isEmpty { parts.append(MinePart(label: "your feeds", request: base)) }
-        var seen: Set<String> = []
-        for raw in try Profile.read(settings).topics {
-            let topic = FeedParser.collapse(raw)
-            guard !topic.isEmpty, seen.insert(topic.lowercased()).inserted, seen.count <= maximumMineTopics else {
-                continue
-            }
+        for topic in try Profile.read(settings).searchedTopics {
             var request = base
             request.topic = topic
             request.feeds = try topicFeeds(topic, settings: settings) ?? []

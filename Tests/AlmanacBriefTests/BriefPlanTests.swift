@@ -55,6 +55,14 @@ struct BriefPlanTests {
         #expect(headlines.first?.fallback.map(\.words) == [["swift", "--count", "3"], ["formula 1", "--count", "3"]])
     }
 
+    @Test("topics searched as news --mine searches them: a repeat in other case once, at most three")
+    func topicsRule() throws {
+        let plan = try Self.plan(Profile(topics: ["Swift", "swift", "formula 1", "rust", "go"]))
+        let fallback = plan.calls.first { $0.section == .headlines }?.fallback ?? []
+        #expect(fallback.map(\.label) == ["Swift", "formula 1", "rust"])
+        #expect(fallback.map(\.label) == Profile(topics: ["Swift", "swift", "formula 1", "rust", "go"]).searchedTopics)
+    }
+
     @Test("with no feed, the topics' searches run while the other sections still run")
     func topicsOverlap() async throws {
         let barrier = MeetingPoint()

@@ -33,6 +33,14 @@ struct ProfileTests {
         #expect(tables.place(named: "gym") == nil)
     }
 
+    @Test("the topics a call searches: spacing and case aside once each, in order, at most three")
+    func searchedTopics() {
+        let profile = Profile(topics: ["Swift", "swift", "formula\u{A0} 1", "Formula 1", "SWIFT", "rust", "go", "zig"])
+        #expect(profile.searchedTopics == ["Swift", "formula 1", "rust"])
+        #expect(Profile.maximumSearchedTopics == 3)
+        #expect(Profile(topics: ["a  b", "c"]).searchedTopics == ["a b", "c"])
+    }
+
     @Test("no [me] is an empty profile; the environment wins over the file")
     func emptyAndEnvironment() throws {
         #expect(try Profile.read(Settings()).isEmpty)

@@ -64,6 +64,14 @@ struct NewsMineTests {
             text.contains("feed topic \"formula 1\" failed: news: no feed is configured for 'formula 1'"), "\(text)")
     }
 
+    @Test("[me] topics as the briefing reads them: a repeat in other case once, at most three")
+    func topicsRule() throws {
+        let settings = Self.settings(feeds: [], topics: ["Swift", "swift", "formula 1", "rust", "go", "zig"])
+        let base = try NewsTool.request(from: ToolArguments([:]), settings: settings, feedsOptional: true)
+        let parts = try NewsTool.mineParts(base, settings: settings)
+        #expect(parts.compactMap(\.request.topic) == ["Swift", "formula 1", "rust"])
+    }
+
     @Test("neither feeds nor topics: one line naming both settings")
     func nothingConfigured() async throws {
         let context = NewsTest.context(

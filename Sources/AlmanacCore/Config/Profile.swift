@@ -91,6 +91,28 @@ public struct Profile: Sendable, Hashable {
         return profile
     }
 
+    /// Most topics one call searches (each may be a paid news search): the briefing's headlines
+    /// and `tools run news --mine` read the same ones, so "what's new" and the briefing agree.
+    static let maximumSearchedTopics = 3
+
+    /// ``topics`` as a call searches them: whitespace runs as one space, a topic written again in
+    /// other case or spacing ("Swift", "swift") once, in the order written, at most
+    /// ``maximumSearchedTopics``.
+    public var searchedTopics: [String] {
+        var seen: Set<String> = []
+        var kept: [String] = []
+        for raw in topics where kept.count < Self.maximumSearchedTopics {
+            let topic = raw.split(whereSeparator: Self.topicSpaces.contains).joined(separator: " ")
+            guard !topic.isEmpty, seen.insert(topic.lowercased()).inserted else { continue }
+            kept.append(topic)
+        }
+        return kept
+    }
+
+    /// The spaces the news tool collapses in a topic (ASCII and no-break), so that both read one
+    /// topic alike ("\r\n" is one character).
+    private static let topicSpaces: Set<Character> = [" ", "\t", "\n", "\r", "\r\n", "\u{A0}"]
+
     /// The place a name means: a key of `places` (compared without case), else nil.
     public func place(named name: String) -> (name: String, place: String)? {
         let wanted = name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
