@@ -49,12 +49,21 @@ extension Runtime {
         }
     }
 
+    /// ``answer(_:)`` for JSON input whose tool the front already found with ``publishedTarget(_:)``
+    /// (HTTP reads its body only then): the name is not looked up twice.
+    public func answer(_ call: ToolCall, published tool: any Tool) async -> ToolAnswer {
+        guard case .json(let json) = call.input else { return await answer(call) }
+        return await answer(call, json: json, tool: tool)
+    }
+
     private func answer(_ call: ToolCall, json: [String: JSONValue]) async -> ToolAnswer {
-        let tool: any Tool
         switch publishedTarget(call.tool) {
-        case .success(let found): tool = found
-        case .failure(let failure): return ToolAnswer(tool: nil, outcome: .failed(failure))
+        case .success(let found): await answer(call, json: json, tool: found)
+        case .failure(let failure): ToolAnswer(tool: nil, outcome: .failed(failure))
         }
+    }
+
+    private func answer(_ call: ToolCall, json: [String: JSONValue], tool: any Tool) async -> ToolAnswer {
         var request = forRequest(timeZone: call.timeZone)
         if let caller = call.caller { request = request.with(caller: caller, ask: call.ask) }
         do {

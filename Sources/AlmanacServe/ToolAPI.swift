@@ -79,7 +79,7 @@ struct ToolAPI: Sendable {
             call.cap = AnswerCap(limit: maxAnswerBytes, overhead: 12)
             call.strictTypes = true
             call.caller = caller
-            answer = await runtime.answer(call)
+            answer = await runtime.answer(call, published: tool)
         } catch {
             answer = ToolAnswer(tool: tool, outcome: .failed(ToolFailure(error)))
         }
@@ -92,12 +92,13 @@ struct ToolAPI: Sendable {
         switch outcome {
         case .reply(let reply):
             // The envelope is one object: its last byte is the closing brace.
-            guard var bytes = reply.envelope, let context = try? JSONOutput.compact(reply.context) else {
-                return Self.error(500, "error: internal failure", lines: [])
-            }
+            guard var bytes = reply.envelope else { return Self.error(500, "error: internal failure", lines: []) }
+            // The context as a JSON string, escaped as JSONEncoder escapes it.
+            var context = JSONWriter(capacity: reply.text.count + 64)
+            context.string(reply.context)
             bytes.removeLast()
-            bytes += Array(#","context":"#.utf8)
-            bytes += context
+            bytes += #","context":"#.utf8
+            bytes += context.bytes
             bytes.append(UInt8(ascii: "}"))
             return Answer(status: 200, body: bytes)
         case .confirm(let request):
@@ -151,7 +152,10 @@ struct ToolAPI: Sendable {
     /// The body as a JSON object (an empty body is `{}`).
     static func object(_ body: [UInt8]) throws -> [String: JSONValue] {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let members) = value
+        // The plugins' byte parser first; JSONDecoder for what it leaves (it reads the same values).
+        guard
+            let value = PluginJSONLine.parse(body) ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(body))),
+            case .object(let members) = value
         else {
             throw AlmanacError.usage(
                 "the request body must be a JSON object of arguments", suggestion: #"e.g. {"query": "..."}"#)

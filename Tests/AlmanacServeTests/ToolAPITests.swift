@@ -126,4 +126,24 @@ struct AlwaysFailing: Tool {
                 ProviderAttempt(provider: "two", outcome: .timeout, milliseconds: 8000, detail: "timed out"),
             ])
     }
+
+    @Test("a body reads as JSONDecoder reads it, by the byte parser or, for what it leaves, by JSONDecoder")
+    func bodyReadsAsBefore() throws {
+        let bodies = [
+            #"{"league": "nba", "date": "2024-12-15", "n": [1, -0, 2.5e3], "o": {"k": null, "t": true}}"#,
+            #" {"q": "caf\u00e9 \"quoted\" \\ \/ line\nbreak", "big": 12345678901234567890} "#,
+            // Left to JSONDecoder: a surrogate pair, a repeated key.
+            #"{"q": "\ud83d\ude00"}"#, #"{"a": 1, "a": 2}"#,
+        ]
+        for body in bodies {
+            let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(body.utf8))
+            guard case .object(let expected) = decoded else {
+                #expect(throws: AlmanacError.self) { try ToolAPI.object(Array(body.utf8)) }
+                continue
+            }
+            #expect(try ToolAPI.object(Array(body.utf8)) == expected, "\(body)")
+        }
+        #expect(throws: AlmanacError.self) { try ToolAPI.object(Array("[1]".utf8)) }
+        #expect(throws: AlmanacError.self) { try ToolAPI.object([0x7B, 0x22, 0xFF, 0x22, 0x3A, 0x31, 0x7D]) }
+    }
 }
