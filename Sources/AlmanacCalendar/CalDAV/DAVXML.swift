@@ -102,6 +102,16 @@ enum DAV {
     static let caldav = "urn:ietf:params:xml:ns:caldav"
     static let calendarServer = "http://calendarserver.org/ns/"
 
+    /// A `calendar-query` REPORT body (RFC 4791 7.8), one for the reader and the writer: each
+    /// object's ETag, and its text when `withData`; `filter` goes inside the VCALENDAR comp-filter.
+    static func calendarQuery(filter: String, withData: Bool) -> String {
+        let data = withData ? "<c:calendar-data/>" : ""
+        return """
+            <?xml version="1.0" encoding="utf-8"?>
+            <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/>\(data)</d:prop><c:filter><c:comp-filter name="VCALENDAR">\(filter)</c:comp-filter></c:filter></c:calendar-query>
+            """
+    }
+
     /// One `<response>` of a multistatus: the href, its own status (sync deletions) and the
     /// properties of its 2xx propstats.
     struct Response {

@@ -362,10 +362,7 @@ struct CalDAVClient {
             let end = Self.utcStamp(window.end.addingTimeInterval(86_400))
             filter = #"<c:comp-filter name="VEVENT"><c:time-range start="\#(start)" end="\#(end)"/></c:comp-filter>"#
         }
-        let body = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/></d:prop><c:filter><c:comp-filter name="VCALENDAR">\(filter)</c:comp-filter></c:filter></c:calendar-query>
-            """
+        let body = DAV.calendarQuery(filter: filter, withData: false)
         let listing = try await multistatus("REPORT", collection.url, depth: "1", body: body)
         var keys: [String] = []
         var wanted: [String] = []

@@ -59,10 +59,7 @@ struct CalDAVWriter {
     /// The objects of `collection` a `calendar-query` with `filter` (inside the VCALENDAR
     /// comp-filter) returns, with their ETags and text, in one REPORT.
     func objects(in collection: CalDAVCollection, filter: String = "") async throws -> [RemoteObject] {
-        let body = """
-            <?xml version="1.0" encoding="utf-8"?>
-            <c:calendar-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:caldav"><d:prop><d:getetag/><c:calendar-data/></d:prop><c:filter><c:comp-filter name="VCALENDAR">\(filter)</c:comp-filter></c:filter></c:calendar-query>
-            """
+        let body = DAV.calendarQuery(filter: filter, withData: true)
         let listing: (responses: [DAV.Response], syncToken: String?)
         do {
             listing = try await client.multistatus("REPORT", collection.url, depth: "1", body: body)
