@@ -176,4 +176,46 @@ struct AnswerPathTests {
             #expect(writer.bytes == Array(try JSONOutput.encoder().encode(sample)), "\(sample.debugDescription)")
         }
     }
+
+    @Test("UntrustedText.clean reads ASCII without the property tables, as it did with them")
+    func cleanAsBefore() {
+        // The rule as it was, through Unicode's properties for every scalar.
+        func reference(_ text: String, limit: Int) -> String {
+            var scalars = String.UnicodeScalarView()
+            var lastWasSpace = false
+            for scalar in text.unicodeScalars {
+                let value = scalar.value
+                if (0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+                    || (0x2066...0x2069).contains(value) || value == 0xFEFF || value == 0x00AD
+                {
+                    continue
+                }
+                if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace {
+                    if !lastWasSpace, !scalars.isEmpty { scalars.append(" ") }
+                    lastWasSpace = true
+                    continue
+                }
+                lastWasSpace = false
+                scalars.append(scalar == "<" ? "‹" : scalar == ">" ? "›" : scalar)
+            }
+            var cleaned = String(String(scalars).drop { $0 == " " || $0 == "\t" })
+            while cleaned.last == " " || cleaned.last == "\t" { cleaned.removeLast() }
+            if cleaned.count > limit {
+                var cut = String(cleaned.prefix(limit - 1))
+                while cut.last == " " || cut.last == "\t" { cut.removeLast() }
+                cleaned = cut + "…"
+            }
+            return cleaned
+        }
+        let ascii = String(String.UnicodeScalarView((0..<128).compactMap(Unicode.Scalar.init)))
+        let samples = [
+            ascii, "  <b>bold</b>\t\u{85}next\u{A0}line\u{2028}x\u{200B}y ", "e\u{301}e\u{301}e\u{301}e\u{301}",
+            "🇵🇹🇵🇹🇵🇹 flags", String(repeating: "a b ", count: 200), "",
+        ]
+        for sample in samples {
+            for limit in [3, 5, 8, 600] {
+                #expect(UntrustedText.clean(sample, limit: limit) == reference(sample, limit: limit))
+            }
+        }
+    }
 }

@@ -16,11 +16,19 @@ public enum UntrustedText {
         var lastWasSpace = false
         for scalar in text.unicodeScalars {
             let value = scalar.value
+            // ASCII without the Unicode property tables: controls are 0x00-0x1F and 0x7F, the
+            // whitespace among them 0x09-0x0D, and the space; the rest is kept as it is.
+            let ascii = value < 0x80
             let invisible =
-                (0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)
-                || (0x2066...0x2069).contains(value) || value == 0xFEFF || value == 0x00AD
+                !ascii
+                && ((0x200B...0x200F).contains(value) || (0x202A...0x202E).contains(value)
+                    || (0x2066...0x2069).contains(value) || value == 0xFEFF || value == 0x00AD)
             if invisible { continue }
-            if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace {
+            let blank =
+                ascii
+                ? value <= 0x20 || value == 0x7F
+                : scalar.properties.generalCategory == .control || scalar.properties.isWhitespace
+            if blank {
                 if !lastWasSpace, !scalars.isEmpty { scalars.append(" ") }
                 lastWasSpace = true
                 continue
@@ -33,7 +41,8 @@ public enum UntrustedText {
             }
         }
         var cleaned = String(scalars).trimmingCharacters(in: .whitespaces)
-        if cleaned.count > limit {
+        // No more characters than UTF-8 bytes: counting characters (grapheme breaking) only when needed.
+        if cleaned.utf8.count > limit, cleaned.count > limit {
             cleaned = String(cleaned.prefix(limit - 1)).trimmingCharacters(in: .whitespaces) + "…"
         }
         return cleaned
