@@ -157,8 +157,21 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
 
     /// Stores an entry in one transaction.
     public func store(_ entry: CacheEntry) async throws {
+        let streamed = entry.payload.count >= Self.streamedPayloadBytes
+        if !streamed {
+            // One statement is a transaction by itself, prepared once per connection: a server
+            // stores an entry per call (parsing the SQL and BEGIN/COMMIT were most of its cost).
+            try await pool.writeWithoutTransaction { db in
+                try db.cachedStatement(
+                    sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, ?)"
+                )
+                .execute(arguments: [
+                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload,
+                ])
+            }
+            return
+        }
         try await pool.write { db in
-            let streamed = entry.payload.count >= Self.streamedPayloadBytes
             try db.execute(
                 sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, "
                     + (streamed ? "zeroblob(?))" : "?)"),
