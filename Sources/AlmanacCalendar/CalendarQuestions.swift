@@ -73,22 +73,15 @@ struct CalendarQuestionReader: QuestionReader {
     static func clockHour(_ clause: QuestionClause) -> Int? {
         let words = clause.words
         for (index, word) in words.enumerated() {
-            var text = word
-            var suffix = ""
-            for marker in ["am", "pm"] where text.hasSuffix(marker) {
-                suffix = marker
-                text = String(text.dropLast(2))
+            guard let clock = ClockWords(word, next: index + 1 < words.count ? words[index + 1] : nil) else {
+                continue
             }
-            if suffix.isEmpty, index + 1 < words.count, ["am", "pm"].contains(words[index + 1]) {
-                suffix = words[index + 1]
+            var hour = clock.hour
+            if !clock.marked && !clock.hasMinutes {
+                // A bare number is an hour only after "at" ("free at 3"), and then the afternoon.
+                guard index > 0 && words[index - 1] == "at" else { continue }
+                if hour < 8 { hour += 12 }
             }
-            let parts = text.split(separator: ":")
-            guard let first = parts.first, var hour = Int(first), parts.count <= 2 else { continue }
-            // A bare number is an hour only after "at" ("free at 3").
-            if suffix.isEmpty && parts.count == 1 && !(index > 0 && words[index - 1] == "at") { continue }
-            if suffix == "pm" && hour < 12 { hour += 12 }
-            if suffix == "am" && hour == 12 { hour = 0 }
-            if suffix.isEmpty && parts.count == 1 && hour < 8 { hour += 12 }  // "at 3": the afternoon
             if (0...22).contains(hour) { return hour }
         }
         return nil

@@ -191,36 +191,10 @@ enum CalendarWriteQuestion {
 
         /// "6", "6pm", "6:30", "6:30pm", "6 pm", "15:00", "noon", "midnight".
         static func clock(_ word: String, next: String?) -> (hour: Int, minute: Int, marked: Bool, usedNext: Bool)? {
-            if word == "noon" { return (12, 0, true, false) }
-            if word == "midnight" { return (0, 0, true, false) }
-            var text = word
-            var suffix = ""
-            for marker in ["am", "pm"] where text.hasSuffix(marker) {
-                suffix = marker
-                text = String(text.dropLast(2))
-            }
-            var usedNext = false
-            if suffix.isEmpty, let next, ["am", "pm"].contains(next) {
-                suffix = next
-                usedNext = true
-            }
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), let first = parts.first, var hour = Int(first),
-                first.count <= 2
-            else { return nil }
-            var minute = 0
-            if parts.count == 2 {
-                guard parts[1].count == 2, let value = Int(parts[1]), (0...59).contains(value) else { return nil }
-                minute = value
-            }
-            if suffix.isEmpty {
-                guard (0...23).contains(hour) else { return nil }
-                return (hour, minute, parts.count == 2 && hour >= 13 || hour == 0, usedNext)
-            }
-            guard (1...12).contains(hour) else { return nil }
-            if suffix == "pm", hour < 12 { hour += 12 }
-            if suffix == "am", hour == 12 { hour = 0 }
-            return (hour, minute, true, usedNext)
+            guard let clock = ClockWords(word, next: next) else { return nil }
+            // "15:00" and "0" say which half of the day as plainly as "3pm" does.
+            let marked = clock.marked || (clock.hasMinutes && clock.hour >= 13) || clock.hour == 0
+            return (clock.hour, clock.minute, marked, clock.usedNext)
         }
     }
 }

@@ -159,42 +159,10 @@ struct WhenReader: Sendable {
     /// A time of day as seconds after midnight: `15:00`, `15.30`, `6pm`, `6:30 pm`, `noon`,
     /// `midnight`, a bare hour (1–7 is pm); `used` counts a separate "am"/"pm".
     static func clock(_ word: String, next: String?) -> (seconds: Int, used: Int)? {
-        if word == "noon" || word == "midday" { return (12 * 3600, 1) }
-        if word == "midnight" { return (0, 1) }
-        var text = word
-        var suffix = ""
-        var used = 1
-        for marker in ["am", "pm", "a.m.", "p.m."] where text.hasSuffix(marker) && text.count > marker.count {
-            suffix = marker
-            text = String(text.dropLast(marker.count))
-            break
-        }
-        if suffix.isEmpty, let next, ["am", "pm", "a.m.", "p.m."].contains(next) {
-            suffix = next
-            used = 2
-        }
-        let parts = text.split(separator: text.contains(":") ? ":" : ".", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }),
-            parts[0].count <= 2, let hour = Int(parts[0])
-        else { return nil }
-        var minutes = 0
-        if parts.count == 2 {
-            guard parts[1].count == 2, let value = Int(parts[1]), value < 60 else { return nil }
-            minutes = value
-        }
-        var h = hour
-        switch suffix {
-        case "am", "a.m.":
-            guard (1...12).contains(hour) else { return nil }
-            h = hour == 12 ? 0 : hour
-        case "pm", "p.m.":
-            guard (1...12).contains(hour) else { return nil }
-            h = hour == 12 ? 12 : hour + 12
-        default:
-            guard hour <= 23 else { return nil }
-            if parts.count == 1, suffix.isEmpty, (1...7).contains(hour) { h = hour + 12 }
-        }
-        return (h * 3600 + minutes * 60, used)
+        guard let clock = ClockWords(word, next: next) else { return nil }
+        var hour = clock.hour
+        if !clock.marked, !clock.hasMinutes, (1...7).contains(hour) { hour += 12 }
+        return (hour * 3600 + clock.minute * 60, clock.usedNext ? 2 : 1)
     }
 
     /// `in ...`: an amount of seconds, or of days for day and week units (kept on the wall clock).
