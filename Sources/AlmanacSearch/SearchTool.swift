@@ -133,7 +133,8 @@ public struct SearchTool: Tool {
         }
         let url = payload.results[rank - 1].url
         do {
-            let read = try await ReadTool().run(ToolArguments(["url": .string(url)]), context: context)
+            let read = try await ReadTool().run(
+                ToolArguments([ReadParameter.url.rawValue: .string(url)]), context: context)
             return ToolResult(metadata: metadata, payload: SearchReadPayload(search: payload, read: read, note: nil))
         } catch let error as AlmanacError {
             let reason = error.attempts.compactMap(\.detail).first ?? error.message

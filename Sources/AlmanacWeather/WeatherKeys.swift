@@ -5,6 +5,9 @@ import AlmanacCore
 enum WeatherParameter: String, CaseIterable, Sendable {
     case place, lat, lon, hourly, days, day, sun, units, wind, alerts, air
     case nextHour = "next-hour"
+
+    /// The option as written on the command line (`--next-hour`).
+    var option: String { "--" + rawValue }
 }
 
 /// Every cache key the weather tool fetches under, built in one place; the strings are the ones

@@ -52,8 +52,8 @@ struct WeatherQuestionReader: QuestionReader {
         }
         if clause.hasAny(["fahrenheit", "imperial"]) { options += ["--units", "imperial"] }
         if clause.hasAny(["celsius", "metric"]) { options += ["--units", "metric"] }
-        for view in viewWords where declared.contains(view.flag) && !options.contains("--\(view.flag)") {
-            options.append("--\(view.flag)")
+        for view in viewWords where declared.contains(view.flag.rawValue) && !options.contains(view.flag.option) {
+            options.append(view.flag.option)
         }
         var places = Self.places(clause)
         if let own = Self.personalPlace(clause) { places = [[own]] + places.filter { $0.last?.lowercased() != own } }
@@ -195,21 +195,21 @@ enum WeatherQuestionWords {
 
     /// A view of the weather tool and the phrases asking for it (flags on branch `weather`).
     struct View {
-        var flag: String
+        var flag: WeatherParameter
         var phrases: [String]
         var strong: Bool
     }
 
     static let views: [View] = [
         View(
-            flag: "alerts",
+            flag: .alerts,
             phrases: ["warnings", "warning", "alerts", "alert", "storm", "storms", "advisory", "advisories"],
             strong: false),
         View(
-            flag: "air", phrases: ["air quality", "aqi", "pollen", "uv", "uv index", "smog", "air pollution"],
+            flag: .air, phrases: ["air quality", "aqi", "pollen", "uv", "uv index", "smog", "air pollution"],
             strong: true),
         View(
-            flag: "next-hour",
+            flag: .nextHour,
             phrases: ["in the next hour", "next hour", "right now", "next 30 minutes", "minute by minute"],
             strong: false),
     ]
