@@ -77,7 +77,7 @@ struct CalendarQuestionReader: QuestionReader {
                 continue
             }
             var hour = clock.hour
-            if !clock.marked && !clock.hasMinutes {
+            if clock.said == .hour {
                 // A bare number is an hour only after "at" ("free at 3"), and then the afternoon.
                 guard index > 0 && words[index - 1] == "at" else { continue }
                 if hour < 8 { hour += 12 }

@@ -193,7 +193,7 @@ enum CalendarWriteQuestion {
         static func clock(_ word: String, next: String?) -> (hour: Int, minute: Int, marked: Bool, usedNext: Bool)? {
             guard let clock = ClockWords(word, next: next) else { return nil }
             // "15:00" and "0" say which half of the day as plainly as "3pm" does.
-            let marked = clock.marked || (clock.hasMinutes && clock.hour >= 13) || clock.hour == 0
+            let marked = clock.said == .marked || (clock.said == .minutes && clock.hour >= 13) || clock.hour == 0
             return (clock.hour, clock.minute, marked, clock.usedNext)
         }
     }

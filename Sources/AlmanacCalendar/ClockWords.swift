@@ -3,24 +3,29 @@
 /// (``WhenText``), the write questions ("move my 11am to 1") and the free/busy questions ("free
 /// at 3pm"); each of them decides what a bare hour means ("at 6": the evening).
 struct ClockWords: Equatable {
-    /// 0–23, with am/pm applied.
-    var hour: Int
-    var minute: Int
-    /// Said with am/pm, or as noon, midday or midnight: not a bare number.
-    var marked: Bool
-    /// Written with minutes ("6:30").
-    var hasMinutes: Bool
+    /// How the words said it: which callers' rules for a bare hour apply.
+    enum Said: Equatable {
+        /// "6": the caller decides which half of the day.
+        case hour
+        /// "6:30", "15:00": minutes, no am/pm.
+        case minutes
+        /// "6pm", "6:30 a.m.", "noon", "midday", "midnight".
+        case marked
+    }
+
+    /// 0–23, with am/pm applied, and the minute.
+    var hour: Int, minute: Int
+    var said: Said
     /// The am/pm was the next word ("6 pm").
-    var usedNext: Bool
+    var usedNext = false
 
     private static let markers = ["am", "pm", "a.m.", "p.m."]
 
     /// `word` as a time, with `next` when that is its am/pm; nil when it is none.
     init?(_ word: String, next: String?) {
-        usedNext = false
         switch word {
-        case "noon", "midday": (hour, minute, marked, hasMinutes) = (12, 0, true, false)
-        case "midnight": (hour, minute, marked, hasMinutes) = (0, 0, true, false)
+        case "noon", "midday": (hour, minute, said) = (12, 0, .marked)
+        case "midnight": (hour, minute, said) = (0, 0, .marked)
         default:
             var text = word
             var suffix = ""
@@ -38,12 +43,11 @@ struct ClockWords: Equatable {
                 parts[0].count <= 2, let written = Int(parts[0])
             else { return nil }
             minute = 0
-            hasMinutes = parts.count == 2
-            if hasMinutes {
+            if parts.count == 2 {
                 guard parts[1].count == 2, let value = Int(parts[1]), value < 60 else { return nil }
                 minute = value
             }
-            marked = !suffix.isEmpty
+            said = !suffix.isEmpty ? .marked : parts.count == 2 ? .minutes : .hour
             switch suffix {
             case "am", "a.m.":
                 guard (1...12).contains(written) else { return nil }

@@ -18,7 +18,7 @@ struct ClockWordsTests {
         let clock = try #require(ClockWords(word, next: next))
         #expect(clock.hour == hour)
         #expect(clock.minute == minute)
-        #expect(clock.marked == marked)
+        #expect((clock.said == .marked) == marked)
         #expect(clock.usedNext == (next != nil))
     }
 

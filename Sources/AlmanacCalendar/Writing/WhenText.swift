@@ -161,7 +161,7 @@ struct WhenReader: Sendable {
     static func clock(_ word: String, next: String?) -> (seconds: Int, used: Int)? {
         guard let clock = ClockWords(word, next: next) else { return nil }
         var hour = clock.hour
-        if !clock.marked, !clock.hasMinutes, (1...7).contains(hour) { hour += 12 }
+        if clock.said == .hour, (1...7).contains(hour) { hour += 12 }
         return (hour * 3600 + clock.minute * 60, clock.usedNext ? 2 : 1)
     }
 
