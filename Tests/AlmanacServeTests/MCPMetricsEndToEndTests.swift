@@ -9,10 +9,11 @@ import Testing
 struct MCPMetricsEndToEndTests {
     @Test("a call whose provider fails shows its failed attempt over MCP as over HTTP")
     func failedAttempts() async throws {
+        // ESPN answers 500: the sports call fails with espn's failed attempt.
         let upstream = try FixtureServer()
         defer { upstream.stop() }
-        try await upstream.setFault("500")
         let directory = try TempDirectory()
+        try await upstream.setFault("500")
         let server = try ServeProcess(
             environment: ToolsBinary.environment(
                 cacheDirectory: directory.url,
