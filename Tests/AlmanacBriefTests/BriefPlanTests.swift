@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacBrief
+@testable import AlmanacCore
 
 /// What the briefing runs for a profile (#34 speed: fewer runs, shared caches, no run after the rest).
 @Suite("brief: the runs a profile makes")

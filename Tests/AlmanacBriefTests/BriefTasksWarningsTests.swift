@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacBrief
+@testable import AlmanacCore
 
 /// The calendar section's tasks run: a warning the events run already gave is shown once, the
 /// tasks run's own (its CalDAV request, its VTODOs) are kept.

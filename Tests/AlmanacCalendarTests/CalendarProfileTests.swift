@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// `[me] calendars` (issue #34): the default set of a plain `tools run calendar`, on the
 /// handwritten fixtures (week.ics, freebusy.ics).

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// Runs the calendar tool the way the runtime does, with a fixed now/zone and a memory cache.
 struct CalendarHarness {

@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// One corpus file with the window, zone and "now" its golden is rendered for; each window is
 /// chosen so the file's interesting instances (DST changes, EXDATEs, moved instances) fall inside.

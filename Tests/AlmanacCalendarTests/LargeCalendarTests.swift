@@ -1,8 +1,8 @@
-import AlmanacCore
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// A year of a big calendar (thousands of instances) through the whole tool: the paths that only
 /// large results take (sorting by keys, `events[]` written on two threads, reading on several

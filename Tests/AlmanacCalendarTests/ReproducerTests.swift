@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// The ways real producers' files used to come out different from the reference expansion
 /// library (issue 14's six classes, then prefixed and abbreviation TZIDs, RRULE parts libical will

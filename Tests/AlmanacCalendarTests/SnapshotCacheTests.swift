@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacCore
 
 /// A feed's snapshot in the cache as its own bytes (the texts unescaped, read back by slicing),
 /// not as JSON: what a 19 MB feed cost twice over in `tools serve` (issue 21). The texts come

@@ -1,6 +1,7 @@
-import AlmanacCore
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 @Suite("Parameter keys")
 struct ParameterKeyTests {

@@ -1,10 +1,10 @@
-import AlmanacCore
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacFixtures
 
 /// The library behind `tools fixtures`, in process: redaction, where a recorded host belongs,

@@ -1,10 +1,10 @@
-import AlmanacCore
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacLLM
 
 #if canImport(FoundationNetworking)

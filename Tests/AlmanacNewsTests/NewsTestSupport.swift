@@ -1,7 +1,7 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 
+@testable import AlmanacCore
 @testable import AlmanacNews
 
 /// Shared pieces of the news tests: the recorded feeds, a context over a replay or a stub, and

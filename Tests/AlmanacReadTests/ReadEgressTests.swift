@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacRead
 
 /// The read tool's URL handling under the caller's policy (issue #31 points 1 and 4): the archive's

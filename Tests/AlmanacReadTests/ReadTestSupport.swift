@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Synchronization
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacRead
 
 /// Fixed inputs for read tests. The ACLU page (Fixtures/read/pages/aclu) was published

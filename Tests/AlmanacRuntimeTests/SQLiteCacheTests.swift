@@ -1,9 +1,9 @@
-import AlmanacCore
-import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
+@testable import AlmanacRuntime
 @testable import AlmanacSports
 
 @Suite("SQLite cache")

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 @Suite("Brave key configuration")

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// Faults injected with `StubTransport`. These are SYNTHETIC: the corpus has no recorded Brave

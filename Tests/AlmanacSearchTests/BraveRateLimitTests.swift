@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// 429 handling. Rate-limit responses are SYNTHETIC (no recorded Brave 429 exists); header

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// SearXNG over the REAL recorded answer (`Fixtures/search/searxng/web-python.response.json`,

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// The one search chain: Brave (with a key) then SearXNG (with a URL), for the search tool and

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// Regression tests over REAL recorded Brave responses (`Fixtures/search/brave/`, provenance in

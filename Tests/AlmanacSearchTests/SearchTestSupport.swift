@@ -1,10 +1,10 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Logging
 import Synchronization
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// Fixed inputs for search tests. Goldens render at `now` in `zone`: shortly after the corpus

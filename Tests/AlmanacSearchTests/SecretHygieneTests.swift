@@ -1,9 +1,9 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Logging
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSearch
 
 /// The Brave key goes into the request header and nowhere else: not output (context/json/text),

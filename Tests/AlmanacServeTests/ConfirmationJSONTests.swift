@@ -1,4 +1,3 @@
-import AlmanacCore
 import AlmanacMCP
 import AlmanacRuntime
 import AlmanacTesting
@@ -6,6 +5,7 @@ import Foundation
 import MCP
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacServe
 
 /// A write waiting for confirmation is answered by one builder over HTTP and MCP: valid JSON,

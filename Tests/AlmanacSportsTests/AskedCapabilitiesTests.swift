@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// What the router sends for the questions of issue 22: `--group` standings, `--player` in every sport

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// Issue #31, points 14, 16 and 20, on recorded real answers: clinch marks in standings, golf

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// `tools run sports --mine` (issue #34): `[me] teams` against recorded ESPN scoreboards

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// The recorded answers with ESPN answering 500: what the official feeds behind it must carry alone.

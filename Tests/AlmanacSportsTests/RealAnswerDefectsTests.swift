@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// The sports defects of issue 22, each shown on a recorded upstream answer. Where no recording holds the

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// One recorded case: the words typed, the fixed clock and zone, and the golden files it must match.

@@ -1,7 +1,7 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 /// A fixed instant from ISO 8601 text (test inputs are literals, so a bad one is a test bug).

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacSports
 
 @Suite("Sports usage: bad input fails before any request, with a suggestion")

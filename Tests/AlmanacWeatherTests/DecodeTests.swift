@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// Recorded responses whose original requests differ from what `run` sends (GMT instead of

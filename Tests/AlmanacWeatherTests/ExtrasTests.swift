@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// `--air` and `--next-hour` on recorded real answers (Fixtures/weather/open-meteo-air,

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// Faults Open-Meteo cannot produce on demand, injected with StubTransport. Every response here is

@@ -1,6 +1,6 @@
-import AlmanacCore
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// Names people read (the tool's summary, geocoders in messages) come from the chains'

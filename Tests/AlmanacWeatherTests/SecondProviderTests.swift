@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// Answers 500 (synthetic) for paths starting with any of `failing`, else replays the recordings:

@@ -1,8 +1,8 @@
-import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
 
+@testable import AlmanacCore
 @testable import AlmanacWeather
 
 /// The viewer's zone in every test: deliberately not any forecast's zone, so a formatter that used

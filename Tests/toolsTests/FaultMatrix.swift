@@ -1,8 +1,9 @@
-import AlmanacCore
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 /// Fault × provider, end to end: the built `tools` binary against the loopback fixture server with
 /// each fault injected. Every cell must end within the deadline with a clear message (or data),

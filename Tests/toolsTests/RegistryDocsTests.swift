@@ -1,8 +1,9 @@
-import AlmanacCore
 import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
+
+@testable import AlmanacCore
 
 /// The documentation names what the registry has: a provider added to a chain without its name in
 /// README's providers table, its variable in docs/configuration.md's table, or its rows in

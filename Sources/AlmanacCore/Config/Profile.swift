@@ -18,11 +18,11 @@ public struct Profile: Sendable, Hashable {
     /// The place weather uses when none is named: a place name or "LAT,LON".
     public var home: String?
     /// Named places ("work" → "Porto"); keys as written.
-    public var places: [String: String]
+    var places: [String: String]
     /// Teams as written, "LEAGUE:TEAM" (e.g. "nba:lakers").
     public var teams: [String]
     /// Feed URLs or paths (the news tool reads these itself, with `[news] feeds`).
-    public var feeds: [String]
+    var feeds: [String]
     /// Names of `[calendars.NAME]` tables: the default set for the calendar tool.
     public var calendars: [String]
     /// News topics the user follows.
@@ -31,10 +31,9 @@ public struct Profile: Sendable, Hashable {
     public var warnings: [String]
 
     /// The profile keys, in the order the docs list them.
-    public static let keys = ["home", "places", "teams", "feeds", "calendars", "topics"]
+    static let keys = ["home", "places", "teams", "feeds", "calendars", "topics"]
 
-    /// Creates a profile.
-    public init(
+    init(
         home: String? = nil, places: [String: String] = [:], teams: [String] = [], feeds: [String] = [],
         calendars: [String] = [], topics: [String] = [], warnings: [String] = []
     ) {
@@ -47,8 +46,7 @@ public struct Profile: Sendable, Hashable {
         self.warnings = warnings
     }
 
-    /// True when nothing is set.
-    public var isEmpty: Bool {
+    var isEmpty: Bool {
         home == nil && places.isEmpty && teams.isEmpty && feeds.isEmpty && calendars.isEmpty && topics.isEmpty
     }
 

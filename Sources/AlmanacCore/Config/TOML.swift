@@ -8,10 +8,9 @@ import Foundation
 public enum TOML {
     /// A parse error with its 1-based line.
     public struct ParseError: Error, CustomStringConvertible, Sendable {
-        /// Line number.
-        public var line: Int
+        var line: Int
         /// What was wrong.
-        public var message: String
+        var message: String
         /// "line N: message".
         public var description: String { "line \(line): \(message)" }
     }

@@ -69,11 +69,11 @@ public actor MemoryCacheStore: CacheStore {
     private var notes: [String: String] = [:]
     private var clock: UInt64 = 0
     /// Bytes of the payloads and keys held.
-    public private(set) var bytes = 0
+    private(set) var bytes = 0
     /// The most payload and key bytes held at once.
-    public nonisolated let maxBytes: Int
+    nonisolated let maxBytes: Int
     /// The largest entry kept.
-    public nonisolated let maxEntryBytes: Int
+    nonisolated let maxEntryBytes: Int
 
     /// The default bound of the memory layer in front of a shared store: 32 MB.
     public static let defaultMaxBytes = 32 << 20

@@ -4,9 +4,9 @@ public import Logging
 /// Cache behaviour for one run.
 public struct FetchOptions: Sendable, Equatable {
     /// Serve a fresh cached entry instead of asking providers (`--no-cache` turns this off).
-    public var readCache: Bool
+    var readCache: Bool
     /// Store successful results.
-    public var writeCache: Bool
+    var writeCache: Bool
 
     /// Creates options; both default to on.
     public init(readCache: Bool = true, writeCache: Bool = true) {
@@ -17,14 +17,13 @@ public struct FetchOptions: Sendable, Equatable {
 
 /// One provider, bound to a query, as the coordinator sees it: a name and a closure.
 public struct ProviderCall<Output: Sendable>: Sendable {
-    /// Provider name.
-    public var name: String
+    var name: String
     /// Fetches the value, with a note for the attempt's detail.
-    public var run: @Sendable () async throws -> NotedAnswer<Output>
+    var run: @Sendable () async throws -> NotedAnswer<Output>
     /// The provider's own older answer, asked for only when every provider failed.
-    public var staleCopy: @Sendable () async -> StaleCopy<Output>?
+    var staleCopy: @Sendable () async -> StaleCopy<Output>?
     /// Whether its rate-limit note is read before the attempt (``Provider/mayRateLimit``).
-    public var mayRateLimit = true
+    var mayRateLimit = true
 
     /// Creates a call.
     public init(
@@ -38,7 +37,7 @@ public struct ProviderCall<Output: Sendable>: Sendable {
 
     /// A call whose answer may carry a note for its attempt's detail (a factory, so a trailing
     /// closure given to ``init(name:run:staleCopy:)`` is never ambiguous).
-    public static func noted(
+    static func noted(
         name: String, run: @escaping @Sendable () async throws -> NotedAnswer<Output>,
         staleCopy: @escaping @Sendable () async -> StaleCopy<Output>? = { nil }, mayRateLimit: Bool = true
     ) -> ProviderCall {
@@ -59,21 +58,20 @@ public struct ProviderCall<Output: Sendable>: Sendable {
 
 /// A request to the coordinator: which tool, the normalized key, and the providers in order.
 public struct CoordinatedRequest<Output: Sendable>: Sendable {
-    /// Tool name.
-    public var tool: String
+    var tool: String
     /// Normalized request key (without the tool name).
-    public var key: String
+    var key: String
     /// Providers, already in priority order.
-    public var providers: [ProviderCall<Output>]
+    var providers: [ProviderCall<Output>]
     /// Overrides the configured freshness.
-    public var ttl: Duration?
+    var ttl: Duration?
     /// Freshness by the provider that answered, overriding ``ttl`` for its entries (a paid API's
     /// answers kept longer than a self-hosted one's).
-    public var providerTTL: [String: Duration]
+    var providerTTL: [String: Duration]
     /// Whether the result goes through the cache. When false (sources cheaper to read again than
     /// to cache, such as local files), nothing is read from or stored in it, no stale copy is
     /// served, and the value is handed back as the provider returned it (no JSON round trip).
-    public var cached: Bool
+    var cached: Bool
 
     /// Creates a request.
     public init(
@@ -104,11 +102,11 @@ public actor Coordinator {
     /// Tunables with documented defaults.
     public struct Configuration: Sendable {
         /// How long a result is fresh (`ALMANAC_CACHE_TTL`, default 60 s). Zero always refetches.
-        public var ttl: Duration
+        var ttl: Duration
         /// Deadline per provider attempt (`ALMANAC_TIMEOUT`, default 8 s), enforced here.
-        public var timeout: Duration
+        var timeout: Duration
         /// The oldest entry served when every provider fails (default 7 days).
-        public var staleLimit: Duration
+        var staleLimit: Duration
 
         /// Creates a configuration.
         public init(
@@ -135,8 +133,7 @@ public actor Coordinator {
         var value: any Sendable
     }
 
-    /// The configuration in force.
-    public nonisolated let configuration: Configuration
+    nonisolated let configuration: Configuration
     private nonisolated let cache: any CacheStore
     private nonisolated let now: @Sendable () -> Date
     private let clock: AttemptClock
@@ -165,7 +162,7 @@ public actor Coordinator {
     }
 
     /// How many provider calls this coordinator has started (for tests of de-duplication).
-    public var providerCallCount: Int { upstreamCalls }
+    var providerCallCount: Int { upstreamCalls }
 
     /// Waits for the cache writes not yet stored (a write-behind cache; a server's shutdown).
     public nonisolated func flushCache() async {

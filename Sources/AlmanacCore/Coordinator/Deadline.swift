@@ -20,10 +20,10 @@ public struct AttemptClock: Sendable {
     }
 
     /// Sleeps for `duration` on the clock (throws when cancelled).
-    public func sleep(_ duration: Duration) async throws { try await sleepFor(duration) }
+    func sleep(_ duration: Duration) async throws { try await sleepFor(duration) }
 
     /// Starts timing; the returned closure tells the time passed since.
-    public func stopwatch() -> @Sendable () -> Duration { startStopwatch() }
+    func stopwatch() -> @Sendable () -> Duration { startStopwatch() }
 }
 
 /// Runs work with a hard deadline that does not wait for the work to notice cancellation.
@@ -42,7 +42,7 @@ public enum Deadline {
 
     /// Runs `body`, throwing ``DeadlineExceeded`` once `timeout` has passed on `clock` (a test's
     /// manual clock lets deadline tests run without waiting).
-    public static func run<T: Sendable>(
+    static func run<T: Sendable>(
         _ timeout: Duration, clock: AttemptClock, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let work = Task { try await body() }

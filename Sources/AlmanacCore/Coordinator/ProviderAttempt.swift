@@ -46,18 +46,11 @@ public struct Fetched<Value: Sendable>: Sendable {
     public var value: Value
     /// Facts for the envelope and the context header.
     public var metadata: ResultMetadata
-
-    /// Creates a fetched value.
-    public init(value: Value, metadata: ResultMetadata) {
-        self.value = value
-        self.metadata = metadata
-    }
 }
 
 /// Where and when a result came from, and whether it is stale.
 public struct ResultMetadata: Sendable, Equatable {
-    /// Tool name.
-    public var tool: String
+    var tool: String
     /// The provider that produced the data.
     public var provider: String
     /// When the provider produced it.

@@ -26,7 +26,7 @@ public struct AlmanacError: Error, Sendable, CustomStringConvertible {
         /// A configuration problem the user must fix, such as a missing key (exit 64 too: usage).
         public static let configuration = Kind(.configuration)
         /// A bug (exit 70).
-        public static let `internal` = Kind(.internal)
+        static let `internal` = Kind(.internal)
 
         /// The kind's name, e.g. `usage`.
         public var description: String { code.rawValue }
@@ -140,7 +140,7 @@ public struct ProviderFailure: Error, Sendable, CustomStringConvertible, Equatab
         public static let unconfigured = Kind(.unconfigured)
 
         /// The kind's name, e.g. `rateLimited` (what the enum's raw value was).
-        public var rawValue: String { code.rawValue }
+        var rawValue: String { code.rawValue }
         /// The kind's name.
         public var description: String { code.rawValue }
 

@@ -6,7 +6,7 @@ public import Foundation
 public enum JSONOutput {
     /// A new encoder with the shared configuration (an encoder is a class: one per use, so no
     /// instance is shared across threads).
-    public static func encoder(pretty: Bool = false) -> JSONEncoder {
+    static func encoder(pretty: Bool = false) -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting =
             pretty ? [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted] : [.sortedKeys, .withoutEscapingSlashes]
@@ -19,7 +19,7 @@ public enum JSONOutput {
     }
 
     /// `value` as indented JSON.
-    public static func pretty<Value: Encodable>(_ value: Value) throws -> Data {
+    static func pretty<Value: Encodable>(_ value: Value) throws -> Data {
         try encoder(pretty: true).encode(value)
     }
 

@@ -33,7 +33,7 @@ extension Nullable: Decodable where Value: Decodable {
 extension KeyedDecodingContainer {
     /// A `@Nullable` key that is missing reads as nil, like a plain optional (entries cached before
     /// the key was written as `null` still decode).
-    public func decode<Value: Decodable>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
+    func decode<Value: Decodable>(_ type: Nullable<Value>.Type, forKey key: Key) throws -> Nullable<Value> {
         try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
     }
 }

@@ -131,7 +131,7 @@ public struct JSONWriter: Sendable {
     public var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends `json` as is (it must already be JSON: punctuation, keys, numbers).
-    public mutating func raw(_ json: StaticString) {
+    mutating func raw(_ json: StaticString) {
         json.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -141,8 +141,7 @@ public struct JSONWriter: Sendable {
     /// Appends another writer's bytes (already JSON).
     public mutating func raw(_ other: JSONWriter) { bytes.append(contentsOf: other.bytes) }
 
-    /// Appends `true` or `false`.
-    public mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
+    mutating func bool(_ value: Bool) { value ? raw("true") : raw("false") }
 
     /// Appends an optional string literal, or `null`.
     public mutating func string(_ value: String?) {
@@ -191,7 +190,7 @@ public struct JSONWriter: Sendable {
 /// that order (assembled by hand: JSONEncoder on Linux does not keep declaration order).
 public enum Envelope {
     /// The envelope as one line of JSON (keys in documented order; `data` keys sorted).
-    public static func json(metadata: ResultMetadata, payload: any ToolPayload) throws -> String {
+    static func json(metadata: ResultMetadata, payload: any ToolPayload) throws -> String {
         String(decoding: try jsonUTF8(metadata: metadata, payload: payload), as: UTF8.self)
     }
 
@@ -238,7 +237,7 @@ public enum Envelope {
     }
 
     /// Just the `data` object, pretty with sorted keys (for goldens).
-    public static func dataJSON(_ payload: any ToolPayload) throws -> String {
+    static func dataJSON(_ payload: any ToolPayload) throws -> String {
         try JSONOutput.prettyText(AnyPayload(payload))
     }
 

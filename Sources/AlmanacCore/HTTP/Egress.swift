@@ -15,7 +15,7 @@ public enum CallerTrust: String, Sendable, Hashable {
 /// The scheme, host and port a URL reaches: what a credential is bound to.
 public struct Origin: Sendable, Hashable, CustomStringConvertible {
     /// `http` or `https`.
-    public let scheme: String
+    let scheme: String
     /// The host, lowercased, IPv6 without brackets.
     public let host: String
     /// The port, the scheme's default when the URL names none.
@@ -40,10 +40,10 @@ public struct Origin: Sendable, Hashable, CustomStringConvertible {
 /// An IP address and the class of network it belongs to.
 public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// 4 bytes (IPv4) or 16 bytes (IPv6), network order.
-    public let bytes: [UInt8]
+    let bytes: [UInt8]
 
     /// Parses a dotted IPv4 or an IPv6 literal (brackets allowed); nil for anything else.
-    public init?(_ text: String) {
+    init?(_ text: String) {
         let literal = text.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         var v4 = in_addr()
         if inet_pton(AF_INET, literal, &v4) == 1 {
@@ -74,7 +74,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// On this machine (127.0.0.0/8, ::1, and IPv4-mapped forms of them).
-    public var isLoopback: Bool {
+    var isLoopback: Bool {
         if let v4 = embeddedIPv4 { return v4.isLoopback }
         if bytes.count == 4 { return bytes[0] == 127 }
         return bytes == [UInt8](repeating: 0, count: 15) + [1]
@@ -140,7 +140,7 @@ public protocol HostResolving: Sendable {
 /// (`ALMANAC_RESOLVE="name=address,name=address"`, as curl's `--resolve`).
 public struct SystemResolver: HostResolving {
     /// Names answered from the table, lowercased.
-    public let fixed: [String: [IPAddress]]
+    let fixed: [String: [IPAddress]]
 
     /// Creates a resolver; `fixed` names never reach DNS.
     public init(fixed: [String: [IPAddress]] = [:]) {
@@ -219,9 +219,9 @@ public struct BoundCredential: Sendable, CustomStringConvertible {
     let headerName: String
     let headerValue: String
     /// When it is sent.
-    public let timing: Timing
+    let timing: Timing
     /// Whether plain http to a host off this machine is allowed (the operator said so).
-    public let allowsPlainHTTP: Bool
+    let allowsPlainHTTP: Bool
 
     /// A credential for `url`'s origin; nil when `url` has no http(s) origin.
     public init?(header: String, value: String, for url: URL, timing: Timing, allowsPlainHTTP: Bool = false) {
@@ -271,9 +271,9 @@ public struct EgressPolicy: Sendable {
     public var trust: CallerTrust
     /// URL prefixes untrusted callers may name and reach, private addresses included
     /// (`[serve] allow_urls`, `ALMANAC_ALLOW_URLS`).
-    public var allowedPrefixes: [String]
+    var allowedPrefixes: [String]
     /// Name resolution (injectable).
-    public var resolver: any HostResolving
+    var resolver: any HostResolving
     /// Redirects followed before giving up.
     var maxRedirects = 5
     /// Tools the operator switched off for untrusted callers (`[serve] tools`, `deny_tools`): off
@@ -407,7 +407,7 @@ public struct EgressPolicy: Sendable {
     ///   - configured: Origins the operator configured (a calendar's server, an API's base URL):
     ///     reached whoever asks. Others are vetted for untrusted callers.
     ///   - credential: Sent only as ``BoundCredential`` says.
-    public func fetch(
+    func fetch(
         _ request: HTTPRequest, via transport: any HTTPTransport, timeout: Duration, service: String,
         configured: Set<Origin> = [], credential: BoundCredential? = nil
     ) async throws -> HTTPResponse {

@@ -31,7 +31,7 @@ public struct HTTPRequest: Sendable, Hashable {
     }
 
     /// `METHOD host/path?query`, safe to show (no headers, so no keys).
-    public var summary: String {
+    var summary: String {
         "\(method) \(url.host ?? "")\(url.path)"
     }
 }

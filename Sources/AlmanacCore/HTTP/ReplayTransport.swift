@@ -27,7 +27,7 @@ public struct RecordedExchange: Sendable, Codable {
         /// Status code.
         public var status: Int
         /// Headers worth keeping (content type, rate-limit headers).
-        public var headers: [String: String]?
+        var headers: [String: String]?
         /// Body file name, relative to the exchange file.
         public var body: String?
 
@@ -63,8 +63,7 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     private let exchanges: [String: Recorded]
-    /// The directory served.
-    public let directory: URL
+    let directory: URL
 
     /// Loads every `*.exchange.json` under `directory`.
     public init(directory: URL) throws {
@@ -93,7 +92,7 @@ public struct ReplayTransport: HTTPTransport {
     }
 
     /// How many exchanges were loaded.
-    public var count: Int { exchanges.count }
+    var count: Int { exchanges.count }
 
     /// Serves the recorded response for `request`.
     public func send(_ request: HTTPRequest, timeout: Duration) async throws -> HTTPResponse {

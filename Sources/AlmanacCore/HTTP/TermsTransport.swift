@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ProviderEnvironment {
     /// The transport a provider speaks through when it honours `descriptor.terms`: its User-Agent
@@ -14,11 +14,11 @@ extension ProviderEnvironment {
 
 extension UpstreamTerms {
     /// The variable that holds a contact for every provider whose terms ask for one.
-    public static let contactVariable = "ALMANAC_CONTACT"
+    static let contactVariable = "ALMANAC_CONTACT"
 
     /// The contact to put in the User-Agent (config path first, then `ALMANAC_CONTACT`), nil when
     /// none is set or the policy takes none.
-    public func contact(_ settings: Settings) -> String? {
+    func contact(_ settings: Settings) -> String? {
         let path: [String]
         switch userAgent {
         case .standard: return nil
@@ -77,7 +77,7 @@ public struct TermsTransport: HTTPTransport {
     /// Wraps `base` for the provider `descriptor`.
     ///
     /// - Throws: ``ProviderFailure`` (`unconfigured`) when the terms cannot be kept with `settings`.
-    public init(
+    init(
         base: any HTTPTransport, descriptor: ProviderDescriptor, settings: Settings, state: any ProviderStateStore,
         clock: @escaping @Sendable () -> Date = { Date() }
     ) throws {

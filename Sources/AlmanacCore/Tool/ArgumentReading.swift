@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The checks every tool's request reader shares, so that a blank name, a count out of range or a bad
 /// date reads the same in every tool: one line naming the argument and what would be right.
@@ -7,7 +7,7 @@ extension ToolArguments {
     ///
     /// Given but blank is a mistake (often an unset shell variable), not absence, so it throws
     /// "--NAME needs `what`" with `example` as the suggestion.
-    public func text(_ name: String, needs what: String, example: String) throws -> String? {
+    func text(_ name: String, needs what: String, example: String) throws -> String? {
         guard let raw = string(name) else { return nil }
         let text = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.isEmpty else {
@@ -19,7 +19,7 @@ extension ToolArguments {
     /// The whole number `name` within `range`, or nil when it was not given.
     ///
     /// - Throws: a usage error naming the range and the value given, with `example` as the suggestion.
-    public func integer(_ name: String, in range: ClosedRange<Int>, example: String) throws -> Int? {
+    func integer(_ name: String, in range: ClosedRange<Int>, example: String) throws -> Int? {
         guard values[name] != nil else { return nil }
         guard let value = integer(name), range.contains(value) else {
             let bounds =
@@ -35,7 +35,7 @@ extension ToolArguments {
     /// as the start of that day in `zone`, or nil when it was not given.
     ///
     /// An empty value is a mistake (an unset shell variable), not today.
-    public func day(_ name: String, now: Date, in zone: TimeZone) throws -> Date? {
+    func day(_ name: String, now: Date, in zone: TimeZone) throws -> Date? {
         guard let raw = string(name) else { return nil }
         let word = raw.trimmingCharacters(in: .whitespaces)
         guard !word.isEmpty, let start = TimeText.resolveDay(word, now: now, in: zone) else {

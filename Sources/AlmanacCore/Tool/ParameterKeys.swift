@@ -18,7 +18,7 @@ extension ToolParameter {
 
 extension ToolArguments {
     /// Whether `key` was given at all.
-    public func has(_ key: some RawRepresentable<String>) -> Bool {
+    func has(_ key: some RawRepresentable<String>) -> Bool {
         values[key.rawValue] != nil
     }
 

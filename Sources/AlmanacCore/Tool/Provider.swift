@@ -63,9 +63,9 @@ public struct NotedAnswer<Value: Sendable>: Sendable {
 /// A provider's own older answer, offered when its upstream cannot be reached.
 public struct StaleCopy<Value: Sendable>: Sendable {
     /// The answer as it was.
-    public var value: Value
+    var value: Value
     /// When it was fetched from upstream.
-    public var fetchedAt: Date
+    var fetchedAt: Date
 
     /// Creates a copy.
     public init(value: Value, fetchedAt: Date) {
@@ -102,7 +102,7 @@ public struct ProviderEnvironment: Sendable {
     /// The reference "now" (injectable for tests and fixtures).
     public var now: Date
     /// The viewer's time zone.
-    public var timeZone: TimeZone
+    var timeZone: TimeZone
     /// Per-attempt deadline; transports get it too, so they can give up early.
     public var timeout: Duration
     /// Web search, when a search provider is configured; used by fallback providers.

@@ -43,7 +43,7 @@ public struct ProviderDescriptor: Sendable {
     public var unconfiguredReason: @Sendable (Settings) -> String?
     /// A call of the `tools` binary that reaches this provider first (the fault matrix runs it
     /// against a loopback server), with the environment it needs besides the base URL.
-    public var sampleCall: SampleCall?
+    var sampleCall: SampleCall?
     /// The folder under `Fixtures/<tool>/` its recorded exchanges live in (default: its name).
     public var fixtureFolder: String
     /// Headers a live request outside the provider needs (the drift check re-fetching a recorded
@@ -77,7 +77,7 @@ public struct ProviderDescriptor: Sendable {
     }
 
     /// The listing entry for `tools list --providers`.
-    public var info: ProviderInfo {
+    var info: ProviderInfo {
         ProviderInfo(name: name, priority: priority, note: role == .main ? summary : "\(role.rawValue): \(summary)")
     }
 
@@ -137,7 +137,7 @@ public struct ProviderEndpoint: Sendable, Hashable {
     }
 
     /// The base URL, validated (no trailing slash).
-    public func baseURL(_ settings: Settings) throws -> URL {
+    func baseURL(_ settings: Settings) throws -> URL {
         guard let raw = configuredBase(settings) else {
             throw AlmanacError.usage("\(env) is not set", suggestion: "set it to the upstream's base URL")
         }
@@ -235,7 +235,7 @@ public struct SampleCall: Sendable, Hashable {
     public var environment: [String: String]
 
     /// The contact sample calls give upstreams that require one.
-    public static let testContact = "almanac-tests@example.org"
+    static let testContact = "almanac-tests@example.org"
 
     /// Creates a sample call.
     public init(words: [String], environment: [String: String] = [:]) {
@@ -279,7 +279,7 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// The provider called `name`.
-    public func descriptor(named name: String) -> ProviderDescriptor? {
+    func descriptor(named name: String) -> ProviderDescriptor? {
         descriptors.first { $0.name == name }
     }
 
@@ -294,7 +294,7 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// Request headers whose values are secrets (every provider's, plus the generic ones).
-    public var secretHeaders: Set<String> {
+    var secretHeaders: Set<String> {
         var names = HTTPRequest.sensitiveHeaders
         for case .header(let name) in descriptors.flatMap(\.secrets) { names.insert(name.lowercased()) }
         return names

@@ -69,17 +69,9 @@ public struct QuestionToken: Sendable, Hashable {
     /// Lowercased, accents folded, apostrophes removed.
     public var lower: String
     /// A comma followed the word ("Paris, France").
-    public var comma: Bool
+    var comma: Bool
     /// A semicolon followed the word (a clause break).
     public var semicolon: Bool
-
-    /// Creates a token.
-    public init(original: String, lower: String, comma: Bool, semicolon: Bool) {
-        self.original = original
-        self.lower = lower
-        self.comma = comma
-        self.semicolon = semicolon
-    }
 
     /// The words of `text`: split at white space, punctuation around each word trimmed.
     public static func tokenize(_ text: String) -> [QuestionToken] {
@@ -123,7 +115,7 @@ public struct QuestionClock: Sendable {
     /// The reference time.
     public var now: Date
     /// The zone days are counted in.
-    public var timeZone: TimeZone
+    var timeZone: TimeZone
 
     /// Creates a clock.
     public init(now: Date, timeZone: TimeZone) {
@@ -185,7 +177,7 @@ public struct QuestionClause: Sendable {
     /// Whether the whole question is in the past tense.
     public let questionIsPast: Bool
     /// The whole question as typed.
-    public let question: String
+    let question: String
 
     /// Creates a clause of `question`.
     public init(tokens: [QuestionToken], question: String, whole: [QuestionToken]? = nil, clock: QuestionClock) {
@@ -273,7 +265,7 @@ public enum QuestionWords {
     ]
 
     /// Whether `words` are in the past tense.
-    public static func isPast(_ words: [String]) -> Bool {
+    static func isPast(_ words: [String]) -> Bool {
         words.contains { pastWords.contains($0) } || " \(words.joined(separator: " ")) ".contains(" how did ")
     }
 
@@ -322,7 +314,7 @@ public enum QuestionWords {
     }
 
     /// A day of the month ("5", "5th").
-    public static func dayNumber(_ word: String) -> Int? {
+    static func dayNumber(_ word: String) -> Int? {
         let digits = word.prefix { $0.isNumber }
         guard let day = Int(digits), (1...31).contains(day),
             word.count == digits.count || ["st", "nd", "rd", "th"].contains(String(word.dropFirst(digits.count)))

@@ -6,9 +6,9 @@ public import Foundation
 /// same whoever asks.
 public struct ScopedStateStore: ProviderStateStore {
     /// The store underneath.
-    public let base: any ProviderStateStore
+    let base: any ProviderStateStore
     /// Put before every key (empty: the store as it is).
-    public let scope: String
+    let scope: String
 
     /// Wraps `base`; keys get `scope` in front.
     public init(_ base: any ProviderStateStore, scope: String) {

@@ -80,11 +80,11 @@ extension Tool {
 /// A provider's name and priority as shown by `tools list --providers`.
 public struct ProviderInfo: Sendable, Hashable, Codable {
     /// Provider name, e.g. `espn`.
-    public var name: String
+    var name: String
     /// Lower is tried first.
-    public var priority: Int
+    var priority: Int
     /// A short note, e.g. "web search fallback".
-    public var note: String?
+    var note: String?
 
     /// Creates provider information.
     public init(name: String, priority: Int, note: String? = nil) {

@@ -175,7 +175,7 @@ public struct ToolParameter: Sendable {
     public var access: Access
     /// Words of a choice that ask for a write (calendar's `add`): left out for callers who may
     /// not write.
-    public var writeChoices: Set<String>
+    var writeChoices: Set<String>
 
     /// Creates a parameter.
     public init(
@@ -215,8 +215,7 @@ public struct ToolArguments: Sendable, Hashable {
         self.values = values
     }
 
-    /// A text value.
-    public func string(_ name: String) -> String? {
+    func string(_ name: String) -> String? {
         switch values[name] {
         case .string(let value): value
         case .integer(let value): String(value)
@@ -226,8 +225,7 @@ public struct ToolArguments: Sendable, Hashable {
         }
     }
 
-    /// A whole-number value.
-    public func integer(_ name: String) -> Int? {
+    func integer(_ name: String) -> Int? {
         switch values[name] {
         case .integer(let value): value
         case .number(let value): Int(exactly: value)
@@ -236,8 +234,7 @@ public struct ToolArguments: Sendable, Hashable {
         }
     }
 
-    /// A number value.
-    public func number(_ name: String) -> Double? {
+    func number(_ name: String) -> Double? {
         switch values[name] {
         case .number(let value): value
         case .integer(let value): Double(value)
@@ -247,7 +244,7 @@ public struct ToolArguments: Sendable, Hashable {
     }
 
     /// A switch value (absent means `false`).
-    public func flag(_ name: String) -> Bool {
+    func flag(_ name: String) -> Bool {
         if case .boolean(let value) = values[name] { return value }
         return false
     }

@@ -54,7 +54,7 @@ extension WebSearching {
 /// SearXNG): one chain that every tool's web fallback shares.
 public struct WebSearchChain: WebSearching {
     /// The members, in the order tried.
-    public let members: [any WebSearching]
+    let members: [any WebSearching]
 
     /// Creates a chain; nil when `members` is empty (no web search configured).
     public init?(_ members: [any WebSearching]) {
@@ -100,7 +100,7 @@ public struct WebSearchChain: WebSearching {
 /// small model's context.
 public enum WebSearchFallbacks {
     /// Hits asked for and shown.
-    public static let hitCount = 5
+    static let hitCount = 5
     /// The priority of the first searcher; each later one is one more (after every tool's own API).
     public static let firstPriority = 100
 }
@@ -117,8 +117,7 @@ public enum WebSearchFallbacks {
 ///     answer: { query, words, hits in .web(WebWeather(place: query.placeText, query: words, hits: hits)) })
 /// ```
 public struct WebSearchFallback<Query: Sendable, Output: Sendable>: Provider {
-    /// The searcher asked.
-    public let searcher: any WebSearching
+    let searcher: any WebSearching
     /// Lower is tried first.
     public let priority: Int
     /// The search words for a query; nil or empty: this query cannot be searched (skipped).
@@ -127,7 +126,7 @@ public struct WebSearchFallback<Query: Sendable, Output: Sendable>: Provider {
     let answer: @Sendable (Query, String, [WebSearchHit]) -> Output
 
     /// Creates the fallback over one searcher.
-    public init(
+    init(
         searcher: any WebSearching, priority: Int = WebSearchFallbacks.firstPriority,
         question: @escaping @Sendable (Query) -> String?,
         answer: @escaping @Sendable (Query, String, [WebSearchHit]) -> Output

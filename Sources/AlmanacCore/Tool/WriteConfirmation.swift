@@ -52,7 +52,7 @@ public struct ConfirmationRequired: Error, Sendable, CustomStringConvertible {
 /// arguments are absent from the published schemas.
 public struct CallerWrites: Sendable {
     /// The front the caller arrived by: `serve`, `mcp` or `ask`.
-    public var front: String
+    var front: String
     /// The process's single-use confirmation tokens.
     public var tokens: WriteTokens
     /// Who asks (an MCP session, an HTTP client and its token): a token is good only for the caller
@@ -153,5 +153,5 @@ public actor WriteTokens {
     }
 
     /// Tokens kept now (for tests).
-    public var count: Int { pending.count }
+    var count: Int { pending.count }
 }
