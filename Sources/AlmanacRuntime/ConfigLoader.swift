@@ -8,7 +8,7 @@ public enum ConfigLoader {
 
     /// The config file path: `ALMANAC_CONFIG`, else `$XDG_CONFIG_HOME/almanac/config.toml`, else
     /// `~/.config/almanac/config.toml`.
-    public static func path(environment: [String: String]) -> String {
+    static func path(environment: [String: String]) -> String {
         if let explicit = environment["ALMANAC_CONFIG"], !explicit.isEmpty { return explicit }
         if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty { return xdg + "/almanac/config.toml" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/almanac/config.toml"

@@ -6,18 +6,18 @@ import Logging
 /// Options the CLI (or MCP server) sets for one process.
 public struct RuntimeOptions: Sendable {
     /// `--tz`: the viewer's IANA zone; nil means `TZ`/system zone.
-    public var timeZone: String?
+    var timeZone: String?
     /// `--no-cache`: skip fresh cache reads (results are still stored).
-    public var noCache: Bool
+    var noCache: Bool
     /// Wraps the live/replay transport (`tools fixtures record` records through it).
-    public var wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
+    var wrapTransport: (@Sendable (any HTTPTransport) -> any HTTPTransport)?
     /// A store shared by several hosts (`tools serve` with PostgreSQL) in place of the SQLite
     /// file: cache entries, notes and provider state all go there, with no memory layer in front
     /// (another host may have written a newer entry).
     public var sharedStore: (any CacheStore & ProviderStateStore)?
     /// The front untrusted callers of this process arrive by (`serve`, `mcp`, `ask`): their
     /// writes are allowed when `[serve] allow_writes` names it (docs/security.md).
-    public var front: String?
+    var front: String?
 
     /// Creates options.
     public init(
@@ -61,7 +61,7 @@ public struct Runtime: Sendable {
     /// Provider state (request intervals, upstream expiry, CalDAV mirrors): the shared store when
     /// hosts share one, else the SQLite file, else one memory store kept for the process, so a
     /// long-running server keeps its intervals between requests.
-    public let state: any ProviderStateStore
+    let state: any ProviderStateStore
     /// What URLs may reach, for the command line; JSON callers get it as ``CallerTrust/untrusted``.
     public private(set) var egress: EgressPolicy
     /// The tools untrusted callers may see and call (`[serve] tools` and `deny_tools`); the
@@ -263,7 +263,7 @@ public struct Runtime: Sendable {
 
     /// The same runtime (one coordinator, cache and transport) for one request of a long-running
     /// server: the clock read now unless `ALMANAC_NOW` fixes it, and the request's zone if given.
-    public func forRequest(timeZone zone: TimeZone? = nil) -> Runtime {
+    func forRequest(timeZone zone: TimeZone? = nil) -> Runtime {
         var copy = self
         if settings.env("ALMANAC_NOW") == nil { copy.now = Date() }
         if let zone { copy.timeZone = zone }
@@ -337,7 +337,7 @@ public struct Runtime: Sendable {
     }
 
     /// The published tool `name`, else a one-line usage error naming the published ones.
-    public func publishedTool(_ name: String) throws -> any Tool {
+    func publishedTool(_ name: String) throws -> any Tool {
         if let refusal = switchedOff(name) { throw refusal }
         return try offered.require(name)
     }

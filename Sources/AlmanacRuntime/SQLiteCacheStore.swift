@@ -16,10 +16,10 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     /// The database file.
     public let path: String
     /// Where a damaged cache file was moved when this store replaced it (nil: it was fine).
-    public let movedAside: String?
+    let movedAside: String?
 
     /// Opens (creating if needed) `cache.sqlite` in `directory`.
-    public init(directory: URL) throws {
+    init(directory: URL) throws {
         let existed = FileManager.default.fileExists(atPath: directory.path)
         try FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -45,7 +45,7 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
 
     /// Why a cache folder could not be used, in a few words (Foundation's NSError description
     /// on Linux is a multi-line dump of its user info).
-    public static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         if let database = error as? DatabaseError {
             return database.message ?? "SQLite error \(database.resultCode.rawValue)"
         }
@@ -186,7 +186,7 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
     /// Payloads from this size on are written into a zero-filled blob of their size a MB at a time:
     /// bound as a value, SQLite copies the bytes once for the binding and once more into the
     /// record, so a 19 MB calendar feed cost 40 MB of heap at once, the peak of the whole call.
-    public static let streamedPayloadBytes = 1 << 20
+    static let streamedPayloadBytes = 1 << 20
 
     /// Writes `payload` into the `payload` blob of `row` (as big as `payload`), within the caller's
     /// transaction.

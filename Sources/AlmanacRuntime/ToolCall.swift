@@ -15,7 +15,7 @@ public struct ToolCall: Sendable {
     }
 
     /// The tool's name as the caller wrote it.
-    public var tool: String
+    var tool: String
     /// Its arguments.
     public var input: Input
     /// The rendering of ``ToolReply/text``.
@@ -52,9 +52,9 @@ public struct ToolCall: Sendable {
 /// text together, plus `overhead`, the bytes a front adds to join them (HTTP puts both in one body).
 public struct AnswerCap: Sendable {
     /// Largest answer in bytes.
-    public var limit: Int
+    var limit: Int
     /// Bytes the front adds around the two parts.
-    public var overhead: Int
+    var overhead: Int
 
     /// Creates the cap.
     public init(limit: Int, overhead: Int = 0) {

@@ -60,7 +60,7 @@ public struct ToolFailure: Error, Sendable {
     }
 
     /// The words metrics count it by: usage, unavailable, unconfigured or error.
-    public var status: String {
+    var status: String {
         switch kind {
         case .usage, .switchedOff, .unknownTool: "usage"
         case .unavailable: "unavailable"
@@ -82,7 +82,7 @@ public struct ToolFailure: Error, Sendable {
     }
 
     /// The process exit status (sysexits.h; 130 when cancelled).
-    public var exitStatus: Int32 { kind == .cancelled ? 130 : error.exitStatus }
+    var exitStatus: Int32 { kind == .cancelled ? 130 : error.exitStatus }
 
     /// One line: the message, then each provider's failure, else the suggestion.
     public var line: String {

@@ -1,11 +1,11 @@
 import AlmanacCore
 import AlmanacCurl
-import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import Testing
 
 @testable import AlmanacCalendar
+@testable import AlmanacRuntime
 
 /// CalDAV state in the real SQLite cache, across runs and processes, against a real Radicale: the
 /// sync token and ETags survive, a DELETE costs one small REPORT, a failing server gives the cached

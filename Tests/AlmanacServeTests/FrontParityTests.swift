@@ -1,11 +1,11 @@
 import AlmanacCore
 import AlmanacMCP
-import AlmanacRuntime
 import AlmanacTesting
 import Foundation
 import MCP
 import Testing
 
+@testable import AlmanacRuntime
 @testable import AlmanacServe
 
 /// The three fronts reach a tool through one entry (``Runtime/answer(_:)``, issue 32 point 6): for
