@@ -155,10 +155,9 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         }
     }
 
-    /// Stores an entry in one transaction.
+    /// Stores an entry: a small one by one statement, a big one streamed into its row in one transaction.
     public func store(_ entry: CacheEntry) async throws {
-        let streamed = entry.payload.count >= Self.streamedPayloadBytes
-        if !streamed {
+        guard entry.payload.count >= Self.streamedPayloadBytes else {
             // One statement is a transaction by itself, prepared once per connection: a server
             // stores an entry per call (parsing the SQL and BEGIN/COMMIT were most of its cost).
             try await pool.writeWithoutTransaction { db in
@@ -173,13 +172,12 @@ public final class SQLiteCacheStore: CacheStore, ProviderStateStore, Sendable {
         }
         try await pool.write { db in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, "
-                    + (streamed ? "zeroblob(?))" : "?)"),
+                sql:
+                    "INSERT OR REPLACE INTO entry (key, tool, provider, fetchedAt, payload) VALUES (?, ?, ?, ?, zeroblob(?))",
                 arguments: [
-                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970,
-                    streamed ? entry.payload.count.databaseValue : entry.payload.databaseValue,
+                    entry.key, entry.tool, entry.provider, entry.fetchedAt.timeIntervalSince1970, entry.payload.count,
                 ])
-            if streamed { try Self.writeInPlace(entry.payload, row: db.lastInsertedRowID, db) }
+            try Self.writeInPlace(entry.payload, row: db.lastInsertedRowID, db)
         }
     }
 
