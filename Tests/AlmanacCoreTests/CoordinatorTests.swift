@@ -377,6 +377,60 @@ struct DeadlineTests {
         #expect(!finished.isSet, "the caller waited for the body")
         release.set()
     }
+
+    @Test("on the live clock, the caller is released while a body that ignores cancellation still runs")
+    func liveLate() async throws {
+        let finished = Flag()
+        let release = Flag()
+        await #expect(throws: DeadlineExceeded.self) {
+            try await Deadline.run(.milliseconds(30)) {
+                for _ in 0..<300 where !release.isSet {
+                    await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
+                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
+                    }
+                }
+                finished.set()
+                return 1
+            }
+        }
+        #expect(!finished.isSet, "the caller waited for the body")
+        release.set()
+    }
+
+    @Test("a body that finishes first stops its live timer: nothing of the call is kept")
+    func stopsTimer() async throws {
+        let timer = DeadlineTimer()
+        let fired = Flag()
+        let stop = timer.schedule(after: .seconds(30)) { fired.set() }
+        #expect(timer.pendingCount == 1)
+        timer.cancel(stop)
+        #expect(timer.pendingCount == 0)
+        let clock = AttemptClock(ContinuousClock(), liveTimer: timer)
+        for value in 0..<20 {
+            #expect(try await Deadline.run(.seconds(30), clock: clock) { value } == value)
+        }
+        #expect(timer.pendingCount == 0, "a finished call's deadline (and all it holds) was kept")
+        #expect(!fired.isSet)
+    }
+
+    @Test("a sooner deadline set after a later one wakes the timer; a cancelled one never fires")
+    func soonerFirst() async throws {
+        let timer = DeadlineTimer()
+        let late = Flag()
+        let cancelled = Flag()
+        let soon = Flag()
+        let lateTicket = timer.schedule(after: .seconds(60)) { late.set() }
+        try await Task.sleep(for: .milliseconds(20))  // the thread now sleeps until the late one
+        let cancelledTicket = timer.schedule(after: .milliseconds(10)) { cancelled.set() }
+        timer.cancel(cancelledTicket)
+        _ = timer.schedule(after: .milliseconds(20)) { soon.set() }
+        // Bounded: at most 5 s, where a timer that slept on would take 60.
+        for _ in 0..<500 where !soon.isSet { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(soon.isSet, "the sooner deadline waited for the later one")
+        #expect(!cancelled.isSet)
+        #expect(!late.isSet)
+        timer.cancel(lateTicket)
+    }
 }
 
 /// A flag shared with an escaping closure.
