@@ -64,7 +64,11 @@ enum PluginSchema {
                     help += " (JSON)"
                 default: kind = .string
                 }
-                return ToolParameter(name, kind, help: help, required: required.contains(name))
+                // `--repo-path` for `repo_path`, as command lines spell it (the schema's name stays
+                // the one shown and sent), unless another property is called that.
+                let dashed = name.replacingOccurrences(of: "_", with: "-")
+                let aliases = dashed != name && properties[dashed] == nil ? ["--" + dashed] : []
+                return ToolParameter(name, kind, help: help, required: required.contains(name), aliases: aliases)
             })
     }
 
