@@ -361,14 +361,7 @@ struct DeadlineTests {
         let release = Flag()
         let caller = Task {
             try await Deadline.run(.milliseconds(50), clock: AttemptClock(manual)) {
-                // Naps that cancellation cannot cut short; bounded: at most 3000 of 10 ms.
-                for _ in 0..<3000 where !release.isSet {
-                    await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
-                    }
-                }
-                finished.set()
-                return 1
+                await Self.napsIgnoringCancellation(upTo: 3000, until: release, then: finished)
             }
         }
         try await manual.waitForSleepers()
@@ -384,17 +377,23 @@ struct DeadlineTests {
         let release = Flag()
         await #expect(throws: DeadlineExceeded.self) {
             try await Deadline.run(.milliseconds(30)) {
-                for _ in 0..<300 where !release.isSet {
-                    await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
-                        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
-                    }
-                }
-                finished.set()
-                return 1
+                await Self.napsIgnoringCancellation(upTo: 300, until: release, then: finished)
             }
         }
         #expect(!finished.isSet, "the caller waited for the body")
         release.set()
+    }
+
+    /// Naps of 10 ms that cancellation cannot cut short (bounded: at most `naps`) until `release`
+    /// is set; then sets `finished`.
+    static func napsIgnoringCancellation(upTo naps: Int, until release: Flag, then finished: Flag) async -> Int {
+        for _ in 0..<naps where !release.isSet {
+            await withCheckedContinuation { (nap: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { nap.resume() }
+            }
+        }
+        finished.set()
+        return 1
     }
 
     @Test("a body that finishes first stops its live timer: nothing of the call is kept")
