@@ -26,9 +26,8 @@ package enum PluginJSONLine {
     /// number that is not a whole number below 10^15 or, sorted, a key that is not ASCII (the caller
     /// then uses JSONEncoder, which formats and orders those).
     static func encode(_ value: JSONValue, sortedKeys: Bool = false) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        return write(value, sortedKeys: sortedKeys, to: &out) ? out : nil
+        var writer = JSONWriter(capacity: 256)
+        return write(value, sortedKeys: sortedKeys, to: &writer) ? writer.bytes : nil
     }
 
     /// `value` as one line of JSON: the fast path, else JSONEncoder with the same options (the one
@@ -52,38 +51,37 @@ package enum PluginJSONLine {
 
     /// A plugin answer's cache entry, as JSONEncoder writes ``PluginAnswer`` (nil: see ``encode(_:sortedKeys:)``).
     static func encode(structured: JSONValue?, text: String) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + text.utf8.count)
-        out += #"{"#.utf8
+        var writer = JSONWriter(capacity: 256 + text.utf8.count)
+        writer.bytes += #"{"#.utf8
         if let structured {
-            out += #""structured":"#.utf8
-            guard write(structured, sortedKeys: false, to: &out) else { return nil }
-            out.append(UInt8(ascii: ","))
+            writer.bytes += #""structured":"#.utf8
+            guard write(structured, sortedKeys: false, to: &writer) else { return nil }
+            writer.bytes.append(UInt8(ascii: ","))
         }
-        out += #""text":"#.utf8
-        writeString(text, to: &out)
-        out.append(UInt8(ascii: "}"))
-        return out
+        writer.bytes += #""text":"#.utf8
+        writer.string(text)
+        writer.bytes.append(UInt8(ascii: "}"))
+        return writer.bytes
     }
 
-    private static func write(_ value: JSONValue, sortedKeys: Bool, to out: inout [UInt8]) -> Bool {
+    private static func write(_ value: JSONValue, sortedKeys: Bool, to writer: inout JSONWriter) -> Bool {
         switch value {
-        case .null: out += "null".utf8
-        case .bool(let flag): out += (flag ? "true" : "false").utf8
+        case .null: writer.bytes += "null".utf8
+        case .bool(let flag): writer.bytes += (flag ? "true" : "false").utf8
         case .number(let number):
             // What JSONValue.encode writes as an integer; anything else is left to JSONEncoder.
             guard number.rounded() == number, abs(number) < 1e15 else { return false }
-            out += String(Int64(number)).utf8
-        case .string(let text): writeString(text, to: &out)
+            writer.bytes += String(Int64(number)).utf8
+        case .string(let text): writer.string(text)
         case .array(let items):
-            out.append(UInt8(ascii: "["))
+            writer.bytes.append(UInt8(ascii: "["))
             for (offset, item) in items.enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                guard write(item, sortedKeys: sortedKeys, to: &out) else { return false }
+                if offset > 0 { writer.bytes.append(UInt8(ascii: ",")) }
+                guard write(item, sortedKeys: sortedKeys, to: &writer) else { return false }
             }
-            out.append(UInt8(ascii: "]"))
+            writer.bytes.append(UInt8(ascii: "]"))
         case .object(let fields):
-            out.append(UInt8(ascii: "{"))
+            writer.bytes.append(UInt8(ascii: "{"))
             var members = Array(fields)
             if sortedKeys {
                 // ASCII keys sort the same by bytes as JSONEncoder sorts them; others are left to it.
@@ -92,38 +90,15 @@ package enum PluginJSONLine {
             }
             var first = true
             for (key, item) in members {
-                if !first { out.append(UInt8(ascii: ",")) }
+                if !first { writer.bytes.append(UInt8(ascii: ",")) }
                 first = false
-                writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                guard write(item, sortedKeys: sortedKeys, to: &out) else { return false }
+                writer.string(key)
+                writer.bytes.append(UInt8(ascii: ":"))
+                guard write(item, sortedKeys: sortedKeys, to: &writer) else { return false }
             }
-            out.append(UInt8(ascii: "}"))
+            writer.bytes.append(UInt8(ascii: "}"))
         }
         return true
-    }
-
-    /// A JSON string as JSONEncoder writes it with `.withoutEscapingSlashes`.
-    static func writeString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x0D: out += #"\r"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0x08: out += #"\b"#.utf8
-            case 0x0C: out += #"\f"#.utf8
-            case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out += #"\u00"#.utf8
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// A strict RFC 8259 reader over one line.

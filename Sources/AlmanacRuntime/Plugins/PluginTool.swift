@@ -152,7 +152,7 @@ struct PluginPayload: CompactJSONPayload {
         if let structured = answer.structured {
             writer.bytes += try PluginJSONLine.encoded(structured, sortedKeys: true)
         } else {
-            PluginJSONLine.writeString(answer.text, to: &writer.bytes)
+            writer.string(answer.text)
         }
     }
 
