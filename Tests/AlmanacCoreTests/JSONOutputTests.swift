@@ -34,6 +34,20 @@ struct JSONOutputTests {
         #expect(try decoder.decode(Sample.self, from: Data(#"{"name":"a"}"#.utf8)).note == nil)
     }
 
+    @Test("an attempt is written by hand exactly as JSONEncoder writes it, with and without detail")
+    func attemptBytes() throws {
+        let attempts = [
+            ProviderAttempt(provider: "espn", outcome: .ok, milliseconds: 12),
+            ProviderAttempt(
+                provider: "met \"no\"", outcome: .timeout, milliseconds: 8000, detail: "no answer\nwithin 8 s"),
+        ]
+        for attempt in attempts {
+            var writer = JSONWriter()
+            attempt.writeJSON(to: &writer)
+            #expect(writer.bytes == Array(try JSONOutput.encoder().encode(attempt)))
+        }
+    }
+
     @Test("an envelope nested in another answer's data is the top-level envelope, keys sorted, not text")
     func nested() throws {
         let metadata = ResultMetadata(

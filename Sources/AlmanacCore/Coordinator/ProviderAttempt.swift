@@ -38,6 +38,24 @@ public struct ProviderAttempt: Sendable, Codable, Equatable {
         case milliseconds = "ms"
         case detail
     }
+
+    /// Appends the attempt as JSONEncoder writes it with sorted keys (``CodingKeys``; `detail`
+    /// left out when nil), without an encoder run per attempt: the envelope's hot path.
+    func writeJSON(to writer: inout JSONWriter) {
+        writer.raw("{")
+        if let detail {
+            writer.raw(#""detail":"#)
+            writer.string(detail)
+            writer.raw(",")
+        }
+        writer.raw(#""ms":"#)
+        writer.raw(String(milliseconds))
+        writer.raw(#","outcome":"#)
+        writer.string(outcome.rawValue)
+        writer.raw(#","provider":"#)
+        writer.string(provider)
+        writer.raw("}")
+    }
 }
 
 /// A coordinated result: the value plus where and when it came from.

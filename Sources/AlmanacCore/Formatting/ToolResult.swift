@@ -212,19 +212,8 @@ public enum Envelope {
         writer.bool(metadata.stale)
         writer.raw(#","attempts":["#)
         for (index, attempt) in metadata.attempts.enumerated() {
-            writer.raw(index == 0 ? "{" : ",{")
-            if let detail = attempt.detail {
-                writer.raw(#""detail":"#)
-                writer.string(detail)
-                writer.raw(",")
-            }
-            writer.raw(#""ms":"#)
-            writer.raw(String(attempt.milliseconds))
-            writer.raw(#","outcome":"#)
-            writer.string(attempt.outcome.rawValue)
-            writer.raw(#","provider":"#)
-            writer.string(attempt.provider)
-            writer.raw("}")
+            if index > 0 { writer.raw(",") }
+            attempt.writeJSON(to: &writer)
         }
         writer.raw(#"],"data":"#)
         if let compact = payload as? any CompactJSONPayload {
