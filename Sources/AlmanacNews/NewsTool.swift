@@ -125,7 +125,7 @@ public struct NewsTool: Tool {
             since = duration
         }
         let interval = try minimumInterval(settings)
-        let topic = arguments.string(NewsParameter.topic).map { FeedParser.collapse($0) }.flatMap {
+        let topic = arguments.string(NewsParameter.topic).map { Spaces.collapse($0) }.flatMap {
             $0.isEmpty ? nil : $0
         }
         if let raw = try arguments.text(

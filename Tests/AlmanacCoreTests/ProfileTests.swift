@@ -39,6 +39,9 @@ struct ProfileTests {
         #expect(profile.searchedTopics == ["Swift", "formula 1", "rust"])
         #expect(Profile.maximumSearchedTopics == 3)
         #expect(Profile(topics: ["a  b", "c"]).searchedTopics == ["a b", "c"])
+        // Read as the news tool reads `--topic`: the same function, so the two never disagree.
+        let written = ["\r\n swift\tnews\u{A0}", " \n", "café  au lait"]
+        #expect(Profile(topics: written).searchedTopics == written.map(Spaces.collapse).filter { !$0.isEmpty })
     }
 
     @Test("no [me] is an empty profile; the environment wins over the file")

@@ -1,3 +1,4 @@
+import AlmanacCore
 import AlmanacTesting
 import Foundation
 import Testing
@@ -53,7 +54,7 @@ struct FeedparserPeerTests {
         guard let title else { return nil }
         if json { return JSONFeed.plainTitle(title).isEmpty ? nil : JSONFeed.plainTitle(title) }
         let text = HTMLish.looksLikeMarkup(title) ? FragmentText.plain(title) : title
-        let collapsed = FeedParser.collapse(text)
+        let collapsed = Spaces.collapse(text)
         return collapsed.isEmpty ? nil : collapsed
     }
 

@@ -100,16 +100,12 @@ public struct Profile: Sendable, Hashable {
         var seen: Set<String> = []
         var kept: [String] = []
         for raw in topics where kept.count < Self.maximumSearchedTopics {
-            let topic = raw.split(whereSeparator: Self.topicSpaces.contains).joined(separator: " ")
+            let topic = Spaces.collapse(raw)
             guard !topic.isEmpty, seen.insert(topic.lowercased()).inserted else { continue }
             kept.append(topic)
         }
         return kept
     }
-
-    /// The spaces the news tool collapses in a topic (ASCII and no-break), so that both read one
-    /// topic alike ("\r\n" is one character).
-    private static let topicSpaces: Set<Character> = [" ", "\t", "\n", "\r", "\r\n", "\u{A0}"]
 
     /// The place a name means: a key of `places` (compared without case), else nil.
     public func place(named name: String) -> (name: String, place: String)? {

@@ -1,3 +1,4 @@
+import AlmanacCore
 import AlmanacRead
 package import Foundation
 
@@ -123,31 +124,7 @@ package enum FeedParser {
 
     /// A title as one line of plain text.
     static func plainTitle(_ text: String) -> String {
-        collapse(text)
-    }
-
-    /// Whitespace runs as one space, trimmed (ASCII whitespace and no-break spaces, byte by byte:
-    /// Foundation's character sets cost more than the whole XML parse).
-    static func collapse(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var space = false
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            // U+00A0 (no-break space) is C2 A0.
-            let width = byte == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0 ? 2 : 1
-            if width == 2 || byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-                space = !output.isEmpty
-            } else {
-                if space { output.append(0x20) }
-                space = false
-                output.append(byte)
-            }
-            index += width
-        }
-        return String(decoding: output, as: UTF8.self)
+        Spaces.collapse(text)
     }
 
     /// `text` without ASCII whitespace at either end.
@@ -450,7 +427,7 @@ final class FeedBuilder: XMLEventSink {
         if let raw = title, pending.titleIsHTML || HTMLish.looksLikeMarkup(raw) {
             title = FragmentText.plain(raw)
         }
-        title = title.map(FeedParser.collapse).flatMap { $0.isEmpty ? nil : $0 }
+        title = title.map(Spaces.collapse).flatMap { $0.isEmpty ? nil : $0 }
         let summary: (text: String, html: Bool) =
             [pending.description, pending.content].compactMap { $0 }.first { !$0.text.isEmpty }
             ?? pending.mediaDescription.map { ($0, false) } ?? ("", false)

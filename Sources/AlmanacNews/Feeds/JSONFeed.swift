@@ -1,3 +1,4 @@
+import AlmanacCore
 import AlmanacRead
 import Foundation
 
@@ -80,15 +81,15 @@ enum JSONFeed {
                 summary: summary.0, summaryIsHTML: summary.1, id: item.id?.text)
         }
         return ParsedFeed(
-            format: .json, title: document.title.map(FeedParser.collapse), link: document.homePageURL, items: items,
+            format: .json, title: document.title.map(Spaces.collapse), link: document.homePageURL, items: items,
             notes: [])
     }
 
     /// A JSON Feed title is plain text by the spec, yet producers escape entities (`&#8216;`): those
     /// are decoded by the page reader's extractor, while `<` stays a letter (a post titled "<i> and <b>").
     static func plainTitle(_ title: String) -> String {
-        guard HTMLish.looksLikeMarkup(title) else { return FeedParser.collapse(title) }
-        return FeedParser.collapse(FragmentText.plain(title.replacingOccurrences(of: "<", with: "&lt;")))
+        guard HTMLish.looksLikeMarkup(title) else { return Spaces.collapse(title) }
+        return Spaces.collapse(FragmentText.plain(title.replacingOccurrences(of: "<", with: "&lt;")))
     }
 
     /// One line for a decoding error, without the value (it is the upstream's).

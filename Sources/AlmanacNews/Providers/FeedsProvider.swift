@@ -317,7 +317,7 @@ extension ParsedFeed {
                 ? String(decoding: item.summary.utf8.prefix(FeedsProvider.summaryMarkupBytes), as: UTF8.self)
                 : item.summary
             let text = item.summaryIsHTML ? FragmentText.plain(html, base: base) : item.summary
-            feed.items[index].summary = FeedsProvider.bounded(FeedParser.collapse(text), limit: NewsItem.summaryLimit)
+            feed.items[index].summary = FeedsProvider.bounded(Spaces.collapse(text), limit: NewsItem.summaryLimit)
             feed.items[index].summaryIsHTML = false
         }
         self = feed
