@@ -45,11 +45,11 @@ extension Tools {
                 }
                 let context = runtime.context()
                 var lines: [String] = []
+                // One column for every name: plugin tools' (`time.get_current_time`) are longer
+                // than the built-ins'.
+                let width = max(10, (runtime.registry.tools.map(\.name.count).max() ?? 0) + 2)
                 for tool in runtime.registry.tools {
-                    // Plugin tools' names (`time.get_current_time`) are longer than the built-ins'.
-                    var line =
-                        tool.name.padding(toLength: max(10, tool.name.count + 2), withPad: " ", startingAt: 0)
-                        + tool.summary
+                    var line = tool.name.padding(toLength: width, withPad: " ", startingAt: 0) + tool.summary
                     if let reason = tool.unconfiguredReason(in: context) { line += " [unconfigured: \(reason)]" }
                     lines.append(line)
                     if providers { lines += Self.chain(of: tool, runtime: runtime, context: context) }

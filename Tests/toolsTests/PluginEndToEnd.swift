@@ -120,6 +120,14 @@ struct PluginTimeEndToEndTests {
         #expect(list.stdout.contains("time.get_current_time"))
         #expect(list.stdout.contains("time.convert_time"))
         #expect(list.stdout.contains("(plugin time)"))
+        // One column: built-in and plugin summaries start at the same place.
+        let starts = Set(
+            list.stdout.split(separator: "\n").filter { !$0.hasPrefix(" ") }.map { line in
+                line.distance(
+                    from: line.startIndex,
+                    to: line.firstIndex(of: " ").flatMap { line[$0...].firstIndex { $0 != " " } } ?? line.endIndex)
+            })
+        #expect(starts.count == 1, "\(list.stdout)")
         let definitions = try #require(
             try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
         let function = try #require(
