@@ -154,7 +154,7 @@ struct ToolAPI: Sendable {
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return [:] }
         // The plugins' byte parser first; JSONDecoder for what it leaves (it reads the same values).
         guard
-            let value = PluginJSONLine.parse(body) ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(body))),
+            let value = JSONValue.quickParse(body) ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(body))),
             case .object(let members) = value
         else {
             throw AlmanacError.usage(

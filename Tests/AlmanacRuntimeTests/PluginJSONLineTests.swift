@@ -28,7 +28,7 @@ struct PluginJSONLineTests {
     func readsLikeFoundation() {
         for line in Self.lines {
             let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
-            if let fast = PluginJSONLine.parse(Array(line.utf8)) {
+            if let fast = JSONValue.quickParse(Array(line.utf8)) {
                 #expect(fast == foundation, "\(line)")
                 // -0 stays -0 (JSONValue's == does not tell).
                 if case .number(let a) = fast, case .number(let b) = foundation {
@@ -36,15 +36,15 @@ struct PluginJSONLineTests {
                 }
             }
         }
-        #expect(PluginJSONLine.parse([0x22, 0xFF, 0x22]) == nil)
+        #expect(JSONValue.quickParse([0x22, 0xFF, 0x22]) == nil)
     }
 
     @Test("a plugin's usual answers and errors take the fast path")
     func usualLinesAreFast() throws {
-        let answer = try #require(PluginJSONLine.parse(Array(Self.lines[0].utf8)))
+        let answer = try #require(JSONValue.quickParse(Array(Self.lines[0].utf8)))
         #expect(answer.objectValue?["id"] == 17)
         #expect(answer.objectValue?["result"]?.objectValue?["isError"] == false)
-        let error = try #require(PluginJSONLine.parse(Array(Self.lines[1].utf8)))
+        let error = try #require(JSONValue.quickParse(Array(Self.lines[1].utf8)))
         #expect(error.objectValue?["error"]?.objectValue?["message"] == "bad \"zone\" é/")
     }
 

@@ -231,7 +231,7 @@ final class PluginConnection: Sendable {
                 if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
                 // The fast path; JSONDecoder for what it leaves (and for naming a bad line the same way).
                 guard
-                    let value = PluginJSONLine.parse(line)
+                    let value = JSONValue.quickParse(line)
                         ?? (try? Self.decoder.decode(JSONValue.self, from: Data(line)))
                 else {
                     throw ProviderFailure(.decoding, "it wrote a line that is not JSON during \(step)")
