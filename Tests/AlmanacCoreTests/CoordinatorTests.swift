@@ -396,6 +396,24 @@ struct DeadlineTests {
         return 1
     }
 
+    @Test("a finished call lets go of its work: nothing the body captured is kept")
+    func releasesWork() async throws {
+        final class Token: Sendable {}
+        weak var released: Token?
+        do {
+            let token = Token()
+            released = token
+            let answer = try await Deadline.run(.seconds(30)) { () -> Int in
+                withExtendedLifetime(token) { 1 }
+            }
+            #expect(answer == 1)
+        }
+        // The work's task may still be ending (it resumed the caller first); bounded: 1 s.
+        for _ in 0..<100 where released != nil { try await Task.sleep(for: .milliseconds(10)) }
+        // A finished task lets go of its closure, so the deadline's hold on the task is no cycle.
+        #expect(released == nil, "the work's task or its deadline kept the body alive")
+    }
+
     @Test("a body that finishes first stops its live timer: nothing of the call is kept")
     func stopsTimer() async throws {
         let timer = DeadlineTimer()
