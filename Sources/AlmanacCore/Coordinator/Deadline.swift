@@ -45,6 +45,9 @@ public struct AttemptClock: Sendable {
         }
     }
 
+    /// The live clock, made once: `Deadline.run` without a clock is on every call's path.
+    static let continuous = AttemptClock(ContinuousClock())
+
     /// Calls `fire` once `delay` has passed on the clock, unless the returned closure is called first.
     func timer(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         startTimer(delay, fire)
@@ -65,7 +68,7 @@ public enum Deadline {
     public static func run<T: Sendable>(
         _ timeout: Duration, _ body: @escaping @Sendable () async throws -> T
     ) async throws -> T {
-        try await run(timeout, clock: AttemptClock(ContinuousClock()), body)
+        try await run(timeout, clock: .continuous, body)
     }
 
     /// Runs `body`, throwing ``DeadlineExceeded`` once `timeout` has passed on `clock` (a test's
