@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -44,37 +43,31 @@ public enum ToolsBinary {
         return environment
     }
 
-    /// Runs `tools` with `arguments`, waiting at most `timeout` seconds.
+    /// Runs `tools` with `arguments`, waiting at most `timeout` seconds (on a thread of its own,
+    /// not the caller's: see ``Command/run(_:_:environment:stdin:timeout:)``).
     public static func run(
         _ arguments: [String], environment: [String: String], timeout: TimeInterval = 60
-    ) throws
+    ) async throws
         -> CommandOutput
     {
-        try Command.run(url, arguments, environment: environment, timeout: timeout)
+        try await Command.run(url, arguments, environment: environment, timeout: timeout)
     }
 
-    /// Runs one `tools` process per argument list, all at once (each waited for on a thread of its
-    /// own: blocking calls in a task group would run only as many at a time as the pool has
-    /// threads), and returns their outputs in order (nil where one could not start).
+    /// Runs one `tools` process per argument list, all at once, and returns their outputs in order
+    /// (nil where one could not start).
     public static func runAtOnce(
         _ argumentLists: [[String]], environment: [String: String], timeout: TimeInterval = 60
     )
         async -> [CommandOutput?]
     {
-        let outputs = Mutex<[CommandOutput?]>(Array(repeating: nil, count: argumentLists.count))
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            let group = DispatchGroup()
+        await withTaskGroup(of: (Int, CommandOutput?).self) { group in
             for (index, arguments) in argumentLists.enumerated() {
-                group.enter()
-                Thread {
-                    let output = try? run(arguments, environment: environment, timeout: timeout)
-                    outputs.withLock { $0[index] = output }
-                    group.leave()
-                }.start()
+                group.addTask { (index, try? await run(arguments, environment: environment, timeout: timeout)) }
             }
-            group.notify(queue: .global()) { done.resume() }
+            var outputs = [CommandOutput?](repeating: nil, count: argumentLists.count)
+            for await (index, output) in group { outputs[index] = output }
+            return outputs
         }
-        return outputs.withLock { $0 }
     }
 }
 
@@ -113,9 +106,28 @@ public enum ChildProcess {
 /// Runs programs with a bounded wait.
 public enum Command {
     /// Runs `executable` and collects its output; kills it after `timeout` seconds.
+    ///
+    /// The wait is on a thread of its own: a test that waited on its task's thread held one of
+    /// the few cooperative threads (two on a 2-core machine), and while end-to-end tests ran side
+    /// by side every other test's tasks, deadlines included, stalled behind them.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], stdin: Data? = nil,
         timeout: TimeInterval = 60
+    ) async throws -> CommandOutput {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<CommandOutput, any Error>) in
+            Thread {
+                done.resume(
+                    with: Result {
+                        try runBlocking(executable, arguments, environment: environment, stdin: stdin, timeout: timeout)
+                    })
+            }.start()
+        }
+    }
+
+    /// ``run(_:_:environment:stdin:timeout:)``, waiting on the calling thread (never a task's).
+    static func runBlocking(
+        _ executable: URL, _ arguments: [String], environment: [String: String], stdin: Data?,
+        timeout: TimeInterval
     ) throws -> CommandOutput {
         let process = Process()
         process.executableURL = executable

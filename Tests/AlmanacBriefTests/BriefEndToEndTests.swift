@@ -90,9 +90,9 @@ final class BriefScratch {
     func brief(
         _ day: RecordedDay, _ arguments: [String] = [], config: String = "", _ variables: [String: String] = [:]
     )
-        throws -> CommandOutput
+        async throws -> CommandOutput
     {
-        try ToolsBinary.run(
+        try await ToolsBinary.run(
             ["brief"] + day.arguments + arguments, environment: environment(day, config: config, variables))
     }
 }
@@ -102,9 +102,9 @@ struct BriefEndToEndTests {
     static func day(_ name: String) throws -> RecordedDay { try #require(RecordedDay.named(name)) }
 
     @Test("golden briefings of recorded days", arguments: ["nba-2024-12-15", "frederick-2026-08-09"])
-    func golden(_ name: String) throws {
+    func golden(_ name: String) async throws {
         let scratch = try BriefScratch()
-        let output = try scratch.brief(try Self.day(name))
+        let output = try await scratch.brief(try Self.day(name))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
         if let failure = Golden.check(output.stdout, against: "brief/\(name).context.txt") {
@@ -113,7 +113,7 @@ struct BriefEndToEndTests {
     }
 
     @Test("the Lakers' score is ESPN's, byte for byte from the recording")
-    func scoreFromUpstream() throws {
+    func scoreFromUpstream() async throws {
         let data = try Fixtures.data("sports/espn/nba-scoreboard-final-2024-12-15.response.json")
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let events = try #require(root["events"] as? [[String: Any]])
@@ -134,12 +134,12 @@ struct BriefEndToEndTests {
         let lakers = try #require(scores["Lakers"])
         let grizzlies = try #require(scores["Grizzlies"])
         let scratch = try BriefScratch()
-        let output = try scratch.brief(try Self.day("nba-2024-12-15"))
+        let output = try await scratch.brief(try Self.day("nba-2024-12-15"))
         #expect(output.stdout.contains("Grizzlies (18-9) \(grizzlies) @ Lakers (14-12) \(lakers) · Lakers won"))
     }
 
     @Test("Frederick's temperatures are Open-Meteo's, from the recording")
-    func weatherFromUpstream() throws {
+    func weatherFromUpstream() async throws {
         let data = try Fixtures.data("weather/open-meteo/forecast-frederick-nulls.response.json")
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let now = try #require((root["current"] as? [String: Any])?["temperature_2m"] as? Double)
@@ -149,19 +149,19 @@ struct BriefEndToEndTests {
         let low = try #require((daily["temperature_2m_min"] as? [Any])?[index] as? Double)
         let high = try #require((daily["temperature_2m_max"] as? [Any])?[index] as? Double)
         let scratch = try BriefScratch()
-        let output = try scratch.brief(try Self.day("frederick-2026-08-09"))
+        let output = try await scratch.brief(try Self.day("frederick-2026-08-09"))
         #expect(output.stdout.contains("Weather · Frederick, Maryland, United States · source: open-meteo"))
         #expect(output.stdout.contains("Now (14:45): \(now) °C"), "\(output.stdout)")
         #expect(output.stdout.contains("Sun 9 Aug (today): overcast, \(low) to \(high) °C"), "\(output.stdout)")
     }
 
     @Test("every recorded day fits its budget, and says what it dropped", arguments: RecordedDay.all)
-    func budget(_ day: RecordedDay) throws {
+    func budget(_ day: RecordedDay) async throws {
         let scratch = try BriefScratch()
-        let whole = try scratch.brief(day, ["--budget", "4000"])
+        let whole = try await scratch.brief(day, ["--budget", "4000"])
         #expect(whole.status == 0, "\(whole.stderr)")
         for budget in [nil, 250, 150] as [Int?] {
-            let output = try scratch.brief(day, budget.map { ["--budget", String($0)] } ?? [])
+            let output = try await scratch.brief(day, budget.map { ["--budget", String($0)] } ?? [])
             #expect(output.status == 0, "\(output.stderr)")
             let text = output.stdout.hasSuffix("\n") ? String(output.stdout.dropLast()) : output.stdout
             let tokens = budget ?? 400
@@ -177,28 +177,28 @@ struct BriefEndToEndTests {
     }
 
     @Test("a section whose providers all fail is one line; the rest still answer, exit 0")
-    func failedSection() throws {
+    func failedSection() async throws {
         let scratch = try BriefScratch()
-        let output = try scratch.brief(try Self.day("frederick-2026-08-09"), ["--budget", "4000"])
+        let output = try await scratch.brief(try Self.day("frederick-2026-08-09"), ["--budget", "4000"])
         #expect(output.status == 0)
         let lines = output.stdout.split(separator: "\n").map(String.init)
         let heading = try #require(lines.firstIndex(of: "Teams · failed"))
         #expect(lines[heading + 1].hasPrefix("lakers: unavailable (espn: "), "\(lines[heading + 1])")
         // Short of room, the line says what failed without why (`tools run sports` says why).
-        let tight = try scratch.brief(try Self.day("frederick-2026-08-09"))
+        let tight = try await scratch.brief(try Self.day("frederick-2026-08-09"))
         #expect(tight.stdout.contains("Teams · failed\nlakers: unavailable\nHeadlines · source: feeds"))
         #expect(lines[heading + 2].hasPrefix("Headlines · source: feeds"))
         #expect(lines.contains { $0.hasPrefix("Weather · Frederick, Maryland, United States · source: open-meteo") })
     }
 
     @Test("every section failing: exit 69, nothing on stdout, one line per section on stderr")
-    func everySectionFails() throws {
+    func everySectionFails() async throws {
         let scratch = try BriefScratch()
         var day = try Self.day("nba-2024-12-15")
         day.now = "2023-01-10T12:00:00Z"
         day.feeds = []
         day.calendars = false
-        let output = try scratch.brief(day)
+        let output = try await scratch.brief(day)
         #expect(output.status == 69)
         #expect(output.stdout.isEmpty)
         let lines = output.stderr.split(separator: "\n").map(String.init)
@@ -208,29 +208,29 @@ struct BriefEndToEndTests {
     }
 
     @Test("nothing configured: exit 64 in one line naming what to set; bad input: 64")
-    func badInput() throws {
+    func badInput() async throws {
         let scratch = try BriefScratch()
         let empty = RecordedDay(
             name: "empty", now: "2025-06-05T11:00:00Z", zone: "UTC", teams: [], feeds: [], calendars: false)
-        let nothing = try scratch.brief(empty)
+        let nothing = try await scratch.brief(empty)
         #expect(nothing.status == 64)
         #expect(nothing.stdout.isEmpty)
         #expect(nothing.stderr.hasPrefix("error: brief: nothing to brief on: "), "\(nothing.stderr)")
         let day = try Self.day("nba-2024-12-15")
-        let noon = try scratch.brief(day, ["--for", "noon"])
+        let noon = try await scratch.brief(day, ["--for", "noon"])
         #expect(noon.status == 64)
         #expect(
             noon.stderr.hasPrefix("error: brief: --for must be morning, evening, today, tomorrow or a date, got 'noon'")
         )
-        let tiny = try scratch.brief(day, ["--budget", "10"])
+        let tiny = try await scratch.brief(day, ["--budget", "10"])
         #expect(tiny.status == 64)
         #expect(tiny.stderr.contains("budget"), "\(tiny.stderr)")
     }
 
     @Test("--format json: data.sections[] of name, source, ageSeconds, lines, omitted in the standard envelope")
-    func json() throws {
+    func json() async throws {
         let scratch = try BriefScratch()
-        let output = try scratch.brief(try Self.day("nba-2024-12-15"), ["--format", "json"])
+        let output = try await scratch.brief(try Self.day("nba-2024-12-15"), ["--format", "json"])
         #expect(output.status == 0, "\(output.stderr)")
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         #expect(envelope["tool"] as? String == "brief")
@@ -260,11 +260,11 @@ struct BriefEndToEndTests {
     }
 
     @Test("from a timer: stdout holds the briefing only, stderr nothing, even with no usable cache")
-    func scheduled() throws {
+    func scheduled() async throws {
         let scratch = try BriefScratch()
         let blocked = scratch.url.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocked)
-        let output = try scratch.brief(
+        let output = try await scratch.brief(
             try Self.day("frederick-2026-08-09"), ["--format", "text"], ["ALMANAC_CACHE_DIR": blocked.path])
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty, "\(output.stderr)")
@@ -273,11 +273,11 @@ struct BriefEndToEndTests {
     }
 
     @Test("a second briefing is answered from the cache through each tool's own path")
-    func warm() throws {
+    func warm() async throws {
         let scratch = try BriefScratch()
         let day = try Self.day("nba-2024-12-15")
-        _ = try scratch.brief(day)
-        let output = try scratch.brief(day, ["--format", "json"])
+        _ = try await scratch.brief(day)
+        let output = try await scratch.brief(day, ["--format", "json"])
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let attempts = try #require(envelope["attempts"] as? [[String: Any]])
         let remote = attempts.filter { ["espn", "feeds"].contains($0["provider"] as? String) }

@@ -53,15 +53,15 @@ final class CalDAVWriteSetup: @unchecked Sendable {
         ).merging(extra) { _, new in new }
     }
 
-    func run(_ words: [String]) throws -> CommandOutput {
-        let output = try ToolsBinary.run(
+    func run(_ words: [String]) async throws -> CommandOutput {
+        let output = try await ToolsBinary.run(
             ["run", "calendar"] + words + ["--tz", "Europe/Berlin"], environment: environment)
         #expect(!output.stdout.contains(RadicaleServer.password) && !output.stderr.contains(RadicaleServer.password))
         return output
     }
 
-    func item(_ words: [String]) throws -> [String: Any] {
-        let output = try run(words + ["--format", "json"])
+    func item(_ words: [String]) async throws -> [String: Any] {
+        let output = try await run(words + ["--format", "json"])
         #expect(output.status == 0, "\(words): \(output.stderr)")
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let data = try #require(envelope["data"] as? [String: Any])
@@ -69,8 +69,8 @@ final class CalDAVWriteSetup: @unchecked Sendable {
     }
 
     /// What Almanac reads back (events of a range, or `tasks`).
-    func almanac(_ words: [String]) throws -> [[String: Any]] {
-        let output = try run(words + ["--format", "json", "--calendar", "work"])
+    func almanac(_ words: [String]) async throws -> [[String: Any]] {
+        let output = try await run(words + ["--format", "json", "--calendar", "work"])
         #expect(output.status == 0, "\(output.stderr)")
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
         let data = try #require(envelope["data"] as? [String: Any])
@@ -107,9 +107,9 @@ final class CalDAVWriteSetup: @unchecked Sendable {
         """
 
     /// What Python's caldav reads from the collection: one object per VEVENT/VTODO.
-    func caldav() throws -> [[String: Any]] {
+    func caldav() async throws -> [[String: Any]] {
         let python = Fixtures.packageRoot().appendingPathComponent(".venv-radicale/bin/python")
-        let output = try Command.run(
+        let output = try await Command.run(
             python, ["-c", Self.readback, collection.absoluteString, RadicaleServer.user, RadicaleServer.password],
             environment: environment)
         #expect(output.status == 0, "caldav: \(output.stderr)")
@@ -219,7 +219,7 @@ struct CalendarWriteCalDAVTests {
         try await setup.server.put(CalDAVWriteSetup.path + "foreign.ics", Self.foreign)
         let foreignBefore = try await setup.get("foreign.ics")
 
-        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--for", "45m", "--yes"])
+        let added = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--for", "45m", "--yes"])
         #expect(added["action"] as? String == "added")
         #expect(added["start"] as? String == "2026-03-26T15:00:00+01:00")
         #expect(added["calendar"] as? String == "work")
@@ -227,44 +227,44 @@ struct CalendarWriteCalDAVTests {
         let stored = try await setup.get("\(uid).ics")
         #expect(added["etag"] as? String == stored.etag)
         #expect(stored.etag != nil)
-        var read = try setup.caldav()
+        var read = try await setup.caldav()
         let dentist = try #require(read.first { $0["uid"] as? String == uid })
         #expect(dentist["summary"] as? String == "Dentist")
         #expect(dentist["dtstart"] as? String == "2026-03-26T15:00:00+01:00")
         #expect(dentist["object"] as? String == "\(uid).ics")
-        #expect(
+        await #expect(
             try setup.almanac(["today"]).compactMap { $0["summary"] as? String } == ["Breakfast", "Dentist"])
 
-        let context = try setup.run(["remind", "call mom", "--due", "tomorrow 6pm", "--yes"])
+        let context = try await setup.run(["remind", "call mom", "--due", "tomorrow 6pm", "--yes"])
         #expect(context.status == 0, "\(context.stderr)")
         #expect(context.stdout.contains("Added task \"call mom\" due Fri 27 Mar 2026 18:00 Europe/Berlin"))
         #expect(context.stdout.contains("source: caldav"))
-        #expect(try setup.almanac(["tasks"]).compactMap { $0["summary"] as? String } == ["call mom"])
+        await #expect(try setup.almanac(["tasks"]).compactMap { $0["summary"] as? String } == ["call mom"])
 
-        let done = try setup.item(["done", "mom", "--yes"])
+        let done = try await setup.item(["done", "mom", "--yes"])
         #expect(done["action"] as? String == "done")
-        read = try setup.caldav()
+        read = try await setup.caldav()
         #expect(read.first { $0["summary"] as? String == "call mom" }?["status"] as? String == "COMPLETED")
-        #expect(try setup.almanac(["tasks"]).isEmpty)
-        let again = try setup.item(["done", "call mom", "--yes"])
+        await #expect(try setup.almanac(["tasks"]).isEmpty)
+        let again = try await setup.item(["done", "call mom", "--yes"])
         #expect(again["action"] as? String == "unchanged")
         #expect(again["etag"] as? String == done["etag"] as? String)
-        let reopened = try setup.item(["reopen", "call mom", "--yes"])
+        let reopened = try await setup.item(["reopen", "call mom", "--yes"])
         #expect(reopened["action"] as? String == "reopened")
-        #expect(
+        await #expect(
             try setup.caldav().first { $0["summary"] as? String == "call mom" }?["status"] as? String == "NEEDS-ACTION")
 
-        let moved = try setup.item(["move", "dentist", "--to", "next tuesday", "--yes"])
+        let moved = try await setup.item(["move", "dentist", "--to", "next tuesday", "--yes"])
         #expect(moved["start"] as? String == "2026-03-31T15:00:00+02:00")
         #expect(moved["etag"] as? String == (try await setup.get("\(uid).ics")).etag)
-        read = try setup.caldav()
+        read = try await setup.caldav()
         #expect(read.first { $0["uid"] as? String == uid }?["dtstart"] as? String == "2026-03-31T15:00:00+02:00")
         #expect(read.filter { $0["uid"] as? String == uid }.count == 1)
 
-        let deleted = try setup.run(["delete", "dentist", "--yes"])
+        let deleted = try await setup.run(["delete", "dentist", "--yes"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout.contains("Deleted event \"Dentist\" from work."))
-        read = try setup.caldav()
+        read = try await setup.caldav()
         #expect(!read.contains { $0["uid"] as? String == uid })
         #expect(Set(read.compactMap { $0["summary"] as? String }) == ["Breakfast", "call mom"])
         let foreignAfter = try await setup.get("foreign.ics")
@@ -275,49 +275,49 @@ struct CalendarWriteCalDAVTests {
     @Test("a series: one occurrence moved (an override in the same object), one cancelled, then all of it")
     func series() async throws {
         let setup = try await CalDAVWriteSetup()
-        let item = try setup.item([
+        let item = try await setup.item([
             "add", "Standup", "--at", "monday 9:00", "--for", "15m", "--repeat", "weekly", "--count", "4", "--yes",
         ])
         let uid = try #require(item["uid"] as? String)
-        _ = try setup.item(["move", "standup", "--date", "2026-04-06", "--to", "2026-04-06 10:30", "--yes"])
-        let cancelled = try setup.run(["cancel", "standup", "--date", "2026-04-13", "--yes"])
+        _ = try await setup.item(["move", "standup", "--date", "2026-04-06", "--to", "2026-04-06 10:30", "--yes"])
+        let cancelled = try await setup.run(["cancel", "standup", "--date", "2026-04-13", "--yes"])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
         let range = ["--from", "2026-03-30", "--to", "2026-04-30"]
-        #expect(
+        await #expect(
             try setup.almanac(range).compactMap { $0["start"] as? String }
                 == ["2026-03-30T07:00:00Z", "2026-04-06T08:30:00Z", "2026-04-20T07:00:00Z"])
-        let read = try setup.caldav().filter { $0["uid"] as? String == uid }
+        let read = try await setup.caldav().filter { $0["uid"] as? String == uid }
         #expect(Set(read.compactMap { $0["object"] as? String }) == ["\(uid).ics"])
         let override = try #require(read.first { $0["recurrence-id"] != nil })
         #expect(override["recurrence-id"] as? String == "2026-04-06T09:00:00+02:00")
         #expect(override["dtstart"] as? String == "2026-04-06T10:30:00+02:00")
         let master = try #require(read.first { $0["rrule"] != nil })
         #expect(master["exdate"] as? [String] == ["2026-04-13T09:00:00+02:00"])
-        let whole = try setup.run(["cancel", uid, "--series", "--yes"])
+        let whole = try await setup.run(["cancel", uid, "--series", "--yes"])
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(try setup.almanac(range).isEmpty)
+        await #expect(try setup.almanac(range).isEmpty)
     }
 
     @Test("412: another client changed the item between read and write; one line, nothing overwritten")
     func conflict() async throws {
         let setup = try await CalDAVWriteSetup()
-        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let added = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         let uid = try #require(added["uid"] as? String)
         let proxy = try CalDAVFaultProxy("race", upstream: setup.server.base)
         defer { proxy.stop() }
         try setup.configure(port: proxy.port)
-        let refused = try setup.run(["move", "dentist", "--to", "16:00", "--yes"])
+        let refused = try await setup.run(["move", "dentist", "--to", "16:00", "--yes"])
         #expect(refused.status == 69)
         #expect(
             refused.stderr
                 == "error: calendar 'work': the item changed on the server since it was read; nothing was written "
                 + "— run again\n")
-        var read = try setup.caldav().first { $0["uid"] as? String == uid }
+        var read = try await setup.caldav().first { $0["uid"] as? String == uid }
         #expect(read?["other"] as? String == "was here")  // the other client's change stands
         #expect(read?["dtstart"] as? String == "2026-03-26T15:00:00+01:00")  // ours was not written
-        let again = try setup.item(["move", "dentist", "--to", "16:00", "--yes"])
+        let again = try await setup.item(["move", "dentist", "--to", "16:00", "--yes"])
         #expect(again["start"] as? String == "2026-03-26T16:00:00+01:00")
-        read = try setup.caldav().first { $0["uid"] as? String == uid }
+        read = try await setup.caldav().first { $0["uid"] as? String == uid }
         #expect(read?["other"] as? String == "was here")  // both changes now
         #expect(read?["dtstart"] as? String == "2026-03-26T16:00:00+01:00")
     }
@@ -328,16 +328,16 @@ struct CalendarWriteCalDAVTests {
         let proxy = try CalDAVFaultProxy("500", upstream: setup.server.base)
         defer { proxy.stop() }
         try setup.configure(port: proxy.port)
-        let failed = try setup.run(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let failed = try await setup.run(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         #expect(failed.status == 69)
         #expect(
             failed.stderr
                 == "error: calendar 'work': 127.0.0.1 failed the write (HTTP 500); run again — a retry does not "
                 + "write the item twice\n")
-        #expect(try setup.caldav().isEmpty)
-        let retried = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        await #expect(try setup.caldav().isEmpty)
+        let retried = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         #expect(retried["action"] as? String == "added")
-        #expect(try setup.caldav().count == 1)
+        await #expect(try setup.caldav().count == 1)
     }
 
     @Test("no answer to the write (saved, answer lost): exit 69; a retry finds it, by time or by request id")
@@ -349,31 +349,31 @@ struct CalendarWriteCalDAVTests {
             defer { proxy.stop() }
             try setup.configure(port: proxy.port)
             let title = "Call \(modes)"
-            let lost = try setup.run(["add", title, "--at", "friday 9:00", "--yes"] + request)
+            let lost = try await setup.run(["add", title, "--at", "friday 9:00", "--yes"] + request)
             #expect(lost.status == 69, "\(lost.stdout)")
             #expect(
                 lost.stderr
                     == "error: calendar 'work': 127.0.0.1 did not answer the write in time; it may have been saved "
                     + "— run again, a retry does not write it twice\n")
-            #expect(try setup.caldav().filter { $0["summary"] as? String == title }.count == 1)
+            await #expect(try setup.caldav().filter { $0["summary"] as? String == title }.count == 1)
             // `blind` hides it from the REPORT: the PUT's 412 finds it under its request id's UID.
-            let retried = try setup.item(["add", title, "--at", "friday 9:00", "--yes"] + request)
+            let retried = try await setup.item(["add", title, "--at", "friday 9:00", "--yes"] + request)
             #expect(retried["action"] as? String == "unchanged")
-            #expect(try setup.caldav().filter { $0["summary"] as? String == title }.count == 1)
+            await #expect(try setup.caldav().filter { $0["summary"] as? String == title }.count == 1)
         }
     }
 
     @Test("two processes change one item at once: both changes land, or one gets the conflict and nothing is lost")
     func concurrentWriters() async throws {
         let setup = try await CalDAVWriteSetup()
-        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let added = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         let uid = try #require(added["uid"] as? String)
         let base = ["run", "calendar"]
         let tail = ["--yes", "--tz", "Europe/Berlin"]
         let outputs = await ToolsBinary.runAtOnce(
             [base + ["move", uid, "--to", "16:00"] + tail, base + ["cancel", uid] + tail],
             environment: setup.environment)
-        let read = try #require(try setup.caldav().first { $0["uid"] as? String == uid })
+        let read = try await #require(try setup.caldav().first { $0["uid"] as? String == uid })
         let moved = try #require(outputs[0])
         let cancelled = try #require(outputs[1])
         for output in [moved, cancelled] where output.status != 0 {
@@ -389,7 +389,7 @@ struct CalendarWriteCalDAVTests {
             Array(repeating: base + ["remind", "pay rent", "--request-id", "r-1"] + tail, count: 2),
             environment: setup.environment)
         for output in adds { #expect(output?.status == 0, "\(output?.stderr ?? "did not run")") }
-        #expect(try setup.caldav().filter { $0["summary"] as? String == "pay rent" }.count == 1)
+        await #expect(try setup.caldav().filter { $0["summary"] as? String == "pay rent" }.count == 1)
     }
 
     @Test("no ETag in the PUT answer; a wrong password and two calendars are one line; an event named by its time")
@@ -398,13 +398,13 @@ struct CalendarWriteCalDAVTests {
         let proxy = try CalDAVFaultProxy("noetag", upstream: setup.server.base)
         defer { proxy.stop() }
         try setup.configure(port: proxy.port)
-        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let added = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         let uid = try #require(added["uid"] as? String)
         let etag = try #require(added["etag"] as? String)
         #expect(etag == (try await setup.get("\(uid).ics")).etag)
 
         setup.extra["WORK_DAV_PASSWORD"] = "not the password"
-        let refused = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
+        let refused = try await setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
         #expect(refused.status == 64)
         #expect(refused.stderr.hasPrefix("error: calendar 'work': CalDAV: 127.0.0.1 refused the username or password"))
         #expect(refused.stderr.split(separator: "\n").count == 2)  // the line and its suggestion
@@ -419,16 +419,16 @@ struct CalendarWriteCalDAVTests {
         password_env = "WORK_DAV_PASSWORD"
         writable = true
         """.write(to: setup.config, atomically: true, encoding: .utf8)
-        let which = try setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
+        let which = try await setup.run(["add", "Call", "--at", "friday 9:00", "--yes"])
         #expect(which.status == 64)
         #expect(which.stderr.hasPrefix("error: calendar 'work': 127.0.0.1 has 2 calendars (Home, Work); Almanac adds"))
         // "move my 3pm to 4": an event named by its start time is found on the server too, in
         // whichever calendar holds it.
-        let byTime = try setup.item(["move", "15:00", "--to", "16:00", "--yes"])
+        let byTime = try await setup.item(["move", "15:00", "--to", "16:00", "--yes"])
         #expect(byTime["uid"] as? String == uid)
         #expect(byTime["start"] as? String == "2026-03-26T16:00:00+01:00")
-        let moved = try setup.item(["move", "dentist", "--to", "17:00", "--yes"])
+        let moved = try await setup.item(["move", "dentist", "--to", "17:00", "--yes"])
         #expect(moved["start"] as? String == "2026-03-26T17:00:00+01:00")
-        #expect(try setup.caldav().count == 1)
+        await #expect(try setup.caldav().count == 1)
     }
 }

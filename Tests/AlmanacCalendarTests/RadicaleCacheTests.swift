@@ -95,7 +95,7 @@ struct RadicaleCacheTests {
         _ server: RadicaleServer, cache: Folder, password: String,
         window: (from: String, to: String) = ("2019-03-18", "2019-03-20"),
         extra: [String] = [], environment: [String: String] = [:]
-    ) throws -> CommandOutput {
+    ) async throws -> CommandOutput {
         var variables = ToolsBinary.environment(
             cacheDirectory: cache.url,
             extra: [
@@ -103,7 +103,7 @@ struct RadicaleCacheTests {
                 "ALMANAC_NOW": "2019-03-18T00:00:00Z", "ALMANAC_CACHE_TTL": "0", "ALMANAC_LOG": "trace",
             ])
         variables.merge(environment) { _, new in new }
-        return try ToolsBinary.run(
+        return try await ToolsBinary.run(
             [
                 "run", "calendar", "--caldav", server.base.appendingPathComponent("alice/office/").absoluteString,
                 "--tz", "Europe/Berlin",
@@ -136,7 +136,8 @@ struct RadicaleCacheTests {
             "2019-03-18T03:00:00Z test7", "2019-03-19T03:00:00Z test7 - edited", "2019-03-20T03:00:00Z test7",
         ]
 
-        let fresh = try tools(server, cache: cache, password: RadicaleServer.password, extra: ["--format", "json"])
+        let fresh = try await tools(
+            server, cache: cache, password: RadicaleServer.password, extra: ["--format", "json"])
         #expect(fresh.status == 0, "stderr: \(fresh.stderr)")
         let freshEnvelope = try Self.envelope(fresh)
         #expect(freshEnvelope["stale"] as? Bool == false)
@@ -146,9 +147,9 @@ struct RadicaleCacheTests {
         /// libcurl's, whichever fires first).
         func expectStale(
             password: String, timeout: String = "8", details: Set<String>, outcome: String = "failed"
-        ) throws {
+        ) async throws {
             let environment = ["ALMANAC_TIMEOUT": timeout]
-            let json = try tools(
+            let json = try await tools(
                 server, cache: cache, password: password, extra: ["--format", "json"], environment: environment)
             #expect(json.status == 0, "stderr: \(json.stderr)")
             let envelope = try Self.envelope(json)
@@ -158,7 +159,7 @@ struct RadicaleCacheTests {
             #expect(
                 attempts.count == 1 && details.contains { attempts.first == "caldav \(outcome): \($0)" }, "\(attempts)")
 
-            let context = try tools(server, cache: cache, password: password, environment: environment)
+            let context = try await tools(server, cache: cache, password: password, environment: environment)
             #expect(context.status == 0, "stderr: \(context.stderr)")
             let header = context.stdout.split(separator: "\n").first.map(String.init) ?? ""
             #expect(
@@ -169,13 +170,13 @@ struct RadicaleCacheTests {
         }
 
         // 401: the login is refused.
-        try expectStale(
+        try await expectStale(
             password: "not-the-password", details: ["CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"]
         )
 
         // 404: the collection is gone.
         try await server.delete("/alice/office/")
-        try expectStale(
+        try await expectStale(
             password: RadicaleServer.password, details: ["CalDAV: 127.0.0.1 has nothing at /alice/office (HTTP 404)"])
 
         // A timeout: the server is frozen (SIGSTOP), so connections open but nothing answers. Last,
@@ -184,7 +185,7 @@ struct RadicaleCacheTests {
         let pid = server.process.processIdentifier
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
-        try expectStale(
+        try await expectStale(
             password: RadicaleServer.password, timeout: "1",
             details: ["no answer within 1 s", "CalDAV: 127.0.0.1 did not answer in time"], outcome: "timeout")
     }
@@ -196,11 +197,11 @@ struct RadicaleCacheTests {
         defer { server.stop() }
         let cache = try Folder()
         // One good run (March) mirrors the whole collection; October and November were never asked.
-        let fresh = try tools(server, cache: cache, password: RadicaleServer.password)
+        let fresh = try await tools(server, cache: cache, password: RadicaleServer.password)
         #expect(fresh.status == 0, "stderr: \(fresh.stderr)")
 
         // 401: October's one remaining Tuesday of the weekly DAVx5 event (the 15th and 22nd are EXDATEs).
-        let october = try tools(
+        let october = try await tools(
             server, cache: cache, password: "not-the-password", window: ("2019-10-01", "2019-10-31"),
             extra: ["--format", "json"])
         #expect(october.status == 0, "stderr: \(october.stderr)")
@@ -216,7 +217,7 @@ struct RadicaleCacheTests {
         let pid = server.process.processIdentifier
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
-        let november = try tools(
+        let november = try await tools(
             server, cache: cache, password: RadicaleServer.password, window: ("2019-11-01", "2019-11-30"),
             environment: ["ALMANAC_TIMEOUT": "1"])
         #expect(november.status == 0, "stderr: \(november.stderr)")
@@ -235,20 +236,21 @@ struct RadicaleCacheTests {
         var outputs: [CommandOutput] = []
 
         // A refused login with nothing cached yet: exit 69 with the reason.
-        let refused = try tools(server, cache: cache, password: wrong)
+        let refused = try await tools(server, cache: cache, password: wrong)
         #expect(refused.status == 69)
         #expect(refused.stderr.contains("CalDAV: 127.0.0.1 refused the username or password (HTTP 401/403)"))
         outputs.append(refused)
         for format in ["context", "json", "text"] {
-            let output = try tools(
+            let output = try await tools(
                 server, cache: cache, password: RadicaleServer.password, extra: ["--format", format])
             #expect(output.status == 0, "stderr: \(output.stderr)")
             outputs.append(output)
         }
         // A second process: the stored token matches the server's, so the objects come from the cache.
-        outputs.append(try tools(server, cache: cache, password: RadicaleServer.password, extra: ["--format", "json"]))
+        await outputs.append(
+            try tools(server, cache: cache, password: RadicaleServer.password, extra: ["--format", "json"]))
         #expect(Self.events(try Self.envelope(outputs[4])).count == 3)
-        outputs.append(try tools(server, cache: cache, password: wrong, extra: ["--format", "json"]))  // stale
+        await outputs.append(try tools(server, cache: cache, password: wrong, extra: ["--format", "json"]))  // stale
 
         let disk = try cache.bytes()
         let secrets = [

@@ -81,11 +81,11 @@ func replayedEnvironment(_ directory: TempDirectory, extra: [String: String] = [
 @Suite("tools ask: terminal control sequences from a model (#31 item 6)")
 struct AskTerminalTests {
     @Test("the streamed answer reaches the terminal without ESC, BEL, CR, C1 controls or bidi overrides")
-    func answerStripped() throws {
+    func answerStripped() async throws {
         let fake = try FakeLLM(mode: "escape")
         defer { fake.stop() }
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["ask", "did the lakers win today?"],
             environment: replayedEnvironment(directory, extra: ["ALMANAC_LLM_URL": fake.url]))
         #expect(output.status == 0)
@@ -95,11 +95,11 @@ struct AskTerminalTests {
     }
 
     @Test("native tool calling: the model's tool name and arguments are noted without their escape sequences")
-    func toolNameStripped() throws {
+    func toolNameStripped() async throws {
         let fake = try FakeLLM(mode: "escape")
         defer { fake.stop() }
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["ask", "--tool-calling", "native", "hello"],
             environment: replayedEnvironment(directory, extra: ["ALMANAC_LLM_URL": fake.url]))
         #expect(output.status == 0)
@@ -145,11 +145,11 @@ struct AskFallbackTests {
     }
 
     @Test("tools doctor checks every LLM server of the list, each on its own line")
-    func doctor() throws {
+    func doctor() async throws {
         let directory = try TempDirectory()
         let first = "http://127.0.0.1:\(try LoopbackPort.free())"
         let second = "http://127.0.0.1:\(try LoopbackPort.free())"
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["doctor"],
             environment: ToolsBinary.environment(
                 cacheDirectory: directory.url, extra: ["ALMANAC_LLM_URL": "\(first) \(second)"]))
@@ -162,14 +162,14 @@ struct AskFallbackTests {
     @Test(
         "a server that is down and one that answers 503 are passed over; the real server answers and is named",
         .enabled(if: Peers.runLlama, Peers.llamaNote))
-    func fallsOver() throws {
+    func fallsOver() async throws {
         let server = try LlamaServer()
         defer { server.stop() }
         let busy = try FakeLLM(mode: "503")
         defer { busy.stop() }
         let down = "http://127.0.0.1:\(try LoopbackPort.free())"
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["ask", "did the lakers win today?"],
             environment: replayedEnvironment(
                 directory, extra: ["ALMANAC_LLM_URL": "\(down),\(busy.url),\(server.url.absoluteString)"]))
@@ -182,7 +182,7 @@ struct AskFallbackTests {
     }
 
     @Test("no server answers: the facts gathered on stdout, one note naming each server on stderr, exit 75")
-    func factsWhenNoneAnswers() throws {
+    func factsWhenNoneAnswers() async throws {
         let busy = try FakeLLM(mode: "503")
         defer { busy.stop() }
         let down = "http://127.0.0.1:\(try LoopbackPort.free())"
@@ -192,11 +192,11 @@ struct AskFallbackTests {
         try Data("[llm]\nurls = [\"\(down)\", \"\(busy.url)\"]\n".utf8).write(to: config)
         let environment = replayedEnvironment(directory, extra: ["ALMANAC_CONFIG": config.path])
         let question = "did the lakers win today?"
-        let context = try ToolsBinary.run(["context", question], environment: environment)
+        let context = try await ToolsBinary.run(["context", question], environment: environment)
         #expect(context.status == 0)
         #expect(context.stdout.contains("Lakers won"))
         for mode in ["router", "native"] {
-            let output = try ToolsBinary.run(["ask", "--tool-calling", mode, question], environment: environment)
+            let output = try await ToolsBinary.run(["ask", "--tool-calling", mode, question], environment: environment)
             #expect(output.status == 75)
             #expect(output.stdout == context.stdout)
             #expect(

@@ -8,9 +8,9 @@ import Testing
 @Suite("bench-answers against llama.cpp", .serialized, .enabled(if: Peers.runLlama, Peers.llamaNote))
 struct BenchAnswersTests {
     @Test("three ways per question, each scored by the question's facts")
-    func plumbing() throws {
+    func plumbing() async throws {
         let script = Peers.root.appendingPathComponent("scripts/bench-answers")
-        let output = try Command.run(
+        let output = try await Command.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             ["python3", script.path, "--llm", "tiny", "--limit", "2", "--binary", ToolsBinary.url.path],
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], timeout: 300)

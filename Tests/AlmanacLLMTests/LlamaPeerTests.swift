@@ -17,7 +17,7 @@ struct LlamaPeerTests {
     }
 
     @Test("tools ask streams the model's exact answer")
-    func askBinary() throws {
+    func askBinary() async throws {
         let server = try LlamaServer()
         defer { server.stop() }
         let directory = try TempDirectory()
@@ -26,7 +26,7 @@ struct LlamaPeerTests {
         environment["ALMANAC_REPLAY"] = Peers.root.appendingPathComponent("Fixtures").path
         environment["ALMANAC_NOW"] = fixedNow
         environment["ALMANAC_TZ"] = "America/New_York"
-        let output = try ToolsBinary.run(["ask", "did the lakers win today?"], environment: environment)
+        let output = try await ToolsBinary.run(["ask", "did the lakers win today?"], environment: environment)
         #expect(output.stdout == cannedAnswer + "\n")
         #expect(output.status == 0)
         #expect(output.stderr == "")
@@ -47,14 +47,14 @@ struct LlamaPeerTests {
     }
 
     @Test("server down: the facts gathered instead, one line saying how to start a server, exit 75")
-    func serverDown() throws {
+    func serverDown() async throws {
         let directory = try TempDirectory()
         let port = try LoopbackPort.free()
         // A fixed clock: the facts printed by context and by ask are then the same to the byte.
         var environment = environment(directory, url: "http://127.0.0.1:\(port)")
         environment["ALMANAC_NOW"] = fixedNow
-        let context = try ToolsBinary.run(["context", "hello"], environment: environment)
-        let output = try ToolsBinary.run(["ask", "hello"], environment: environment)
+        let context = try await ToolsBinary.run(["context", "hello"], environment: environment)
+        let output = try await ToolsBinary.run(["ask", "hello"], environment: environment)
         #expect(output.status == 75)
         #expect(output.stdout == context.stdout)
         #expect(output.stdout.hasPrefix("Now: "))
@@ -65,15 +65,15 @@ struct LlamaPeerTests {
     }
 
     @Test("a prompt over the context: llama-cpp-python's stream closes at once; retried once, then the facts, exit 75")
-    func overContextBinary() throws {
+    func overContextBinary() async throws {
         // n_ctx 256 is below the system prompt alone in the tiny model's tokens: it never fits.
         let server = try LlamaServer(contextSize: 256)
         defer { server.stop() }
         let directory = try TempDirectory()
         var environment = environment(directory, url: server.url.absoluteString)
         environment["ALMANAC_NOW"] = fixedNow
-        let context = try ToolsBinary.run(["context", "hello"], environment: environment)
-        let output = try ToolsBinary.run(["ask", "hello"], environment: environment)
+        let context = try await ToolsBinary.run(["context", "hello"], environment: environment)
+        let output = try await ToolsBinary.run(["ask", "hello"], environment: environment)
         #expect(output.status == 75)
         #expect(output.stdout == context.stdout)
         #expect(
@@ -142,11 +142,11 @@ struct LlamaPeerTests {
     }
 
     @Test("native tool calling, auto: a model that calls nothing just answers")
-    func nativeAuto() throws {
+    func nativeAuto() async throws {
         let server = try LlamaServer()
         defer { server.stop() }
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["ask", "--tool-calling", "native", "hello"],
             environment: environment(directory, url: server.url.absoluteString))
         #expect(output.stdout == cannedAnswer + "\n")

@@ -24,21 +24,21 @@ struct MCPPeerTests {
     }
 
     @Test("the Python client lists the tools with the CLI's schemas and calls them")
-    func listAndCall() throws {
+    func listAndCall() async throws {
         guard Peers.mcpReady else {
             throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)")
         }
         let directory = try TempDirectory()
         let environment = environment(directory)
         let script = Peers.root.appendingPathComponent("scripts/peers/mcp_client.py")
-        let client = try Command.run(
+        let client = try await Command.run(
             Peers.mcpPython, [script.path, ToolsBinary.url.path], environment: environment, timeout: 120)
         #expect(client.status == 0, "\(client.stderr)")
         let seen = try #require(try json(client.stdout) as? [String: Any])
         #expect(seen["server"] as? String == "almanac")
 
         // tools/list: the same names, order and parameter schemas as `tools schema` (OpenAI functions).
-        let schema = try ToolsBinary.run(["schema"], environment: environment)
+        let schema = try await ToolsBinary.run(["schema"], environment: environment)
         let functions = try #require(try json(schema.stdout) as? [[String: Any]])
         let expected = functions.compactMap { $0["function"] as? [String: Any] }
         let listed = try #require(seen["tools"] as? [[String: Any]])
@@ -53,7 +53,7 @@ struct MCPPeerTests {
         // tools/call: the context text is exactly what `tools run` prints; the envelope comes as JSON.
         let calls = try #require(seen["calls"] as? [[String: Any]])
         try #require(calls.count == 3)
-        let run = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
+        let run = try await ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
         #expect(calls[0]["isError"] as? Bool == false)
         #expect((calls[0]["text"] as? [String])?.first.map { $0 + "\n" } == run.stdout)
         let envelope = try #require(calls[0]["structured"] as? [String: Any])
@@ -78,7 +78,7 @@ struct PeerMissing: Error, CustomStringConvertible { var description: String }
 @Suite("MCP stdio")
 struct MCPStdioTests {
     @Test("stdin EOF right after four requests: four replies, one per id")
-    func eofKeepsReplies() throws {
+    func eofKeepsReplies() async throws {
         let directory = try TempDirectory()
         let environment = ToolsBinary.environment(
             cacheDirectory: directory.url,
@@ -96,7 +96,7 @@ struct MCPStdioTests {
                 call(3, #"{"league":"nba","team":"lakers","date":"2024-12-15"}"#),
                 call(4, #"{"league":"nbaa"}"#),
             ].joined(separator: "\n") + "\n"
-        let output = try Command.run(
+        let output = try await Command.run(
             ToolsBinary.url, ["mcp"], environment: environment, stdin: Data(input.utf8), timeout: 60)
         #expect(output.status == 0)
         var replies: [Int: [String: Any]] = [:]

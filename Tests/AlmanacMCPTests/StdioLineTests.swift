@@ -24,13 +24,14 @@ struct StdioLineLimitTests {
     }
 
     /// Runs `tools mcp` on `lines` and returns its replies by id (`null` ids under -1).
-    func replies(_ lines: [String], extra: [String: String] = [:]) throws -> (status: Int32, byID: [Int: [String: Any]])
-    {
+    func replies(
+        _ lines: [String], extra: [String: String] = [:]
+    ) async throws -> (status: Int32, byID: [Int: [String: Any]]) {
         let directory = Self.temporary()
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ToolsBinary.environment(cacheDirectory: directory, extra: extra)
         let input = lines.joined(separator: "\n") + "\n"
-        let output = try Command.run(
+        let output = try await Command.run(
             ToolsBinary.url, ["mcp"], environment: environment, stdin: Data(input.utf8), timeout: 120)
         var byID: [Int: [String: Any]] = [:]
         for line in output.stdout.split(separator: "\n") {
@@ -43,8 +44,8 @@ struct StdioLineLimitTests {
     }
 
     @Test("a 2 MB line is refused with -32600 naming the 1 MiB limit, for its id; the next request is answered")
-    func overDefaultLimit() throws {
-        let (status, byID) = try replies([
+    func overDefaultLimit() async throws {
+        let (status, byID) = try await replies([
             Self.initialize, Self.bigCall(id: 5, bytes: 2_000_000), #"{"jsonrpc":"2.0","id":6,"method":"ping"}"#,
         ])
         #expect(status == 0)
@@ -57,8 +58,8 @@ struct StdioLineLimitTests {
     }
 
     @Test("ALMANAC_MCP_MAX_LINE sets the limit; an id after the limit is answered as null; a line under it runs")
-    func configuredLimit() throws {
-        let (_, byID) = try replies(
+    func configuredLimit() async throws {
+        let (_, byID) = try await replies(
             [Self.initialize, Self.bigCall(id: 7, bytes: 4000, idFirst: false), Self.bigCall(id: 8, bytes: 1000)],
             extra: ["ALMANAC_MCP_MAX_LINE": "2048"])
         let error = try #require(byID[-1]?["error"] as? [String: Any], "\(byID)")
@@ -70,18 +71,18 @@ struct StdioLineLimitTests {
     }
 
     @Test("a refused line just before the end of input is still answered")
-    func refusalAtEnd() throws {
-        let (status, byID) = try replies(
+    func refusalAtEnd() async throws {
+        let (status, byID) = try await replies(
             [Self.initialize, Self.bigCall(id: 9, bytes: 4000)], extra: ["ALMANAC_MCP_MAX_LINE": "2048"])
         #expect(status == 0)
         #expect((byID[9]?["error"] as? [String: Any])?["code"] as? Int == -32600, "\(byID)")
     }
 
     @Test("a bad ALMANAC_MCP_MAX_LINE is one line and exit 64")
-    func badSetting() throws {
+    func badSetting() async throws {
         let directory = Self.temporary()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let output = try Command.run(
+        let output = try await Command.run(
             ToolsBinary.url, ["mcp"],
             environment: ToolsBinary.environment(cacheDirectory: directory, extra: ["ALMANAC_MCP_MAX_LINE": "1MB"]),
             stdin: Data(), timeout: 60)

@@ -68,12 +68,12 @@ struct FeedparserPeerTests {
     }
 
     @Test("every fixture feed: the same items, titles, links and dates as feedparser", .enabled(if: mayRun))
-    func sameItems() throws {
+    func sameItems() async throws {
         let folder = Fixtures.packageRoot().appendingPathComponent("Fixtures/news/feeds")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix(".xml") || $0.hasSuffix(".json") }.sorted()
         #expect(files.count == 32)
-        let output = try Command.run(
+        let output = try await Command.run(
             Self.python,
             [Fixtures.packageRoot().appendingPathComponent("scripts/feedparser-items.py").path]
                 + files.map { folder.appendingPathComponent($0).path },

@@ -17,7 +17,7 @@ struct NewsEndToEndTests {
     }
 
     @Test("bad feeds beside a good one: exit 0, the items, one line per bad feed, nothing on stderr")
-    func badFeedsBesideAGoodOne() throws {
+    func badFeedsBesideAGoodOne() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("news-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
@@ -28,7 +28,7 @@ struct NewsEndToEndTests {
         try handle.close()
         let page = Fixtures.packageRoot().appendingPathComponent("Fixtures/read/pages/wikipedia/source.html")
         let list = [page.path, huge.path, "https://news.ycombinator.com/rss"].joined(separator: " ")
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "news", "--count", "2"], environment: Self.environment(cache, ["ALMANAC_NEWS_FEEDS": list]))
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
@@ -41,12 +41,12 @@ struct NewsEndToEndTests {
     }
 
     @Test("every feed failing: exit 69, one line per feed on stderr")
-    func everyFeedFails() throws {
+    func everyFeedFails() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("news-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
         let page = Fixtures.packageRoot().appendingPathComponent("Fixtures/read/pages/wikipedia/source.html")
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "news", "--feed", page.path], environment: Self.environment(cache, [:]))
         #expect(output.status == 69)
         #expect(output.stdout.isEmpty)
@@ -55,11 +55,11 @@ struct NewsEndToEndTests {
     }
 
     @Test("--format json: data.items of title, link, published (UTC), source, summary")
-    func json() throws {
+    func json() async throws {
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("news-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: cache) }
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "news", "--feed", "https://news.ycombinator.com/rss", "--count", "1", "--format", "json"],
             environment: Self.environment(cache, [:]))
         #expect(output.status == 0, "\(output.stderr)")

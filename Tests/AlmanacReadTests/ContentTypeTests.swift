@@ -57,14 +57,14 @@ struct ContentTypeTests {
     @Test(
         "two Content-Type headers, either order: the page is HTML, and JSON and context both come in parts",
         arguments: ["first", "last"])
-    func twoHeaders(_ order: String) throws {
+    func twoHeaders(_ order: String) async throws {
         let server = try TwoHeaderServer()
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("read-ct-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let environment = ToolsBinary.environment(cacheDirectory: directory)
         let url = "http://127.0.0.1:\(server.port)/page?\(order)"
-        let json = try ToolsBinary.run(["run", "read", url, "--format", "json"], environment: environment)
+        let json = try await ToolsBinary.run(["run", "read", url, "--format", "json"], environment: environment)
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try JSONDecoder().decode(JSONValue.self, from: Data(json.stdout.utf8)).objectValue
         let data = try #require(envelope?["data"]?.objectValue)
@@ -80,7 +80,7 @@ struct ContentTypeTests {
         #expect(text.count <= 100_000)
         #expect(Int(next) == text.count)
         #expect(length > 1_000_000)
-        let context = try ToolsBinary.run(["run", "read", url], environment: environment)
+        let context = try await ToolsBinary.run(["run", "read", url], environment: environment)
         #expect(context.status == 0)
         #expect(!context.stdout.contains("<p>"))
         #expect(context.stdout.contains("continue with --start"))

@@ -13,7 +13,7 @@ struct CachePermissionsTests {
 
     @Test(
         "tools run makes its cache folder 0700 and cache.sqlite (and -wal, -shm) 0600; an older 0644 file is narrowed")
-    func privateCache() throws {
+    func privateCache() async throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("almanac-perm-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let folder = base.appendingPathComponent("cache/almanac")
@@ -24,7 +24,7 @@ struct CachePermissionsTests {
                 "ALMANAC_TZ": "America/New_York",
             ])
         let arguments = ["run", "sports", "nba", "--date", "2024-12-15"]
-        let run = try ToolsBinary.run(arguments, environment: environment)
+        let run = try await ToolsBinary.run(arguments, environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let database = folder.appendingPathComponent("cache.sqlite").path
         #expect(mode(folder.path) == 0o700)
@@ -35,7 +35,7 @@ struct CachePermissionsTests {
 
         // A cache an earlier version left readable to everyone is narrowed on the next run.
         for suffix in ["", "-wal", "-shm"] { chmod(database + suffix, 0o644) }
-        #expect(try ToolsBinary.run(arguments, environment: environment).status == 0)
+        #expect(try await ToolsBinary.run(arguments, environment: environment).status == 0)
         for suffix in ["", "-wal", "-shm"] where mode(database + suffix) != nil {
             #expect(mode(database + suffix) == 0o600, "cache.sqlite\(suffix)")
         }

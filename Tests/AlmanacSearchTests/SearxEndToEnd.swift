@@ -39,7 +39,8 @@ struct SearxEndToEndTests {
         let scratch = try Scratch()
         let environment = scratch.environment(["ALMANAC_SEARXNG_URL": server.baseURL, "ALMANAC_TIMEOUT": "5"])
 
-        let search = try ToolsBinary.run(["run", "search", "python", "--format", "json"], environment: environment)
+        let search = try await ToolsBinary.run(
+            ["run", "search", "python", "--format", "json"], environment: environment)
         #expect(search.status == 0, "stderr: \(search.stderr)")
         let answer = try envelope(search)
         #expect(answer["provider"] as? String == "searxng")
@@ -48,12 +49,12 @@ struct SearxEndToEndTests {
         let attempt = (answer["attempts"] as? [[String: Any]])?.first
         #expect(attempt?["detail"] as? String == "unresponsive engines: broken (HTTP error)")
 
-        let context = try ToolsBinary.run(["run", "search", "python"], environment: environment)
+        let context = try await ToolsBinary.run(["run", "search", "python"], environment: environment)
         #expect(context.status == 0)
         #expect(context.stdout.contains("<<<data "))
         #expect(context.stdout.contains("1. Welcome to Python.org"))
 
-        let sports = try ToolsBinary.run(
+        let sports = try await ToolsBinary.run(
             ["run", "sports", "nba", "--date", "2024-12-15", "--format", "json"],
             environment: environment.merging(["ALMANAC_ESPN_URL": "http://127.0.0.1:9"]) { $1 })
         #expect(sports.status == 0, "stderr: \(sports.stderr)")
@@ -69,9 +70,9 @@ struct SearxEndToEndTests {
     }
 
     @Test("tools list --providers shows brave and searxng in the search chain and as the web fallback")
-    func listing() throws {
+    func listing() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["list", "--providers"], environment: scratch.environment(["ALMANAC_SEARXNG_URL": "http://127.0.0.1:9"]))
         #expect(output.status == 0)
         let lines = output.stdout.split(separator: "\n").map(String.init)

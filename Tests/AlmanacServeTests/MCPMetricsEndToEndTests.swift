@@ -21,28 +21,28 @@ struct MCPMetricsEndToEndTests {
         defer { server.stop() }
         let arguments = #"{"league": "nba", "date": "2024-12-15"}"#
 
-        let overHTTP = try HTTP.post("\(server.baseURL)/tools/sports", arguments)
+        let overHTTP = try await HTTP.post("\(server.baseURL)/tools/sports", arguments)
         #expect(overHTTP.status == 502, "\(overHTTP.body)")
-        let afterHTTP = Self.attempts(try HTTP.get("\(server.baseURL)/metrics").body)
+        let afterHTTP = await Self.attempts(try HTTP.get("\(server.baseURL)/metrics").body)
         #expect(afterHTTP[#"provider="espn",outcome="failed""#, default: 0] >= 1, "\(afterHTTP)")
 
         let mcp = "\(server.baseURL)/mcp"
         let accept = ["Content-Type: application/json", "Accept: application/json, text/event-stream"]
-        let initialize = try HTTP.headers(
+        let initialize = try await HTTP.headers(
             [
                 "-X", "POST", "--data-binary",
                 #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
             ] + accept.flatMap { ["-H", $0] } + [mcp])
         let session = try #require(initialize.headers["mcp-session-id"])
         let inSession = accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        _ = try HTTP.post(mcp, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
-        let call = try HTTP.post(
+        _ = try await HTTP.post(mcp, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
+        let call = try await HTTP.post(
             mcp,
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sports","arguments":\#(arguments)}}"#,
             headers: inSession)
         #expect(call.body.contains(#""isError":true"#), "\(call.body)")
 
-        let metrics = try HTTP.get("\(server.baseURL)/metrics").body
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics").body
         #expect(metrics.contains(#"almanac_calls_total{tool="sports",via="mcp",status="unavailable"} 1"#), "\(metrics)")
         // The MCP call added the same attempts the HTTP call did: every count doubled.
         #expect(Self.attempts(metrics) == afterHTTP.mapValues { $0 * 2 }, "\(metrics)")

@@ -9,12 +9,12 @@ import Testing
 struct MCPWritesEndToEndTests {
     typealias Setup = CallerWritesEndToEndTests.Setup
 
-    func client(_ setup: Setup, mode: String) throws -> [String: Any] {
+    func client(_ setup: Setup, mode: String) async throws -> [String: Any] {
         guard ServePeers.mcpReady else {
             throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)")
         }
         let script = ServePeers.root.appendingPathComponent("scripts/peers/mcp_writes_client.py")
-        let output = try Command.run(
+        let output = try await Command.run(
             ServePeers.mcpPython, [script.path, ToolsBinary.url.path, mode], environment: setup.environment,
             timeout: 120)
         #expect(output.status == 0, "\(output.stderr)")
@@ -28,10 +28,10 @@ struct MCPWritesEndToEndTests {
     func text(_ call: [String: Any]) -> String { (call["text"] as? [String])?.first ?? "" }
 
     @Test("off: read-only tool, no write options, a write refused in one line, nothing written")
-    func off() throws {
+    func off() async throws {
         let setup = try Setup(allowWrites: nil)
         let before = setup.calendar
-        let seen = try client(setup, mode: "token")
+        let seen = try await client(setup, mode: "token")
         #expect(seen["schemaWrites"] as? Bool == false)
         #expect((seen["annotations"] as? [String: Any])?["readOnly"] as? Bool == true)
         let calls = try calls(seen)
@@ -42,10 +42,10 @@ struct MCPWritesEndToEndTests {
     }
 
     @Test("on, no elicitation: preview and token; other write refused; the token writes once; replay refused")
-    func token() throws {
+    func token() async throws {
         let setup = try Setup(allowWrites: ["mcp"])
         let before = setup.calendar
-        let seen = try client(setup, mode: "token")
+        let seen = try await client(setup, mode: "token")
         #expect(seen["schemaWrites"] as? Bool == true)
         let annotations = try #require(seen["annotations"] as? [String: Any])
         #expect(annotations["readOnly"] as? Bool == false && annotations["destructive"] as? Bool == true)
@@ -69,9 +69,9 @@ struct MCPWritesEndToEndTests {
     }
 
     @Test("on, elicitation accepted: asked once with the preview, written at once")
-    func accepted() throws {
+    func accepted() async throws {
         let setup = try Setup(allowWrites: ["mcp"])
-        let seen = try client(setup, mode: "accept")
+        let seen = try await client(setup, mode: "accept")
         let asked = try #require(seen["asked"] as? [String])
         #expect(asked.count == 1)
         #expect(asked.first?.contains("add event \"call mom\" to home") == true, "\(asked)")
@@ -82,10 +82,10 @@ struct MCPWritesEndToEndTests {
     }
 
     @Test("on, elicitation declined: nothing written, one line")
-    func declined() throws {
+    func declined() async throws {
         let setup = try Setup(allowWrites: ["mcp"])
         let before = setup.calendar
-        let seen = try client(setup, mode: "decline")
+        let seen = try await client(setup, mode: "decline")
         #expect((seen["asked"] as? [String])?.count == 1)
         let calls = try calls(seen)
         try #require(calls.count == 1)
@@ -100,23 +100,23 @@ struct MCPWritesEndToEndTests {
 struct ServeMCPWritesEndToEndTests {
     typealias Setup = CallerWritesEndToEndTests.Setup
 
-    func client(_ setup: Setup, _ server: ServeProcess, mode: String) throws -> [String: Any] {
+    func client(_ setup: Setup, _ server: ServeProcess, mode: String) async throws -> [String: Any] {
         guard ServePeers.mcpReady else {
             throw PeerMissing(description: ".venv-mcp missing (CI must run scripts/setup-peers)")
         }
         let script = ServePeers.root.appendingPathComponent("scripts/peers/mcp_writes_client.py")
-        let output = try Command.run(
+        let output = try await Command.run(
             ServePeers.mcpPython, [script.path, server.baseURL, mode], environment: setup.environment, timeout: 120)
         #expect(output.status == 0, "\(output.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
     }
 
     @Test("elicitation accepted: asked once, written once")
-    func accepted() throws {
+    func accepted() async throws {
         let setup = try Setup(allowWrites: ["serve"])
         let server = try ServeProcess(environment: setup.environment)
         defer { server.stop() }
-        let seen = try client(setup, server, mode: "accept")
+        let seen = try await client(setup, server, mode: "accept")
         #expect((seen["asked"] as? [String])?.count == 1, "\(seen)")
         let calls = try #require(seen["calls"] as? [[String: Any]])
         #expect(calls.count == 1 && calls.first?["isError"] as? Bool == false, "\(calls)")
@@ -124,11 +124,11 @@ struct ServeMCPWritesEndToEndTests {
     }
 
     @Test("no elicitation: preview and token bound to the session; written once")
-    func token() throws {
+    func token() async throws {
         let setup = try Setup(allowWrites: ["serve"])
         let server = try ServeProcess(environment: setup.environment)
         defer { server.stop() }
-        let seen = try client(setup, server, mode: "token")
+        let seen = try await client(setup, server, mode: "token")
         let calls = try #require(seen["calls"] as? [[String: Any]])
         try #require(calls.count == 4)
         #expect(calls.map { $0["isError"] as? Bool } == [false, true, false, true], "\(calls)")

@@ -8,7 +8,7 @@ import Testing
 @Suite("plugins: tool lists from the registry, end to end", .serialized)
 struct PluginListsEndToEndTests {
     @Test("a plugin tool appears in tools list, unknown-tool errors and the OpenAPI description")
-    func lists() throws {
+    func lists() async throws {
         let scratch = try TempDirectory()
         let plugin = Fixtures.packageRoot().appendingPathComponent("Fixtures/plugins/fault_plugin.py").path
         let config = scratch.url.appendingPathComponent("config.toml")
@@ -17,20 +17,20 @@ struct PluginListsEndToEndTests {
         command = ["python3", "\(plugin)", "ok"]
         """.write(to: config, atomically: true, encoding: .utf8)
         let environment = ToolsBinary.environment(cacheDirectory: scratch.url, extra: ["ALMANAC_CONFIG": config.path])
-        let list = try ToolsBinary.run(["list"], environment: environment)
+        let list = try await ToolsBinary.run(["list"], environment: environment)
         #expect(list.status == 0 && list.stdout.contains("ok.echo"), "\(list.stdout)\(list.stderr)")
-        let unknown = try ToolsBinary.run(["run", "ok.ech"], environment: environment)
+        let unknown = try await ToolsBinary.run(["run", "ok.ech"], environment: environment)
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("did you mean 'ok.echo'?"), "\(unknown.stderr)")
         #expect(unknown.stderr.contains("ok.count") && unknown.stderr.contains("sports"), "\(unknown.stderr)")
-        let help = try ToolsBinary.run(["run", "--help"], environment: environment)
+        let help = try await ToolsBinary.run(["run", "--help"], environment: environment)
         // Help names no fixed list (which would leave plugin tools out): it points at `tools list`.
         let argument = help.stdout.split(separator: "\n").first { $0.contains("<tool>") && $0.contains("The tool") }
         #expect(argument?.contains("'tools list' shows them") == true, "\(help.stdout)")
         #expect(!help.stdout.contains("calendar or search"))
         let server = try ServeProcess(environment: environment)
         defer { server.stop() }
-        let openAPI = try HTTP.get("\(server.baseURL)/openapi.json")
+        let openAPI = try await HTTP.get("\(server.baseURL)/openapi.json")
         let info = try #require(openAPI.json?["info"] as? [String: Any])
         let description = try #require(info["description"] as? String)
         #expect(description.contains("ok.echo") && description.contains("sports"), "\(description)")

@@ -15,7 +15,7 @@ struct PluginRemoteEndToEndTests {
     }
 
     @Test("a tool of a remote tools serve answers in the standard envelope; a dead URL names the plugin")
-    func remoteServe() throws {
+    func remoteServe() async throws {
         let scratch = try TempDirectory()
         let server = try ServeProcess(
             environment: ServePeers.replayEnvironment(scratch.url.appendingPathComponent("server")))
@@ -23,9 +23,9 @@ struct PluginRemoteEndToEndTests {
         defer { if !stopped { server.stop() } }
         let environment = try client(scratch, "url = \"\(server.baseURL)/mcp\"")
 
-        let list = try ToolsBinary.run(["list"], environment: environment)
+        let list = try await ToolsBinary.run(["list"], environment: environment)
         #expect(list.status == 0 && list.stdout.contains("remote.sports"), "\(list.stdout)\(list.stderr)")
-        let run = try ToolsBinary.run(
+        let run = try await ToolsBinary.run(
             ["run", "remote.sports", "--league", "nba", "--date", "2024-12-15"], environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
@@ -36,7 +36,7 @@ struct PluginRemoteEndToEndTests {
 
         server.stop()
         stopped = true
-        let dead = try ToolsBinary.run(
+        let dead = try await ToolsBinary.run(
             ["run", "remote.sports", "--league", "nba", "--date", "2024-12-14"], environment: environment)
         #expect(dead.status == 69, "\(dead.stdout)\(dead.stderr)")
         #expect(dead.stderr.contains("remote.sports") && dead.stderr.contains("remote: could not connect"))
@@ -44,14 +44,14 @@ struct PluginRemoteEndToEndTests {
     }
 
     @Test("url and command together, or a url that is not http(s), are usage errors naming the key")
-    func badEntries() throws {
+    func badEntries() async throws {
         let scratch = try TempDirectory()
-        let both = try ToolsBinary.run(
+        let both = try await ToolsBinary.run(
             ["list"], environment: client(scratch, "url = \"http://127.0.0.1:9/mcp\"\ncommand = [\"true\"]"))
         #expect(both.status == 64 && both.stderr.contains("has both command and url"), "\(both.stderr)")
-        let scheme = try ToolsBinary.run(["list"], environment: client(scratch, "url = \"file:///etc/passwd\""))
+        let scheme = try await ToolsBinary.run(["list"], environment: client(scratch, "url = \"file:///etc/passwd\""))
         #expect(scheme.status == 64 && scheme.stderr.contains("url must be an http or https address"))
-        let secret = try ToolsBinary.run(
+        let secret = try await ToolsBinary.run(
             ["list"], environment: client(scratch, "url = \"https://me:hunter2@example.org/mcp\""))
         #expect(secret.status == 64 && !secret.stderr.contains("hunter2"), "\(secret.stderr)")
     }

@@ -66,7 +66,7 @@ struct PluginRemotePeerTests {
     @Test(
         "token_env's bearer token reaches the server; a refused one is one line naming the plugin, never the token",
         .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
-    func bearerToken() throws {
+    func bearerToken() async throws {
         let secret = "s3cret-\(UUID().uuidString)"
         let peer = try RemotePeer(["EXPECT_TOKEN": secret])
         defer { peer.stop() }
@@ -75,9 +75,9 @@ struct PluginRemotePeerTests {
 
         let good = scratch.url.appendingPathComponent("good")
         let environment = try client(good, entry, extra: ["REMOTE_TOKEN": secret])
-        let run = try ToolsBinary.run(["run", "remote.echo", "--text", "hello there"], environment: environment)
+        let run = try await ToolsBinary.run(["run", "remote.echo", "--text", "hello there"], environment: environment)
         #expect(run.status == 0 && run.stdout.contains("hello there"), "\(run.stdout)\(run.stderr)")
-        let json = try ToolsBinary.run(
+        let json = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hello there", "--format", "json"], environment: environment)
         #expect(json.status == 0, "\(json.stderr)")
         for text in [run.stdout, run.stderr, json.stdout, json.stderr, everything(under: good)] {
@@ -85,7 +85,7 @@ struct PluginRemotePeerTests {
         }
 
         let wrong = "wrong-\(UUID().uuidString)"
-        let refused = try ToolsBinary.run(
+        let refused = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hi"],
             environment: client(scratch.url.appendingPathComponent("wrong"), entry, extra: ["REMOTE_TOKEN": wrong]))
         #expect([64, 69].contains(refused.status), "\(refused.stdout)\(refused.stderr)")
@@ -94,12 +94,12 @@ struct PluginRemotePeerTests {
         #expect(!refused.stderr.contains(wrong) && !refused.stdout.contains(wrong))
         #expect(!everything(under: scratch.url.appendingPathComponent("wrong")).contains(wrong))
 
-        let none = try ToolsBinary.run(
+        let none = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hi"],
             environment: client(scratch.url.appendingPathComponent("none"), "url = \"\(peer.url)\""))
         #expect([64, 69].contains(none.status) && none.stderr.contains("token_env"), "\(none.stderr)")
 
-        let unset = try ToolsBinary.run(
+        let unset = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hi"],
             environment: client(scratch.url.appendingPathComponent("unset"), entry))
         #expect(unset.status != 0 && unset.stderr.contains("REMOTE_TOKEN"), "\(unset.stderr)")
@@ -108,18 +108,18 @@ struct PluginRemotePeerTests {
     @Test(
         "token in the config file: refused while others can read the file, sent once it is 0600",
         .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
-    func tokenInFile() throws {
+    func tokenInFile() async throws {
         let secret = "f1le-\(UUID().uuidString)"
         let peer = try RemotePeer(["EXPECT_TOKEN": secret])
         defer { peer.stop() }
         let scratch = try TempDirectory()
         let entry = "url = \"\(peer.url)\"\ntoken = \"\(secret)\""
-        let open = try ToolsBinary.run(
+        let open = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hi"],
             environment: client(scratch.url.appendingPathComponent("open"), entry, mode: 0o644))
         #expect(open.status == 64 && open.stderr.contains("chmod 600"), "\(open.stderr)")
         #expect(!open.stderr.contains(secret))
-        let closed = try ToolsBinary.run(
+        let closed = try await ToolsBinary.run(
             ["run", "remote.echo", "--text", "hi"],
             environment: client(scratch.url.appendingPathComponent("closed"), entry))
         #expect(closed.status == 0 && closed.stdout.contains("hi"), "\(closed.stderr)")
@@ -129,11 +129,11 @@ struct PluginRemotePeerTests {
     @Test(
         "a server's ping and roots/list inside a call are answered (pong, method not found) and the call completes",
         .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
-    func serverRequests() throws {
+    func serverRequests() async throws {
         let peer = try RemotePeer()
         defer { peer.stop() }
         let scratch = try TempDirectory()
-        let run = try ToolsBinary.run(
+        let run = try await ToolsBinary.run(
             ["run", "remote.nosy", "--text", "asked"], environment: client(scratch.url, "url = \"\(peer.url)\""))
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdout.contains("asked: ping pong; roots refused: -32601"), "\(run.stdout)")
@@ -142,18 +142,18 @@ struct PluginRemotePeerTests {
     @Test(
         "a stream cut after an event id is resumed with Last-Event-ID; one cut too many is one line naming the plugin",
         .enabled(if: ServePeers.runMCP, "skipped: .venv-mcp missing; run scripts/setup-peers"))
-    func resume() throws {
+    func resume() async throws {
         let scratch = try TempDirectory()
         let once = try RemotePeer(["CUT_TIMES": "1"])
         defer { once.stop() }
-        let run = try ToolsBinary.run(
+        let run = try await ToolsBinary.run(
             ["run", "remote.slow_echo", "--text", "again"],
             environment: client(scratch.url.appendingPathComponent("once"), "url = \"\(once.url)\""))
         #expect(run.status == 0 && run.stdout.contains("resumed again"), "\(run.stdout)\(run.stderr)")
 
         let always = try RemotePeer(["CUT_TIMES": "100"])
         defer { always.stop() }
-        let broken = try ToolsBinary.run(
+        let broken = try await ToolsBinary.run(
             ["run", "remote.slow_echo", "--text", "again"],
             environment: client(scratch.url.appendingPathComponent("always"), "url = \"\(always.url)\""))
         #expect(broken.status == 69, "\(broken.stdout)\(broken.stderr)")

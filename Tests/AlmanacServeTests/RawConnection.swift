@@ -92,8 +92,8 @@ final class RawConnection {
 }
 
 /// TCP sockets of `port` in CLOSE-WAIT (the peer has gone, this side never closed), from `ss`.
-func closeWaitSockets(port: Int) throws -> Int {
-    let output = try Command.run(
+func closeWaitSockets(port: Int) async throws -> Int {
+    let output = try await Command.run(
         URL(fileURLWithPath: "/usr/bin/ss"), ["-Htn", "state", "close-wait", "( sport = :\(port) )"],
         environment: ["PATH": "/usr/bin:/bin"], timeout: 10)
     return output.stdout.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }.count

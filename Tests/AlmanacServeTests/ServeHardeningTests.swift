@@ -15,9 +15,9 @@ struct ServeHardeningTests {
     }
 
     /// Opens an MCP session from `source` (nil: 127.0.0.1); its id, or the status it was refused with.
-    func openSession(_ server: ServeProcess, from source: String? = nil) throws -> (id: String?, status: Int) {
+    func openSession(_ server: ServeProcess, from source: String? = nil) async throws -> (id: String?, status: Int) {
         let interface = source.map { ["--interface", $0] } ?? []
-        let reply = try HTTP.headers(
+        let reply = try await HTTP.headers(
             interface + ["-X", "POST", "--data-binary", Self.initialize] + Self.accept.flatMap { ["-H", $0] }
                 + ["\(server.baseURL)/mcp"])
         return (reply.headers["mcp-session-id"], reply.status)
@@ -25,7 +25,7 @@ struct ServeHardeningTests {
 
     @Test(
         "a request head sent a byte every 2 s is cut after the header deadline (10 s by default), not kept for minutes")
-    func slowHeaders() throws {
+    func slowHeaders() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
         defer { server.stop() }
@@ -42,7 +42,7 @@ struct ServeHardeningTests {
         let seconds = Date().timeIntervalSince(started)
         #expect(cut, "the connection was still open after \(Int(seconds)) s")
         #expect(seconds < 20)
-        let metrics = try HTTP.get("\(server.baseURL)/metrics")
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics")
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="header_timeout"}"#))
     }
 
@@ -84,11 +84,12 @@ struct ServeHardeningTests {
         var busy = 0
         for _ in 0..<20 where busy != 429 {
             try await Task.sleep(for: .milliseconds(250))
-            busy = try HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#).status
+            busy = try await HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#)
+                .status
         }
         #expect(busy == 429)
         for path in ["/healthz", "/metrics", "/openapi.json"] {
-            #expect(try HTTP.get("\(server.baseURL)\(path)").status == 200, "\(path)")
+            await #expect(try HTTP.get("\(server.baseURL)\(path)").status == 200, "\(path)")
         }
     }
 
@@ -107,32 +108,32 @@ struct ServeHardeningTests {
                     "ALMANAC_SERVE_TIMEOUT": "2", "ALMANAC_SERVE_MAX_BODY": "1024",
                 ]))
         defer { server.stop() }
-        let big = try HTTP.post(
+        let big = try await HTTP.post(
             "\(server.baseURL)/tools/sports", "{\"league\":\"" + String(repeating: "a", count: 4000) + "\"}")
         #expect(big.status == 413)
 
         // A slow upstream: 504 at 2 s; the call goes on to 4 s and must not then count as ok.
         try await upstream.setFault("delay:4")
-        let slow = try HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#)
+        let slow = try await HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#)
         #expect(slow.status == 504)
         try await Task.sleep(for: .seconds(4))
         try await upstream.setFault("none")
 
         // The tool's name in any case is the tool: counted under `sports`, once.
-        let upper = try HTTP.post("\(server.baseURL)/tools/SPORTS", #"{"league":"nba","date":"2024-12-15"}"#)
+        let upper = try await HTTP.post("\(server.baseURL)/tools/SPORTS", #"{"league":"nba","date":"2024-12-15"}"#)
         #expect(upper.status == 200, "\(upper.body)")
 
-        let session = try #require(try openSession(server).id)
+        let session = try await #require(try openSession(server).id)
         let inSession = Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        _ = try HTTP.post(
+        _ = try await HTTP.post(
             "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
-        let bad = try HTTP.post(
+        let bad = try await HTTP.post(
             "\(server.baseURL)/mcp",
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sports","arguments":{"league":"nba","date":"not-a-day"}}}"#,
             headers: inSession)
         #expect(bad.body.contains("isError"), "\(bad.body)")
 
-        let text = try HTTP.get("\(server.baseURL)/metrics").body
+        let text = try await HTTP.get("\(server.baseURL)/metrics").body
         #expect(text.contains(#"almanac_http_refused_total{reason="too_large"} 1"#), "\(text)")
         #expect(text.contains(#"almanac_calls_total{tool="sports",via="openapi",status="ok"} 1"#), "\(text)")
         #expect(!text.contains(#"tool="unknown""#), "\(text)")
@@ -141,31 +142,31 @@ struct ServeHardeningTests {
     }
 
     @Test("MCP sessions: capped per client as well as in total; another client still gets one")
-    func sessionsPerClient() throws {
+    func sessionsPerClient() async throws {
         let directory = try TempDirectory()
         let server = try server(
             directory, ["ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT": "2", "ALMANAC_SERVE_MAX_SESSIONS": "3"])
         defer { server.stop() }
-        #expect(try openSession(server).status == 200)
-        #expect(try openSession(server).status == 200)
-        let third = try openSession(server)
+        await #expect(try openSession(server).status == 200)
+        await #expect(try openSession(server).status == 200)
+        let third = try await openSession(server)
         #expect(third.status == 503)
         // 127.0.0.2 is another client on the same machine (all of 127/8 is loopback).
-        let other = try openSession(server, from: "127.0.0.2")
+        let other = try await openSession(server, from: "127.0.0.2")
         #expect(other.status == 200)
         #expect(other.id != nil)
         // Full (3): a newcomer takes the oldest session of 127.0.0.1, which holds two more than
         // it; once every client holds one, the total holds.
-        #expect(try openSession(server, from: "127.0.0.3").status == 200)
-        #expect(try openSession(server, from: "127.0.0.4").status == 503)  // the total
+        await #expect(try openSession(server, from: "127.0.0.3").status == 200)
+        await #expect(try openSession(server, from: "127.0.0.4").status == 503)  // the total
     }
 
     @Test("a dropped MCP event stream leaves no CLOSE-WAIT socket; SIGTERM with a stream open exits within seconds")
     func droppedStreamAndSigterm() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
-        let session = try #require(try openSession(server).id)
-        _ = try HTTP.post(
+        let session = try await #require(try openSession(server).id)
+        _ = try await HTTP.post(
             "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             headers: Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"])
         func openStream() throws -> RawConnection {
@@ -179,7 +180,7 @@ struct ServeHardeningTests {
         #expect(RawConnection.status(dropped?.read(for: 5, until: "\r\n\r\n") ?? "") == 200)
         dropped = nil  // closed by the client
         try await Task.sleep(for: .seconds(2))
-        #expect(try closeWaitSockets(port: server.port) == 0)
+        await #expect(try closeWaitSockets(port: server.port) == 0)
 
         // A second stream, still open when SIGTERM comes: the server ends it and exits.
         let open = try openStream()
@@ -193,11 +194,11 @@ struct ServeHardeningTests {
     }
 
     @Test("a port in use: one line naming the port, exit 64, no NIO error text")
-    func portInUse() throws {
+    func portInUse() async throws {
         let directory = try TempDirectory()
         let first = try server(directory)
         defer { first.stop() }
-        let second = try ToolsBinary.run(
+        let second = try await ToolsBinary.run(
             ["serve", "--port", String(first.port)], environment: ServePeers.replayEnvironment(directory.url),
             timeout: 30)
         #expect(second.status == 64)
@@ -208,13 +209,13 @@ struct ServeHardeningTests {
     }
 
     @Test("MCP params that are not an object: -32602 (invalid params), over HTTP and stdio")
-    func invalidParams() throws {
+    func invalidParams() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
         defer { server.stop() }
-        let session = try #require(try openSession(server).id)
+        let session = try await #require(try openSession(server).id)
         let inSession = Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        let reply = try HTTP.post(
+        let reply = try await HTTP.post(
             "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"x"}"#, headers: inSession
         )
         #expect(reply.body.contains("-32602"), "\(reply.body)")
@@ -228,7 +229,7 @@ struct ServeHardeningTests {
             ].joined(separator: "\n") + "\n"
         let stdin = directory.url.appendingPathComponent("in.jsonl")
         try Data(input.utf8).write(to: stdin)
-        let output = try Command.run(
+        let output = try await Command.run(
             URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$0\" mcp < \"$1\"", ToolsBinary.url.path, stdin.path],
             environment: ServePeers.replayEnvironment(directory.url), timeout: 60)
         let replies = output.stdout.split(separator: "\n").filter { $0.contains(#""id":2"#) || $0.contains(#""id":3"#) }
@@ -237,11 +238,11 @@ struct ServeHardeningTests {
     }
 
     @Test("an answer over the server's byte cap is cut, says so, and keeps its envelope")
-    func answerCap() throws {
+    func answerCap() async throws {
         let directory = try TempDirectory()
         let server = try server(directory, ["ALMANAC_SERVE_MAX_ANSWER": "2048"])
         defer { server.stop() }
-        let reply = try HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#)
+        let reply = try await HTTP.post("\(server.baseURL)/tools/sports", #"{"league":"nba","date":"2024-12-15"}"#)
         #expect(reply.status == 200)
         #expect(reply.body.utf8.count <= 2048, "\(reply.body.utf8.count) bytes")
         let json = try #require(reply.json)

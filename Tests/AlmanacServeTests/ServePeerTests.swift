@@ -17,7 +17,7 @@ struct ServePeerTests {
     @Test(
         "OpenAPI calls, CORS, limits and MCP over streamable HTTP, without and with a token",
         .enabled(if: ServePeers.runMCP), arguments: [false, true])
-    func clients(withToken: Bool) throws {
+    func clients(withToken: Bool) async throws {
         guard ServePeers.mcpReady else { throw PeerMissing(description: ".venv-mcp missing (run scripts/setup-peers)") }
         let directory = try TempDirectory()
         var extra = ["ALMANAC_SERVE_MAX_BODY": "65536"]
@@ -28,7 +28,7 @@ struct ServePeerTests {
         #expect(server.firstLine.contains("(cache: sqlite)"))
 
         let script = ServePeers.root.appendingPathComponent("scripts/peers/serve_client.py")
-        let client = try Command.run(
+        let client = try await Command.run(
             ServePeers.mcpPython, [script.path, server.baseURL] + (withToken ? [Self.token] : []),
             environment: environment, timeout: 120)
         #expect(client.status == 0, "\(client.stderr)")
@@ -44,7 +44,7 @@ struct ServePeerTests {
         let document = body("openapi")
         #expect(document["openapi"] as? String == "3.1.0")
         let paths = try #require(document["paths"] as? [String: Any])
-        let schema = try ToolsBinary.run(["schema"], environment: environment)
+        let schema = try await ToolsBinary.run(["schema"], environment: environment)
         let functions = try #require(
             try JSONSerialization.jsonObject(with: Data(schema.stdout.utf8)) as? [[String: Any]])
         let names = functions.compactMap { ($0["function"] as? [String: Any])?["name"] as? String }
@@ -65,9 +65,9 @@ struct ServePeerTests {
 
         // The answer: the JSON envelope plus `context`, exactly what `tools run` prints.
         #expect(status("ok") == 200)
-        let run = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
+        let run = try await ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
         #expect((body("ok")["context"] as? String).map { $0 + "\n" } == run.stdout)
-        let envelope = try ToolsBinary.run(
+        let envelope = try await ToolsBinary.run(
             ["run", "sports", "nba", "--date", "2024-12-15", "--format", "json"], environment: environment)
         var fromServer = body("ok")
         fromServer.removeValue(forKey: "context")
@@ -78,7 +78,7 @@ struct ServePeerTests {
         // Sunday in Lisbon starts on Saturday evening in New York, so ESPN's 14 December is asked
         // for too, which no recording holds: 502, one line per provider, as `tools run` says.
         #expect(status("tz_lisbon") == 502)
-        let lisbon = try ToolsBinary.run(
+        let lisbon = try await ToolsBinary.run(
             ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "Europe/Lisbon"], environment: environment)
         #expect(lisbon.status == 69)
         #expect(body("tz_lisbon")["error"] as? String == "error: sports: every provider failed")
@@ -151,9 +151,9 @@ struct ServePeerTests {
     }
 
     @Test("a non-loopback address without a token: exit 64, one line, nothing bound")
-    func refusesPublicWithoutToken() throws {
+    func refusesPublicWithoutToken() async throws {
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["serve", "--host", "0.0.0.0", "--port", "0"], environment: ServePeers.replayEnvironment(directory.url),
             timeout: 30)
         #expect(output.status == 64)
@@ -166,7 +166,7 @@ struct ServePeerTests {
     @Test(
         "openapi-spec-validator accepts /openapi.json; schemathesis finds no failure",
         .enabled(if: ServePeers.runSchemathesis))
-    func schemathesis() throws {
+    func schemathesis() async throws {
         guard ServePeers.schemathesisReady else {
             throw PeerMissing(description: ".venv-schemathesis missing (run scripts/setup-peers)")
         }
@@ -176,13 +176,14 @@ struct ServePeerTests {
         let server = try ServeProcess(environment: environment)
         defer { server.stop() }
         let spec = directory.url.appendingPathComponent("openapi.json")
-        let document = try HTTP.get("\(server.baseURL)/openapi.json", headers: ["Authorization: Bearer \(Self.token)"])
+        let document = try await HTTP.get(
+            "\(server.baseURL)/openapi.json", headers: ["Authorization: Bearer \(Self.token)"])
         #expect(document.status == 200)
         try Data(document.body.utf8).write(to: spec)
 
         var tools = ProcessInfo.processInfo.environment
         tools["PATH"] = ServePeers.schemathesisBin.path + ":" + (tools["PATH"] ?? "/usr/bin:/bin")
-        let validator = try Command.run(
+        let validator = try await Command.run(
             ServePeers.schemathesisBin.appendingPathComponent("openapi-spec-validator"), [spec.path],
             environment: tools,
             timeout: 60)
@@ -195,7 +196,7 @@ struct ServePeerTests {
         // including that schema-invalid input gets a 4xx and other methods 405. It runs in the
         // temporary folder, where it keeps its own database.
         let har = directory.url.appendingPathComponent("exchanges.har")
-        let run = try Command.run(
+        let run = try await Command.run(
             URL(fileURLWithPath: "/bin/sh"),
             [
                 "-c", #"cd "$0" && exec "$@""#, directory.url.path,
@@ -268,11 +269,11 @@ struct ServePeerTests {
             "-X", "OPTIONS", "-H", "Access-Control-Request-Method: POST",
             "-H", "Access-Control-Request-Headers: authorization, content-type",
         ]
-        let allowed = try HTTP.headers(preflight + ["-H", "Origin: https://chat.example.org", url])
+        let allowed = try await HTTP.headers(preflight + ["-H", "Origin: https://chat.example.org", url])
         #expect(allowed.status == 204)
         #expect(allowed.headers["access-control-allow-origin"] == "https://chat.example.org")
         #expect(allowed.headers["access-control-allow-headers"]?.lowercased().contains("authorization") == true)
-        let refused = try HTTP.headers(preflight + ["-H", "Origin: https://evil.example", url])
+        let refused = try await HTTP.headers(preflight + ["-H", "Origin: https://evil.example", url])
         #expect(refused.status == 403)
         #expect(refused.headers["access-control-allow-origin"] == nil)
 
@@ -280,7 +281,7 @@ struct ServePeerTests {
         // upstream would have taken 5 s).
         let mcp = "\(server.baseURL)/mcp"
         let accept = ["Content-Type: application/json", "Accept: application/json, text/event-stream"] + auth
-        let initialize = try HTTP.headers(
+        let initialize = try await HTTP.headers(
             [
                 "-X", "POST", "--data-binary",
                 #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
@@ -288,15 +289,15 @@ struct ServePeerTests {
                 + accept.flatMap { ["-H", $0] } + [mcp])
         let session = try #require(initialize.headers["mcp-session-id"])
         let inSession = accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        _ = try HTTP.post(mcp, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
-        let call = try HTTP.post(
+        _ = try await HTTP.post(mcp, #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
+        let call = try await HTTP.post(
             mcp,
             #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sports","arguments":{"league":"nba","team":"bulls","date":"2024-12-15"}}}"#,
             headers: inSession)
         #expect(call.status == 200)
         #expect(!call.body.contains(#""result""#), "\(call.body)")
 
-        let metrics = try HTTP.get("\(server.baseURL)/metrics", headers: auth)
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics", headers: auth)
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="too_many"} 2"#))
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="timeout"} 3"#))
         #expect(metrics.body.contains(#"almanac_http_refused_total{reason="origin"} 1"#))

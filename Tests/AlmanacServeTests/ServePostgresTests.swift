@@ -24,7 +24,7 @@ struct ServePostgresTests {
 
     @Test("a second host answers from the first host's cache; a host killed mid-write leaves it valid")
     func sharedCache() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster()
         defer { cluster.stop() }
         let upstream = try FixtureServer()
         defer { upstream.stop() }
@@ -40,17 +40,17 @@ struct ServePostgresTests {
         #expect(!hostA.firstLine.contains("almanac@"))
 
         let body = #"{"league": "nba", "date": "2024-12-15"}"#
-        let first = try HTTP.post("\(hostA.baseURL)/tools/sports", body)
+        let first = try await HTTP.post("\(hostA.baseURL)/tools/sports", body)
         #expect(first.status == 200)
         #expect(try await upstream.requestCount() == 1)
-        let second = try HTTP.post("\(hostB.baseURL)/tools/sports", body)
+        let second = try await HTTP.post("\(hostB.baseURL)/tools/sports", body)
         #expect(second.status == 200)
         // Host B never asked upstream: its answer came from the shared cache.
         #expect(try await upstream.requestCount() == 1)
         let attempts = second.json?["attempts"] as? [[String: Any]]
         #expect(attempts?.first?["outcome"] as? String == "cached")
         #expect(first.json?["context"] as? String == second.json?["context"] as? String)
-        #expect(try cluster.psql("SELECT count(*) FROM almanac_entry") == "1")
+        await #expect(try cluster.psql("SELECT count(*) FROM almanac_entry") == "1")
 
         // Host A dies (SIGKILL) with writes in flight: another team's answer is being fetched and
         // stored. Every row left is whole (PostgreSQL commits a statement or nothing), and host B
@@ -62,7 +62,7 @@ struct ServePostgresTests {
             await withTaskGroup(of: Void.self) { group in
                 for team in teams {
                     group.addTask {
-                        _ = try? HTTP.post(url, #"{"league": "nba", "team": "\#(team)", "date": "2024-12-15"}"#)
+                        _ = try? await HTTP.post(url, #"{"league": "nba", "team": "\#(team)", "date": "2024-12-15"}"#)
                     }
                 }
             }
@@ -71,21 +71,21 @@ struct ServePostgresTests {
         hostA.kill9()
         await inFlight.value
         try await upstream.setFault("none")
-        #expect(
+        await #expect(
             try cluster.psql("SELECT count(*) FROM almanac_entry WHERE length(payload) = 0 OR fetched_at <= 0") == "0")
-        #expect(
+        await #expect(
             try cluster.psql("SELECT count(*) FROM almanac_entry WHERE convert_from(payload, 'UTF8')::jsonb IS NULL")
                 == "0")
-        let again = try HTTP.post("\(hostB.baseURL)/tools/sports", body)
+        let again = try await HTTP.post("\(hostB.baseURL)/tools/sports", body)
         #expect(again.status == 200)
         #expect((again.json?["attempts"] as? [[String: Any]])?.first?["outcome"] as? String == "cached")
-        let health = try HTTP.get("\(hostB.baseURL)/healthz")
+        let health = try await HTTP.get("\(hostB.baseURL)/healthz")
         #expect(health.status == 200)
     }
 
     @Test("request intervals are one queue for every host: concurrent reservations get distinct slots")
     func sharedRequestSlots() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster()
         defer { cluster.stop() }
         // Two stores (two connection pools) stand for two hosts.
         let hostA = try await PostgresCacheStore.connect(url: cluster.url, timeout: Self.connectTimeout)
@@ -101,9 +101,9 @@ struct ServePostgresTests {
     }
 
     @Test("a bad cache URL is one line, exit 64, without the password")
-    func badURL() throws {
+    func badURL() async throws {
         let directory = try TempDirectory()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["serve", "--port", "0"],
             environment: environment(directory.url, database: "mysql://u:hunter2@db/x", upstream: "http://127.0.0.1:9"),
             timeout: 30)
@@ -111,7 +111,7 @@ struct ServePostgresTests {
         #expect(output.stderr.hasPrefix("error: ALMANAC_CACHE_URL is not a postgres:// URL"))
         #expect(!output.stderr.contains("hunter2"))
         // A server that is not there: a configuration error naming host and port, not the password.
-        let unreachable = try ToolsBinary.run(
+        let unreachable = try await ToolsBinary.run(
             ["serve", "--port", "0"],
             environment: environment(
                 directory.url, database: "postgres://almanac:hunter2@127.0.0.1:9/almanac",

@@ -19,77 +19,78 @@ struct ServeProbeTests {
     /// One MCP POST inside session `id`, from `source` (nil: 127.0.0.1).
     func post(
         _ server: ServeProcess, _ body: String, session id: String?, from source: String? = nil
-    ) throws -> HTTP.Reply {
+    ) async throws -> HTTP.Reply {
         let interface = source.map { ["--interface", $0] } ?? []
         let session = id.map { ["-H", "Mcp-Session-Id: \($0)", "-H", "Mcp-Protocol-Version: 2025-03-26"] } ?? []
-        return try HTTP.curl(
+        return try await HTTP.curl(
             interface + ["-X", "POST", "--data-binary", body] + Self.accept.flatMap { ["-H", $0] } + session
                 + ["\(server.baseURL)/mcp"])
     }
 
-    func ping(_ server: ServeProcess, session id: String, from source: String? = nil) throws -> Int {
-        try post(server, #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, session: id, from: source).status
+    func ping(_ server: ServeProcess, session id: String, from source: String? = nil) async throws -> Int {
+        try await post(server, #"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, session: id, from: source).status
     }
 
-    func open(_ server: ServeProcess, from source: String? = nil) throws -> (id: String?, status: Int) {
-        try ServeHardeningTests().openSession(server, from: source)
+    func open(_ server: ServeProcess, from source: String? = nil) async throws -> (id: String?, status: Int) {
+        try await ServeHardeningTests().openSession(server, from: source)
     }
 
     @Test("a JSON-RPC id holding CR/LF is refused (400, -32600): it never reaches an SSE id: line")
-    func sseIDInjection() throws {
+    func sseIDInjection() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
         defer { server.stop() }
-        let session = try #require(try open(server).id)
+        let session = try await #require(try open(server).id)
         // JSON escapes: the id's value holds a real CR LF, then a forged event.
         let forged = #"{"jsonrpc":"2.0","id":"7\r\nevent: forged\r\ndata: {\"forged\":true}\r\n","method":"ping"}"#
-        let reply = try post(server, forged, session: session)
+        let reply = try await post(server, forged, session: session)
         #expect(reply.status == 400, "\(reply.body)")
         #expect(!reply.body.contains("event: forged") && !reply.body.contains("\r"), "\(reply.body)")
         #expect(reply.json.flatMap { $0["error"] as? [String: Any] }?["code"] as? Int == -32600)
         // Also when the id opens a session, and with a NUL; a plain id still answers.
         let initialize = ServeHardeningTests.initialize.replacingOccurrences(of: #""id":1"#, with: #""id":"a\nb""#)
-        #expect(try post(server, initialize, session: nil).status == 400)
-        #expect(try post(server, #"{"jsonrpc":"2.0","id":"a\u0000b","method":"ping"}"#, session: session).status == 400)
-        let plain = try post(server, #"{"jsonrpc":"2.0","id":"plain-9","method":"ping"}"#, session: session)
+        await #expect(try post(server, initialize, session: nil).status == 400)
+        await #expect(
+            try post(server, #"{"jsonrpc":"2.0","id":"a\u0000b","method":"ping"}"#, session: session).status == 400)
+        let plain = try await post(server, #"{"jsonrpc":"2.0","id":"plain-9","method":"ping"}"#, session: session)
         #expect(plain.status == 200 && plain.body.contains(#""id":"plain-9""#), "\(plain.body)")
     }
 
     @Test("a session is its opener's: another address gets 404 for it, cannot close it, and the opener keeps it")
-    func sessionBoundToAddress() throws {
+    func sessionBoundToAddress() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
         defer { server.stop() }
-        let session = try #require(try open(server, from: "127.0.0.1").id)
-        #expect(try ping(server, session: session, from: "127.0.0.2") == 404)
-        let delete = try HTTP.curl(
+        let session = try await #require(try open(server, from: "127.0.0.1").id)
+        await #expect(try ping(server, session: session, from: "127.0.0.2") == 404)
+        let delete = try await HTTP.curl(
             [
                 "--interface", "127.0.0.2", "-X", "DELETE", "-H", "Mcp-Session-Id: \(session)", "-H",
                 "Mcp-Protocol-Version: 2025-03-26", "\(server.baseURL)/mcp",
             ])
         #expect(delete.status == 404)
-        #expect(try ping(server, session: session, from: "127.0.0.1") == 200)
+        await #expect(try ping(server, session: session, from: "127.0.0.1") == 200)
     }
 
     @Test("a few addresses at their cap cannot fill the server: a newcomer takes the largest holder's oldest session")
-    func fairShareOfSessions() throws {
+    func fairShareOfSessions() async throws {
         let directory = try TempDirectory()
         let server = try server(
             directory, ["ALMANAC_SERVE_MAX_SESSIONS": "4", "ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT": "2"])
         defer { server.stop() }
         var held: [String: [String]] = [:]
         for source in ["127.0.0.2", "127.0.0.3"] {
-            for _ in 0..<2 { held[source, default: []].append(try #require(try open(server, from: source).id)) }
+            for _ in 0..<2 { await held[source, default: []].append(try #require(try open(server, from: source).id)) }
         }
         // The server is full (4), every holder at its cap (2): a newcomer is still let in.
-        #expect(try open(server, from: "127.0.0.4").status == 200)
+        await #expect(try open(server, from: "127.0.0.4").status == 200)
         // It took the least recently used session of a largest holder: 127.0.0.2's first.
         let first = try #require(held["127.0.0.2"]?.first)
         let second = try #require(held["127.0.0.2"]?.last)
-        #expect(try ping(server, session: first, from: "127.0.0.2") == 404)
-        #expect(try ping(server, session: second, from: "127.0.0.2") == 200)
+        await #expect(try ping(server, session: first, from: "127.0.0.2") == 404)
+        await #expect(try ping(server, session: second, from: "127.0.0.2") == 200)
         // 127.0.0.2 now holds 1 against 127.0.0.3's 2: no client is two ahead of it, so it waits.
-        #expect(try open(server, from: "127.0.0.2").status == 503)
+        await #expect(try open(server, from: "127.0.0.2").status == 503)
     }
 
     @Test("initializes sent at once from one address never pass its cap")
@@ -123,18 +124,18 @@ struct ServeProbeTests {
     }
 
     @Test("Origin is read as scheme://host[:port] only: http://evil.com\\@127.0.0.1 is not a loopback page")
-    func strictOrigin() throws {
+    func strictOrigin() async throws {
         let directory = try TempDirectory()
         let server = try server(directory)
         defer { server.stop() }
-        func status(_ origin: String) throws -> Int {
-            try HTTP.get("\(server.baseURL)/healthz", headers: ["Origin: \(origin)"]).status
+        func status(_ origin: String) async throws -> Int {
+            try await HTTP.get("\(server.baseURL)/healthz", headers: ["Origin: \(origin)"]).status
         }
         for origin in [#"http://evil.com\@127.0.0.1"#, "http://evil.com@127.0.0.1", "http://127.0.0.1.evil.com"] {
-            #expect(try status(origin) == 403, "\(origin)")
+            await #expect(try status(origin) == 403, "\(origin)")
         }
         for origin in ["http://127.0.0.1:8080", "http://localhost:3000", "http://[::1]:8080", "https://LOCALHOST"] {
-            #expect(try status(origin) == 200, "\(origin)")
+            await #expect(try status(origin) == 200, "\(origin)")
         }
     }
 

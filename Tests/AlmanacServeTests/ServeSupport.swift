@@ -102,7 +102,7 @@ final class PostgresCluster: @unchecked Sendable {
 
     struct Failed: Error, CustomStringConvertible { var description: String }
 
-    init() throws {
+    init() async throws {
         guard let bin = ServePeers.postgresBin else {
             throw Failed(description: "PostgreSQL missing (CI must run scripts/setup-peers: scripts/peers/postgres.sh)")
         }
@@ -112,7 +112,7 @@ final class PostgresCluster: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         asUser = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
         if getuid() == 0 {
-            _ = try Command.run(
+            _ = try await Command.run(
                 URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory.path], environment: [:], timeout: 10
             )
         }
@@ -164,8 +164,8 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     /// One value from `psql -tAc`.
-    func psql(_ sql: String) throws -> String {
-        let output = try Command.run(
+    func psql(_ sql: String) async throws -> String {
+        let output = try await Command.run(
             bin.appendingPathComponent("psql"),
             ["-h", "127.0.0.1", "-p", String(port), "-U", "almanac", "-d", "almanac", "-tAc", sql],
             environment: ["PATH": "/usr/bin:/bin"], timeout: 30)
@@ -190,14 +190,14 @@ enum HTTP {
         }
     }
 
-    static func post(_ url: String, _ body: String, headers: [String] = []) throws -> Reply {
-        try curl(
+    static func post(_ url: String, _ body: String, headers: [String] = []) async throws -> Reply {
+        try await curl(
             ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", body]
                 + headers.flatMap { ["-H", $0] } + [url])
     }
 
-    static func get(_ url: String, headers: [String] = []) throws -> Reply {
-        try curl(headers.flatMap { ["-H", $0] } + [url])
+    static func get(_ url: String, headers: [String] = []) async throws -> Reply {
+        try await curl(headers.flatMap { ["-H", $0] } + [url])
     }
 
     /// POSTs every body at once, each from its own curl process (blocking calls in task groups
@@ -228,8 +228,8 @@ enum HTTP {
     }
 
     /// Status and headers (names lower-cased) of a request sent with `arguments` (e.g. a preflight).
-    static func headers(_ arguments: [String]) throws -> (status: Int, headers: [String: String]) {
-        let output = try Command.run(
+    static func headers(_ arguments: [String]) async throws -> (status: Int, headers: [String: String]) {
+        let output = try await Command.run(
             URL(fileURLWithPath: "/usr/bin/curl"),
             ["-s", "--max-time", "30", "-o", "/dev/null", "-D", "-"] + arguments,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 40)
@@ -245,8 +245,8 @@ enum HTTP {
         return (status, headers)
     }
 
-    static func curl(_ arguments: [String]) throws -> Reply {
-        let output = try Command.run(
+    static func curl(_ arguments: [String]) async throws -> Reply {
+        let output = try await Command.run(
             URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "30", "-w", "\n%{http_code}"] + arguments,
             environment: ["PATH": "/usr/bin:/bin"], timeout: 40)
         var lines = output.stdout.split(separator: "\n", omittingEmptySubsequences: false)

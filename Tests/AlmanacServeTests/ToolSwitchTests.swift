@@ -136,47 +136,47 @@ struct ToolSwitchEndToEndTests {
     static let accept = ["Content-Type: application/json", "Accept: application/json, text/event-stream"]
 
     @Test("serve without read: not in /openapi.json or tools/list, refused over both and counted; tools run read works")
-    func serveWithoutRead() throws {
+    func serveWithoutRead() async throws {
         let directory = try TempDirectory()
         let environment = ServePeers.replayEnvironment(directory.url, extra: ["ALMANAC_SERVE_DENY_TOOLS": "read"])
         let server = try ServeProcess(environment: environment)
         defer { server.stop() }
 
-        let document = try HTTP.get("\(server.baseURL)/openapi.json")
+        let document = try await HTTP.get("\(server.baseURL)/openapi.json")
         #expect(document.status == 200)
         #expect(document.body.contains(#""/tools/sports""#) && !document.body.contains(#""/tools/read""#))
 
-        let refused = try HTTP.post("\(server.baseURL)/tools/read", #"{"url": "\#(ToolSwitchTests.page)"}"#)
+        let refused = try await HTTP.post("\(server.baseURL)/tools/read", #"{"url": "\#(ToolSwitchTests.page)"}"#)
         #expect(refused.status == 403, "\(refused.body)")
         let line = try #require(refused.json?["error"] as? String)
         #expect(line.hasPrefix("error: tool 'read' is switched off"), "\(line)")
         #expect(!line.contains("\n"))
 
-        let opened = try HTTP.headers(
+        let opened = try await HTTP.headers(
             ["-X", "POST", "--data-binary", ServeHardeningTests.initialize] + Self.accept.flatMap { ["-H", $0] }
                 + ["\(server.baseURL)/mcp"])
         let session = try #require(opened.headers["mcp-session-id"])
         let inSession = Self.accept + ["Mcp-Session-Id: \(session)", "Mcp-Protocol-Version: 2025-03-26"]
-        _ = try HTTP.post(
+        _ = try await HTTP.post(
             "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, headers: inSession)
-        let list = try HTTP.post(
+        let list = try await HTTP.post(
             "\(server.baseURL)/mcp", #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, headers: inSession)
         #expect(list.body.contains(#""name":"sports""#) && !list.body.contains(#""name":"read""#), "\(list.body)")
-        let call = try HTTP.post(
+        let call = try await HTTP.post(
             "\(server.baseURL)/mcp",
             #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read","arguments":{"url":"https://x.y"}}}"#,
             headers: inSession)
         #expect(call.body.contains(#""isError":true"#) && call.body.contains("is switched off"), "\(call.body)")
 
-        let metrics = try HTTP.get("\(server.baseURL)/metrics").body
+        let metrics = try await HTTP.get("\(server.baseURL)/metrics").body
         #expect(metrics.contains(#"almanac_http_refused_total{reason="tool_off"} 2"#), "\(metrics)")
         #expect(!metrics.contains(#"tool="read""#), "\(metrics)")
 
         // The operator, same settings, on the command line: read works, and `tools schema` omits it.
-        let read = try ToolsBinary.run(["run", "read", ToolSwitchTests.page], environment: environment)
+        let read = try await ToolsBinary.run(["run", "read", ToolSwitchTests.page], environment: environment)
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.contains("Facebook Is Tracking Me"))
-        let schema = try ToolsBinary.run(["schema"], environment: environment)
+        let schema = try await ToolsBinary.run(["schema"], environment: environment)
         #expect(schema.stdout.contains(#""name" : "sports""#) && !schema.stdout.contains(#""name" : "read""#))
     }
 }

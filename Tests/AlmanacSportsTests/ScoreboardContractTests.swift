@@ -90,7 +90,7 @@ struct ScoreboardContractTests {
     @Test(
         "the JSON Schema and the Swift Codable reader accept and refuse the same answers",
         .enabled(if: pythonReady, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
-    func schemaAgreesWithCodable() throws {
+    func schemaAgreesWithCodable() async throws {
         var cases: [(String, Any)] = []
         for name in Self.answers { cases.append((name, try Self.answer(name))) }
         let base = try Self.answer("contract-pwhl.json")
@@ -155,7 +155,7 @@ struct ScoreboardContractTests {
             validator = jsonschema.Draft202012Validator(schema)
             print(json.dumps([validator.is_valid(c) for c in json.load(open(sys.argv[2]))]))
             """
-        let output = try AlmanacTesting.Command.run(
+        let output = try await AlmanacTesting.Command.run(
             Self.schemaPython, ["-c", script, schemaFile.path, casesFile.path], environment: [:], timeout: 60)
         #expect(output.status == 0, "\(output.stderr)")
         let verdicts = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [Bool])

@@ -39,9 +39,9 @@ struct AskWritesEndToEndTests {
     static let question = "remind me to call mom tomorrow at 6"
 
     @Test("no terminal: the preview, not written")
-    func noTerminal() throws {
+    func noTerminal() async throws {
         let setup = try Setup()
-        let output = try ToolsBinary.run(["ask", Self.question], environment: setup.environment)
+        let output = try await ToolsBinary.run(["ask", Self.question], environment: setup.environment)
         #expect(output.status == 75, "\(output.stderr)")
         #expect(
             output.stdout.contains(
@@ -51,21 +51,21 @@ struct AskWritesEndToEndTests {
     }
 
     @Test("on a terminal (script(1) gives it one): n writes nothing, y writes the task once")
-    func terminal() throws {
+    func terminal() async throws {
         let setup = try Setup()
         let script = URL(fileURLWithPath: "/usr/bin/script")
         try #require(FileManager.default.isExecutableFile(atPath: script.path), "util-linux script(1) missing")
-        func ask(_ answer: String) throws -> CommandOutput {
+        func ask(_ answer: String) async throws -> CommandOutput {
             let command = "'\(ToolsBinary.url.path)' ask '\(Self.question)'"
-            return try Command.run(
+            return try await Command.run(
                 script, ["-qec", command, "/dev/null"], environment: setup.environment,
                 stdin: Data("\(answer)\n".utf8), timeout: 60)
         }
-        let no = try ask("n")
+        let no = try await ask("n")
         #expect(no.stdout.contains("Write it? [y/N]"), "\(no.stdout)")
         #expect(no.stdout.contains("not written (not confirmed)"), "\(no.stdout)")
         #expect(setup.calendar == setup.empty)
-        let yes = try ask("y")
+        let yes = try await ask("y")
         #expect(yes.stdout.contains("Added task \"call mom\" due Fri 27 Mar 2026 18:00 Europe/Berlin"), "\(yes.stdout)")
         #expect(setup.calendar.components(separatedBy: "SUMMARY:call mom").count == 2)
         #expect(setup.calendar.contains("DUE;TZID=Europe/Berlin:20260327T180000"), "\(setup.calendar)")

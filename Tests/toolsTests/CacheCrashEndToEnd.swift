@@ -56,14 +56,14 @@ struct CacheCrashEndToEndTests {
         }
         #expect(killed > 0)
 
-        let info = try ToolsBinary.run(["cache", "info"], environment: environment)
+        let info = try await ToolsBinary.run(["cache", "info"], environment: environment)
         #expect(info.status == 0, "\(info.stderr)")
         #expect(info.stdout.contains("integrity: ok"))
         #expect(info.stdout.contains("entries: 1"))
 
         // Served from the cache alone (server gone, TTL long): a whole entry with every game.
         server.stop()
-        let cached = try ToolsBinary.run(
+        let cached = try await ToolsBinary.run(
             words, environment: environment.merging(["ALMANAC_CACHE_TTL": "86400", "ALMANAC_TIMEOUT": "1"]) { $1 })
         #expect(cached.status == 0, "\(cached.stderr)")
         let envelope = try JSONSerialization.jsonObject(with: Data(cached.stdout.utf8)) as? [String: Any]
@@ -74,17 +74,17 @@ struct CacheCrashEndToEndTests {
     }
 
     @Test("a cache file that is not a database is moved aside and the run still answers")
-    func corruptFile() throws {
+    func corruptFile() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("cache.sqlite")
         try Data(repeating: 0x5A, count: 8192).write(to: file)
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL])
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"], environment: environment)
         #expect(output.status == 0, "\(output.stderr)")
-        let info = try ToolsBinary.run(["cache", "info"], environment: environment)
+        let info = try await ToolsBinary.run(["cache", "info"], environment: environment)
         #expect(info.stdout.contains("entries: 1"))
         #expect(info.stdout.contains("integrity: ok"))
         let names = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path)

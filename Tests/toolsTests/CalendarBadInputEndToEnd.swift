@@ -24,8 +24,8 @@ struct CalendarBadInputEndToEndTests {
     /// `tools run calendar --ics PATH --from --to --tz UTC --format json`, with events as "start summary".
     static func run(
         _ path: URL, from: String, to: String, scratch: borrowing Scratch, extra: [String: String] = [:]
-    ) throws -> Run {
-        let output = try ToolsBinary.run(
+    ) async throws -> Run {
+        let output = try await ToolsBinary.run(
             ["run", "calendar", "--ics", path.path, "--from", from, "--to", to, "--tz", "UTC", "--format", "json"],
             environment: scratch.environment(extra))
         guard output.status == 0 else {
@@ -41,7 +41,7 @@ struct CalendarBadInputEndToEndTests {
     }
 
     @Test("a file cut off mid-event: the complete events are shown and the cut is reported")
-    func cutOff() throws {
+    func cutOff() async throws {
         let scratch = try Scratch()
         let whole = Self.calendar(
             Self.event("one", "First", "DTSTART:20240105T100000Z", "DTEND:20240105T110000Z")
@@ -50,7 +50,7 @@ struct CalendarBadInputEndToEndTests {
         // An interrupted download: the second event loses its last two lines and the file its end.
         try (whole + "\r\nBEGIN:VEVENT\r\nUID:three\r\nSUMMARY:Third\r\nDTSTART:20240107T10").write(
             to: cut, atomically: true, encoding: .utf8)
-        let run = try Self.run(cut, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
+        let run = try await Self.run(cut, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(run.events == ["2024-01-05T10:00:00Z First", "2024-01-06T10:00:00Z Second"])
         #expect(
@@ -61,13 +61,13 @@ struct CalendarBadInputEndToEndTests {
         // Only END:VCALENDAR missing: nothing is lost, and the warning says so.
         let unclosed = scratch.url.appendingPathComponent("unclosed.ics")
         try (whole + "\r\n").write(to: unclosed, atomically: true, encoding: .utf8)
-        let second = try Self.run(unclosed, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
+        let second = try await Self.run(unclosed, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
         #expect(second.events == ["2024-01-05T10:00:00Z First", "2024-01-06T10:00:00Z Second"])
         #expect(second.warnings == ["unclosed.ics: no END:VCALENDAR at the end; read as if it were there"])
     }
 
     @Test("malformed events are named one by one; the good ones and the readable parts are shown")
-    func malformed() throws {
+    func malformed() async throws {
         let scratch = try Scratch()
         let file = scratch.url.appendingPathComponent("mixed.ics")
         let text = Self.calendar(
@@ -83,7 +83,7 @@ struct CalendarBadInputEndToEndTests {
                 + Self.event("weekly", "Weekly", "DTSTART:20240110T100000Z", "RRULE:FREQ=WEEKLY;COUNT=3")
                 + ["END:VCALENDAR", ""])
         try text.write(to: file, atomically: true, encoding: .utf8)
-        let run = try Self.run(file, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
+        let run = try await Self.run(file, from: "2024-01-01", to: "2024-01-31", scratch: scratch)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(
             run.events == [
@@ -115,7 +115,7 @@ struct CalendarBadInputEndToEndTests {
     }
 
     @Test("huge input: 50,000 events are read, a 30 MB file is skipped by name, an endless rule is cut off")
-    func huge() throws {
+    func huge() async throws {
         let scratch = try Scratch()
         let folder = scratch.url.appendingPathComponent("calendars")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -171,7 +171,7 @@ struct CalendarBadInputEndToEndTests {
         let limits = [
             "ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20), "ALMANAC_CALENDAR_MAX_OCCURRENCES": "5000",
         ]
-        let run = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
+        let run = try await Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch, extra: limits)
         #expect(run.status == 0, "stderr: \(run.stderr)")
         #expect(
             run.warnings == [
@@ -184,7 +184,7 @@ struct CalendarBadInputEndToEndTests {
         #expect(run.events.count == 1_787)
 
         // The huge file alone: exit 69 naming it and the limit.
-        let alone = try Self.run(
+        let alone = try await Self.run(
             folder.appendingPathComponent("huge.ics"), from: "2024-02-03", to: "2024-02-03", scratch: scratch,
             extra: limits)
         #expect(alone.status == 69)
@@ -192,9 +192,9 @@ struct CalendarBadInputEndToEndTests {
 
         // The defaults: 10 MB per source (many.ics, ~10 MB, is over it too) and 1,000 events per
         // answer, the rest counted.
-        let defaults = try Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch)
+        let defaults = try await Self.run(folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch)
         #expect(defaults.warnings.contains("huge.ics: 30.0 MB is over the 10.0 MB limit; skipped"))
-        let capped = try Self.run(
+        let capped = try await Self.run(
             folder, from: "2024-02-03", to: "2024-02-03", scratch: scratch,
             extra: ["ALMANAC_CALENDAR_MAX_SOURCE_BYTES": String(20 << 20)])
         #expect(capped.events.count == 1_000)
@@ -202,10 +202,10 @@ struct CalendarBadInputEndToEndTests {
     }
 
     @Test("a folder walk is bounded: the filesystem root answers at once with one line, not after a walk of everything")
-    func boundedWalk() throws {
+    func boundedWalk() async throws {
         let scratch = try Scratch()
         // The old code walked all of / (11.6 s here) and ignored the provider deadline.
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "calendar", "--ics", "/"], environment: scratch.environment(["ALMANAC_TIMEOUT": "3"]), timeout: 30)
         #expect(output.status == 69)
         #expect(

@@ -27,9 +27,9 @@ struct CalendarEndToEndTests {
     }
 
     @Test("any corpus file, a whole year, --format json: events in the documented shape", arguments: corpus)
-    func wholeYearJSON(file: String) throws {
+    func wholeYearJSON(file: String) async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             [
                 "run", "calendar", "--ics", Fixtures.url("calendar/ics/\(file)").path, "--from", "2024-01-01", "--to",
                 "2024-12-31", "--tz", "UTC", "--format", "json",
@@ -56,11 +56,11 @@ struct CalendarEndToEndTests {
     }
 
     @Test("a damaged event is reported by name and the rest is still shown; a non-calendar file says so")
-    func damaged() throws {
+    func damaged() async throws {
         let scratch = try Scratch()
         let mixed = scratch.url.appendingPathComponent("mixed.ics")
         try Self.mixed.write(to: mixed, atomically: true, encoding: .utf8)
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "calendar", "--ics", mixed.path, "--from", "2024-01-01", "--to", "2024-01-31", "--tz", "UTC"],
             environment: scratch.environment())
         #expect(output.status == 0, "stderr: \(output.stderr)")
@@ -71,7 +71,7 @@ struct CalendarEndToEndTests {
 
         let garbage = scratch.url.appendingPathComponent("notes.ics")
         try "this is not a calendar\n".write(to: garbage, atomically: true, encoding: .utf8)
-        let folder = try ToolsBinary.run(
+        let folder = try await ToolsBinary.run(
             [
                 "run", "calendar", "--ics", scratch.url.path, "--from", "2024-01-01", "--to", "2024-01-31", "--tz",
                 "UTC",
@@ -83,13 +83,13 @@ struct CalendarEndToEndTests {
     }
 
     @Test("a missing file exits 69 naming it; a bad date exits 64 with the expected form")
-    func badInput() throws {
+    func badInput() async throws {
         let scratch = try Scratch()
-        let missing = try ToolsBinary.run(
+        let missing = try await ToolsBinary.run(
             ["run", "calendar", "--ics", "/nonexistent/almanac.ics"], environment: scratch.environment())
         #expect(missing.status == 69)
         #expect(missing.stderr.contains("ics-file: no such file or folder: /nonexistent/almanac.ics"))
-        let date = try ToolsBinary.run(
+        let date = try await ToolsBinary.run(
             ["run", "calendar", "--ics", "/nonexistent/almanac.ics", "--from", "2024-13-01"],
             environment: scratch.environment())
         #expect(date.status == 64)

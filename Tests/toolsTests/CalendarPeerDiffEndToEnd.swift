@@ -21,10 +21,10 @@ struct CalendarPeerDiffEndToEndTests {
     }
 
     @Test("0 differences on Fixtures/calendar and the reproducers, several windows per file", .enabled(if: mayRun))
-    func noDifferences() throws {
+    func noDifferences() async throws {
         let root = Fixtures.packageRoot()
         let scratch = try Scratch()
-        let output = try Command.run(
+        let output = try await Command.run(
             Self.python,
             [
                 root.appendingPathComponent("scripts/calendar-peer-diff").path, "--tools", ToolsBinary.url.path,

@@ -81,8 +81,8 @@ struct CalendarSourcesEndToEndTests {
             try? FileManager.default.removeItem(at: folder)
         }
 
-        func run(_ words: [String]) throws -> CommandOutput {
-            try ToolsBinary.run(
+        func run(_ words: [String]) async throws -> CommandOutput {
+            try await ToolsBinary.run(
                 ["run", "calendar"] + words + ["--tz", "Europe/Berlin"],
                 environment: ToolsBinary.environment(
                     cacheDirectory: folder.appendingPathComponent("cache"),
@@ -102,7 +102,7 @@ struct CalendarSourcesEndToEndTests {
     @Test("every configured calendar at once: a folder, an http feed and a webcal feed, each by its name")
     func allConfigured() async throws {
         let setup = try Setup()
-        let output = try setup.run(["today", "--format", "json"])
+        let output = try await setup.run(["today", "--format", "json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(
             try Self.events(output) == [
@@ -116,35 +116,35 @@ struct CalendarSourcesEndToEndTests {
         let stats = try await setup.server.stats()
         #expect(stats == ["GET /cal/holidays.ics": 1, "GET /feeds/work.ics": 1])
 
-        let context = try setup.run(["today"])
+        let context = try await setup.run(["today"])
         #expect(context.status == 0)
         #expect(context.stdout.contains("- 12:00–12:30: Bank holiday · [holidays]"))
         #expect(context.stdout.contains("- 17:00–17:30: Piano lesson · [home]"))
     }
 
     @Test("--calendar NAME reads that one only; a near miss exits 64 with a suggestion")
-    func oneByName() throws {
+    func oneByName() async throws {
         let setup = try Setup()
-        let output = try setup.run(["--calendar", "Holidays", "--format", "json"])
+        let output = try await setup.run(["--calendar", "Holidays", "--format", "json"])
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(try Self.events(output) == ["2024-06-10T10:00:00Z Bank holiday [holidays]"])
 
-        let miss = try setup.run(["--calendar", "holiday"])
+        let miss = try await setup.run(["--calendar", "holiday"])
         #expect(miss.status == 64)
         #expect(miss.stderr.contains("error: no calendar named 'holiday'"))
         #expect(miss.stderr.contains("did you mean 'holidays'? configured: holidays, home, work"))
     }
 
     @Test("one-off --ics with a webcal:// URL and with a folder; the calendar is named after the file or folder")
-    func oneOff() throws {
+    func oneOff() async throws {
         let setup = try Setup()
-        let feed = try setup.run([
+        let feed = try await setup.run([
             "--ics", "webcal://127.0.0.1:\(setup.server.port)/cal/holidays.ics", "--format", "json",
         ])
         #expect(feed.status == 0, "stderr: \(feed.stderr)")
         #expect(try Self.events(feed) == ["2024-06-10T10:00:00Z Bank holiday [holidays]"])
 
-        let folder = try setup.run(["--ics", setup.home.path, "--format", "json"])
+        let folder = try await setup.run(["--ics", setup.home.path, "--format", "json"])
         #expect(folder.status == 0, "stderr: \(folder.stderr)")
         #expect(
             try Self.events(folder) == [

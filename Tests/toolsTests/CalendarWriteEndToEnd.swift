@@ -63,12 +63,13 @@ struct CalendarWriteEndToEndTests {
                 extra: ["ALMANAC_CONFIG": config.path, "ALMANAC_NOW": "2026-03-26T10:00:00Z"])
         }
 
-        func run(_ words: [String]) throws -> CommandOutput {
-            try ToolsBinary.run(["run", "calendar"] + words + ["--tz", "Europe/Berlin"], environment: environment)
+        func run(_ words: [String]) async throws -> CommandOutput {
+            try await ToolsBinary.run(
+                ["run", "calendar"] + words + ["--tz", "Europe/Berlin"], environment: environment)
         }
 
-        func item(_ words: [String]) throws -> [String: Any] {
-            let output = try run(words + ["--format", "json"])
+        func item(_ words: [String]) async throws -> [String: Any] {
+            let output = try await run(words + ["--format", "json"])
             #expect(output.status == 0, "\(words): \(output.stderr)")
             let envelope = try #require(
                 try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
@@ -76,8 +77,8 @@ struct CalendarWriteEndToEndTests {
             return try #require(data["item"] as? [String: Any])
         }
 
-        func events(_ words: [String]) throws -> [[String: Any]] {
-            let output = try run(words + ["--format", "json", "--calendar", "home"])
+        func events(_ words: [String]) async throws -> [[String: Any]] {
+            let output = try await run(words + ["--format", "json", "--calendar", "home"])
             #expect(output.status == 0, "\(output.stderr)")
             let envelope = try #require(
                 try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
@@ -88,7 +89,7 @@ struct CalendarWriteEndToEndTests {
         var text: String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
 
         /// What Python's icalendar reads from the file: one JSON object per VEVENT/VTODO.
-        func icalendar() throws -> [[String: Any]] {
+        func icalendar() async throws -> [[String: Any]] {
             let script = """
                 import json, sys
                 from icalendar import Calendar
@@ -116,7 +117,7 @@ struct CalendarWriteEndToEndTests {
                 zones = [str(z.get('tzid')) for z in cal.walk('VTIMEZONE')]
                 print(json.dumps({'items': out, 'zones': zones}))
                 """
-            let output = try Command.run(
+            let output = try await Command.run(
                 CalendarWriteEndToEndTests.python, ["-c", script, file.path], environment: environment)
             #expect(output.status == 0, "icalendar: \(output.stderr)")
             let object = try #require(
@@ -129,35 +130,35 @@ struct CalendarWriteEndToEndTests {
     }
 
     @Test("no terminal and no --yes: one line, nothing written; a read-only calendar and a feed say so")
-    func refusals() throws {
+    func refusals() async throws {
         let setup = try Setup(existing: nil)
-        let asked = try setup.run(["add", "Dentist", "--at", "thursday 15:00"])
+        let asked = try await setup.run(["add", "Dentist", "--at", "thursday 15:00"])
         #expect(asked.status == 64)
         #expect(asked.stderr.hasPrefix("error: calendar: add event \"Dentist\" to home: Thu 26 Mar 2026 15:00–16:00"))
         #expect(asked.stderr.contains("not written (no terminal to ask on)"))
         #expect(asked.stderr.contains("--yes"))
         #expect(!FileManager.default.fileExists(atPath: setup.file.path))
 
-        let readOnly = try setup.run(["add", "Dentist", "--at", "thursday 15:00", "--calendar", "feed", "--yes"])
+        let readOnly = try await setup.run(["add", "Dentist", "--at", "thursday 15:00", "--calendar", "feed", "--yes"])
         #expect(readOnly.status == 64)
         #expect(readOnly.stderr.hasPrefix("error: calendar 'feed' is read-only"))
-        let oneOff = try setup.run(["add", "Dentist", "--at", "15:00", "--ics", setup.file.path, "--yes"])
+        let oneOff = try await setup.run(["add", "Dentist", "--at", "15:00", "--ics", setup.file.path, "--yes"])
         #expect(oneOff.status == 64)
         #expect(oneOff.stderr.contains("--ics and --caldav are read-only"))
 
         let feed = try Setup(writableFeed: true, existing: nil)
-        let refused = try feed.run(["add", "Dentist", "--at", "15:00", "--calendar", "feed", "--yes"])
+        let refused = try await feed.run(["add", "Dentist", "--at", "15:00", "--calendar", "feed", "--yes"])
         #expect(refused.status == 64)
         #expect(refused.stderr.hasPrefix("error: calendar 'feed' is a feed by URL: feeds are read-only"))
-        let badTime = try setup.run(["add", "Dentist", "--at", "someday", "--yes"])
+        let badTime = try await setup.run(["add", "Dentist", "--at", "someday", "--yes"])
         #expect(badTime.status == 64)
         #expect(badTime.stderr.hasPrefix("error: --at: could not read 'someday' as a day or time"))
     }
 
     @Test("add: the answer repeats local time, zone and UID; Almanac and icalendar read it back; other bytes kept")
-    func add() throws {
+    func add() async throws {
         let setup = try Setup()
-        let item = try setup.item([
+        let item = try await setup.item([
             "add", "Dentist, Dr. Ng; room 2", "--at", "thursday 15:00", "--for", "45m",
             "--location", "Main St 5", "--yes",
         ])
@@ -171,7 +172,7 @@ struct CalendarWriteEndToEndTests {
         #expect(setup.text.contains(Self.foreignEvent))
         #expect(setup.text.contains("SUMMARY:Dentist\\, Dr. Ng\\; room 2\r\n"))
 
-        let context = try setup.run(["add", "Call with Ana", "--at", "thursday 15:30", "--yes"])
+        let context = try await setup.run(["add", "Call with Ana", "--at", "thursday 15:30", "--yes"])
         #expect(context.status == 0, "\(context.stderr)")
         #expect(
             context.stdout.contains(
@@ -179,13 +180,13 @@ struct CalendarWriteEndToEndTests {
         #expect(context.stdout.contains("Overlaps 1 other event (written anyway)"))
         #expect(context.stdout.contains("Dentist, Dr. Ng; room 2 · 2026-03-26T15:00:00+01:00"))
 
-        let today = try setup.events(["today"])
+        let today = try await setup.events(["today"])
         #expect(today.map { $0["summary"] as? String } == ["Dentist, Dr. Ng; room 2", "Call with Ana"])
         #expect(today.first?["start"] as? String == "2026-03-26T14:00:00Z")
         #expect(today.first?["uid"] as? String == uid)
 
         guard Self.hasPython else { return }
-        let read = try setup.icalendar()
+        let read = try await setup.icalendar()
         let dentist = try #require(read.first { $0["uid"] as? String == uid })
         #expect(dentist["summary"] as? String == "Dentist, Dr. Ng; room 2")
         #expect(dentist["dtstart"] as? String == "2026-03-26T15:00:00+01:00")
@@ -195,33 +196,33 @@ struct CalendarWriteEndToEndTests {
     }
 
     @Test("remind, done, reopen: a VTODO with a VALARM at the due time; tasks lists it while open")
-    func tasks() throws {
+    func tasks() async throws {
         let setup = try Setup()
-        let item = try setup.item(["remind", "call mom", "--due", "tomorrow 6pm", "--yes"])
+        let item = try await setup.item(["remind", "call mom", "--due", "tomorrow 6pm", "--yes"])
         #expect(item["due"] as? String == "2026-03-27T18:00:00+01:00")
         #expect(item["kind"] as? String == "task")
         #expect(setup.text.contains("DUE;TZID=Europe/Berlin:20260327T180000\r\n"))
         #expect(setup.text.contains("TRIGGER;RELATED=END:-PT0S\r\n"))
-        #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
+        await #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
 
-        let done = try setup.run(["done", "mom", "--yes"])
+        let done = try await setup.run(["done", "mom", "--yes"])
         #expect(done.status == 0, "\(done.stderr)")
         #expect(done.stdout.contains("Marked task \"call mom\" done in home."))
-        #expect(try setup.events(["tasks"]).isEmpty)
+        await #expect(try setup.events(["tasks"]).isEmpty)
         #expect(setup.text.contains("STATUS:COMPLETED\r\n"))
         #expect(setup.text.contains("SEQUENCE:1\r\n"))
-        let again = try setup.run(["done", "call mom", "--yes"])
+        let again = try await setup.run(["done", "call mom", "--yes"])
         #expect(again.stdout.contains("was already done; nothing written"))
 
-        let reopened = try setup.run(["reopen", "call mom", "--yes"])
+        let reopened = try await setup.run(["reopen", "call mom", "--yes"])
         #expect(reopened.stdout.contains("Reopened task \"call mom\""))
-        #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
+        await #expect(try setup.events(["tasks"]).map { $0["summary"] as? String } == ["call mom"])
         #expect(setup.text.contains(Self.foreignEvent))
 
-        let alarm = try setup.item(["remind", "pay rent", "--due", "2026-04-01 09:00", "--alarm", "1h", "--yes"])
+        let alarm = try await setup.item(["remind", "pay rent", "--due", "2026-04-01 09:00", "--alarm", "1h", "--yes"])
         #expect(alarm["due"] as? String == "2026-04-01T09:00:00+02:00")  // CEST by then
         guard Self.hasPython else { return }
-        let read = try setup.icalendar()
+        let read = try await setup.icalendar()
         let mom = try #require(read.first { $0["summary"] as? String == "call mom" })
         #expect(mom["due"] as? String == "2026-03-27T18:00:00+01:00")
         #expect(mom["status"] as? String == "NEEDS-ACTION")
@@ -231,38 +232,40 @@ struct CalendarWriteEndToEndTests {
     }
 
     @Test("a series: one occurrence moved, one cancelled, then the whole series cancelled; WORDS that match twice ask")
-    func series() throws {
+    func series() async throws {
         let setup = try Setup()
-        let item = try setup.item([
+        let item = try await setup.item([
             "add", "Standup", "--at", "monday 9:00", "--for", "15m", "--repeat", "weekly",
             "--count", "4", "--yes",
         ])
         #expect(item["start"] as? String == "2026-03-30T09:00:00+02:00")
         #expect(item["rule"] as? String == "FREQ=WEEKLY;COUNT=4")
         let range = ["--from", "2026-03-30", "--to", "2026-04-30"]
-        #expect(
+        await #expect(
             try setup.events(range).compactMap { $0["start"] as? String }
                 == ["2026-03-30T07:00:00Z", "2026-04-06T07:00:00Z", "2026-04-13T07:00:00Z", "2026-04-20T07:00:00Z"])
 
-        let which = try setup.run(["move", "standup", "--to", "10:00", "--yes"])
+        let which = try await setup.run(["move", "standup", "--to", "10:00", "--yes"])
         #expect(which.status == 64)
         #expect(which.stderr.contains("\"Standup\" repeats (FREQ=WEEKLY;COUNT=4): which occurrence?"))
         #expect(which.stderr.contains("--date DAY"))
 
-        let moved = try setup.item(["move", "standup", "--date", "2026-04-06", "--to", "2026-04-06 10:30", "--yes"])
+        let moved = try await setup.item([
+            "move", "standup", "--date", "2026-04-06", "--to", "2026-04-06 10:30", "--yes",
+        ])
         #expect(moved["start"] as? String == "2026-04-06T10:30:00+02:00")
         #expect(moved["end"] as? String == "2026-04-06T10:45:00+02:00")
         #expect(moved["occurrence"] as? String == "2026-04-06T09:00:00+02:00")
-        let cancelled = try setup.run(["cancel", "standup", "--date", "2026-04-13", "--yes"])
+        let cancelled = try await setup.run(["cancel", "standup", "--date", "2026-04-13", "--yes"])
         #expect(cancelled.status == 0, "\(cancelled.stderr)")
-        #expect(
+        await #expect(
             try setup.events(range).compactMap { $0["start"] as? String }
                 == ["2026-03-30T07:00:00Z", "2026-04-06T08:30:00Z", "2026-04-20T07:00:00Z"])
         #expect(setup.text.contains("EXDATE;TZID=Europe/Berlin:20260413T090000\r\n"))
         #expect(setup.text.contains("RECURRENCE-ID;TZID=Europe/Berlin:20260406T090000\r\n"))
 
         if Self.hasPython {
-            let read = try setup.icalendar()
+            let read = try await setup.icalendar()
             let override = try #require(read.first { $0["recurrence-id"] != nil })
             #expect(override["recurrence-id"] as? String == "2026-04-06T09:00:00+02:00")
             #expect(override["dtstart"] as? String == "2026-04-06T10:30:00+02:00")
@@ -270,42 +273,42 @@ struct CalendarWriteEndToEndTests {
             #expect(master["exdate"] as? [String] == ["2026-04-13T09:00:00+02:00"])
         }
 
-        _ = try setup.item(["add", "Standup notes", "--at", "friday 9:00", "--yes"])
-        let twice = try setup.run(["cancel", "standup", "--series", "--yes"])
+        _ = try await setup.item(["add", "Standup notes", "--at", "friday 9:00", "--yes"])
+        let twice = try await setup.run(["cancel", "standup", "--series", "--yes"])
         #expect(twice.status == 64)
         #expect(twice.stderr.contains("2 items match 'standup': \"Standup\" Mon 30 Mar 2026 09:00"))
         #expect(twice.stderr.contains("which one?"))
-        let whole = try setup.run(["cancel", item["uid"] as? String ?? "", "--series", "--yes"])
+        let whole = try await setup.run(["cancel", item["uid"] as? String ?? "", "--series", "--yes"])
         #expect(whole.status == 0, "\(whole.stderr)")
-        #expect(try setup.events(range).isEmpty)
+        await #expect(try setup.events(range).isEmpty)
     }
 
     @Test("move a one-off event to a day keeps its time; delete removes it; the foreign event stays byte for byte")
-    func moveAndDelete() throws {
+    func moveAndDelete() async throws {
         let setup = try Setup()
-        _ = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
-        let moved = try setup.item(["move", "dentist", "--to", "next tuesday", "--yes"])
+        _ = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let moved = try await setup.item(["move", "dentist", "--to", "next tuesday", "--yes"])
         #expect(moved["start"] as? String == "2026-03-31T15:00:00+02:00")  // 15:00 kept, now in CEST
         #expect(moved["end"] as? String == "2026-03-31T16:00:00+02:00")
         #expect(setup.text.contains("SEQUENCE:1\r\n"))
-        let deleted = try setup.run(["delete", "dentist", "--yes"])
+        let deleted = try await setup.run(["delete", "dentist", "--yes"])
         #expect(deleted.stdout.contains("Deleted event \"Dentist\" from home."))
         #expect(!setup.text.contains("Dentist"))
         #expect(setup.text.contains(Self.foreignEvent))
-        let none = try setup.run(["delete", "dentist", "--yes"])
+        let none = try await setup.run(["delete", "dentist", "--yes"])
         #expect(none.status == 64)
         #expect(none.stderr.hasPrefix("error: calendar: no event or task matches 'dentist' in home"))
     }
 
     @Test("a retried add (same item minutes later, or the same --request-id) writes one item")
-    func idempotent() throws {
+    func idempotent() async throws {
         let setup = try Setup(existing: nil)
-        let first = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
-        let second = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let first = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let second = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         #expect(second["action"] as? String == "unchanged")
         #expect(second["uid"] as? String == first["uid"] as? String)
-        let a = try setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
-        let b = try setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
+        let a = try await setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
+        let b = try await setup.item(["remind", "buy milk", "--request-id", "req-42", "--yes"])
         #expect(a["uid"] as? String == b["uid"] as? String)
         #expect(b["action"] as? String == "unchanged")
         #expect(setup.text.components(separatedBy: "BEGIN:VEVENT").count == 2)
@@ -323,7 +326,7 @@ struct CalendarWriteEndToEndTests {
         }
         let outputs = await ToolsBinary.runAtOnce(lists, environment: setup.environment)
         for output in outputs { #expect(output?.status == 0, "\(output?.stderr ?? "did not run")") }
-        let friday = try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"])
+        let friday = try await setup.events(["--from", "2026-03-27", "--to", "2026-03-27"])
         #expect(
             Set(friday.compactMap { $0["summary"] as? String })
                 == Set((0..<8).map { "Writer \($0)" }).union(
@@ -332,7 +335,7 @@ struct CalendarWriteEndToEndTests {
     }
 
     @Test("a write the disk refuses, or a writer killed before its rename, leaves the calendar as it was")
-    func faults() throws {
+    func faults() async throws {
         let setup = try Setup()
         let before = setup.text
         let big = String(repeating: "long title ", count: 300)
@@ -343,7 +346,7 @@ struct CalendarWriteEndToEndTests {
         // a full disk, the temporary file goes and the calendar is as it was.
         // SIGXFSZ ignored (inherited across exec), so write() fails with EFBIG as on a full disk.
         let bytes = try Data(contentsOf: setup.file)
-        let refused = try Command.run(
+        let refused = try await Command.run(
             URL(fileURLWithPath: "/bin/bash"),
             [
                 "-c", "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\"", ToolsBinary.url.path, "run", "calendar", "add",
@@ -368,15 +371,15 @@ struct CalendarWriteEndToEndTests {
             (try? FileManager.default.contentsOfDirectory(atPath: setup.folder.path))?.filter { $0.hasSuffix(".tmp") }
                 ?? []
         }
-        #expect(try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"]).count == 1)
+        await #expect(try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"]).count == 1)
         #expect(!leftovers().isEmpty)
-        _ = try setup.item(["add", "Dentist", "--at", "friday 9:00", "--yes"])
+        _ = try await setup.item(["add", "Dentist", "--at", "friday 9:00", "--yes"])
         #expect(leftovers().isEmpty)
         #expect(setup.text.contains(Self.foreignEvent))
     }
 
     @Test("a writer killed (SIGKILL) after writing its new file and before the rename: the file is byte-identical")
-    func killedBeforeRename() throws {
+    func killedBeforeRename() async throws {
         let setup = try Setup()
         let bytes = try Data(contentsOf: setup.file)
         let marker = setup.folder.appendingPathComponent("paused")
@@ -403,8 +406,8 @@ struct CalendarWriteEndToEndTests {
         #expect(process.terminationReason == .uncaughtSignal)
         #expect(try Data(contentsOf: setup.file) == bytes)
         // Readers see the old calendar only, the file itself or the folder it is in.
-        #expect(try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"]).count == 1)
-        let folder = try ToolsBinary.run(
+        await #expect(try setup.events(["--from", "2026-03-27", "--to", "2026-03-27"]).count == 1)
+        let folder = try await ToolsBinary.run(
             [
                 "run", "calendar", "--from", "2026-03-27", "--to", "2026-03-27", "--ics", setup.folder.path, "--format",
                 "json",
@@ -412,7 +415,7 @@ struct CalendarWriteEndToEndTests {
         #expect(folder.status == 0, "\(folder.stderr)")
         #expect(!folder.stdout.contains("Dentist"))
         // The next writer removes the leftover and writes; the item is there once.
-        _ = try setup.item(["add", "Dentist", "--at", "friday 9:00", "--yes"])
+        _ = try await setup.item(["add", "Dentist", "--at", "friday 9:00", "--yes"])
         #expect(!FileManager.default.fileExists(atPath: temporary))
         #expect(setup.text.components(separatedBy: "SUMMARY:Dentist").count == 2)
         #expect(setup.text.contains(Self.foreignEvent))
@@ -421,7 +424,7 @@ struct CalendarWriteEndToEndTests {
     @Test("two processes change one item at once: the lock makes them take turns and both changes are there")
     func concurrentChanges() async throws {
         let setup = try Setup()
-        let added = try setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
+        let added = try await setup.item(["add", "Dentist", "--at", "thursday 15:00", "--yes"])
         let uid = try #require(added["uid"] as? String)
         let tail = ["--yes", "--tz", "Europe/Berlin"]
         let outputs = await ToolsBinary.runAtOnce(

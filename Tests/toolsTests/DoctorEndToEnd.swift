@@ -23,7 +23,7 @@ struct DoctorEndToEndTests {
     @Test(
         "everything reachable: exit 0, one line per check (one per configured provider of the registry), the key present but never shown"
     )
-    func healthy() throws {
+    func healthy() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -32,7 +32,7 @@ struct DoctorEndToEndTests {
         let providers = Runtime.defaultProviders()
         let environment = scratch.environment(
             Self.everyEndpoint(at: base).merging(["BRAVE_API_KEY": Self.secret, "ALMANAC_LLM_URL": base]) { $1 })
-        let output = try ToolsBinary.run(["doctor"], environment: environment)
+        let output = try await ToolsBinary.run(["doctor"], environment: environment)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let lines = lines(output)
         let settings = Settings(environment: environment)
@@ -71,7 +71,7 @@ struct DoctorEndToEndTests {
         let status = "GET /weatherapi/locationforecast/2.0/status"
         let environment = scratch.environment(Self.everyEndpoint(at: base).merging(["ALMANAC_LLM_URL": base]) { $1 })
 
-        let without = try ToolsBinary.run(["doctor"], environment: environment)
+        let without = try await ToolsBinary.run(["doctor"], environment: environment)
         #expect(without.status == 0, "\(without.stdout)")
         let warning = lines(without).first { $0.hasPrefix("warn  met-norway: ") }
         #expect(
@@ -86,7 +86,7 @@ struct DoctorEndToEndTests {
         #expect(nominatim.hasPrefix("almanac/") && nominatim.hasSuffix("(+tools)"), "\(nominatim)")
 
         let contact = "doctor-tests@example.org"
-        let with = try ToolsBinary.run(
+        let with = try await ToolsBinary.run(
             ["doctor"], environment: environment.merging(["ALMANAC_CONTACT": contact]) { $1 })
         #expect(with.status == 0, "\(with.stdout)")
         #expect(lines(with).contains { $0.hasPrefix("ok    met-norway: reachable at \(base) (HTTP ") })
@@ -97,7 +97,7 @@ struct DoctorEndToEndTests {
     }
 
     @Test("a provider down fails the doctor (exit 69); no key and no LLM are only warnings")
-    func unreachable() throws {
+    func unreachable() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -108,7 +108,7 @@ struct DoctorEndToEndTests {
                 "ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_LLM_URL": "http://127.0.0.1:9",
                 "ALMANAC_TIMEOUT": "2",
             ]) { $1 })
-        let output = try ToolsBinary.run(["doctor"], environment: environment)
+        let output = try await ToolsBinary.run(["doctor"], environment: environment)
         #expect(output.status == 69)
         let lines = lines(output)
         #expect(lines.contains("fail  espn: unreachable at http://127.0.0.1:9: 127.0.0.1: could not connect"))
@@ -117,15 +117,15 @@ struct DoctorEndToEndTests {
         #expect(!lines.contains { $0.hasPrefix("ok    brave") || $0.hasPrefix("fail  brave") })
 
         // With ESPN back, the same missing key and LLM still pass.
-        let healthy = try ToolsBinary.run(
+        let healthy = try await ToolsBinary.run(
             ["doctor"], environment: environment.merging(["ALMANAC_ESPN_URL": base]) { $1 })
         #expect(healthy.status == 0, "\(healthy.stdout)")
     }
 
     @Test("a bad base URL is a failed check naming the variable")
-    func badURL() throws {
+    func badURL() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["doctor"],
             environment: scratch.environment(
                 Self.everyEndpoint(at: "http://127.0.0.1:9").merging([
@@ -136,7 +136,7 @@ struct DoctorEndToEndTests {
     }
 
     @Test("a libcurl that cannot be opened fails the doctor; a missing libical only warns (calendar only)")
-    func libraries() throws {
+    func libraries() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -144,7 +144,7 @@ struct DoctorEndToEndTests {
         let base = server.baseURL
         let environment = scratch.environment(
             Self.everyEndpoint(at: base).merging(["ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": fakes.path]) { $1 })
-        let noLibical = try ToolsBinary.run(["doctor"], environment: environment)
+        let noLibical = try await ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibical.status == 0, "\(noLibical.stdout)")
         #expect(lines(noLibical).contains { $0.hasPrefix("ok    libcurl: libcurl.so.4 7.") && $0.hasSuffix(" opened") })
         #expect(
@@ -159,7 +159,7 @@ struct DoctorEndToEndTests {
 
         // Both sonames tried: the GnuTLS build is the fallback.
         _ = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4"])
-        let noLibcurl = try ToolsBinary.run(["doctor"], environment: environment)
+        let noLibcurl = try await ToolsBinary.run(["doctor"], environment: environment)
         #expect(noLibcurl.status == 69)
         #expect(
             lines(noLibcurl).contains {

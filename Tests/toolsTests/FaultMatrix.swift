@@ -147,7 +147,7 @@ struct FaultMatrixTests {
         // 32 MB limit by libcurl's write callback, so it may add that much and no more (~78 MiB).
         #expect(output.peakKiB < (cell.fault.hasPrefix("huge") ? 120 : 100) * 1024)
 
-        let info = try ToolsBinary.run(["cache", "info"], environment: environment)
+        let info = try await ToolsBinary.run(["cache", "info"], environment: environment)
         #expect(info.stdout.contains("integrity: ok"))
         if let phrase = cell.phrase {
             #expect(output.status == 69, "stderr: \(output.stderr)")

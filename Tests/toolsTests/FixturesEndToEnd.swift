@@ -17,7 +17,7 @@ struct FixturesEndToEndTests {
         let scratch = try Scratch()
         let fixtures = scratch.url.appendingPathComponent("Fixtures")
         let environment = scratch.environment(["ALMANAC_BRAVE_URL": server.baseURL, "BRAVE_API_KEY": Self.secret])
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             [
                 "fixtures", "record", "search", "web-hello", "--dir", fixtures.path, "--", "hello", "world", "--count",
                 "20",
@@ -45,7 +45,7 @@ struct FixturesEndToEndTests {
         #expect(recorded == (try Fixtures.data("search/brave/web-hello-world.response.json")))
 
         // And it replays with no network.
-        let replay = try ToolsBinary.run(
+        let replay = try await ToolsBinary.run(
             ["run", "search", "hello", "world", "--count", "20"],
             environment: scratch.environment([
                 "ALMANAC_REPLAY": fixtures.path, "BRAVE_API_KEY": "other", "ALMANAC_BRAVE_URL": "http://127.0.0.1:9",
@@ -76,7 +76,7 @@ struct FixturesEndToEndTests {
         defer { server.stop() }
         try await server.setFault(fault)
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             [
                 "fixtures", "check", "--live", "sports", "nba-scoreboard-final-2024-12-15", "--dir",
                 Fixtures.directory.path,
@@ -88,9 +88,9 @@ struct FixturesEndToEndTests {
     }
 
     @Test("offline check reads every recorded exchange")
-    func offline() throws {
+    func offline() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["fixtures", "check", "--dir", Fixtures.directory.path], environment: scratch.environment())
         #expect(output.status == 0)
         #expect(output.stdout.hasSuffix(" scenarios ok or skipped\n"))

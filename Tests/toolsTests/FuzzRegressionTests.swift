@@ -19,7 +19,7 @@ struct FuzzRegressionTests {
     @Test(
         "every reproducer and recorded body decodes or fails cleanly",
         arguments: ["espn", "open-meteo", "geocoding", "brave", "searxng", "calendar", "meteoalarm", "news-feed"])
-    func replay(target: String) throws {
+    func replay(target: String) async throws {
         let root = Fixtures.packageRoot()
         let fileManager = FileManager.default
         let regressions = root.appendingPathComponent("Tests/FuzzRegressions/\(target)")
@@ -35,7 +35,7 @@ struct FuzzRegressionTests {
         #expect(inputs.count > reproducers)
 
         let binary = ToolsBinary.url.deletingLastPathComponent().appendingPathComponent("almanac-fuzz")
-        let output = try Command.run(binary, [target] + inputs, environment: [:], timeout: 120)
+        let output = try await Command.run(binary, [target] + inputs, environment: [:], timeout: 120)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "\(target): \(inputs.count) inputs decoded without a crash\n")
     }

@@ -24,12 +24,12 @@ struct LazyLibrariesEndToEnd {
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "LD_DEBUG": "files"])
         let words = ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]
 
-        let cold = try ToolsBinary.run(words, environment: environment)
+        let cold = try await ToolsBinary.run(words, environment: environment)
         #expect(cold.status == 0, "\(cold.stderr.suffix(500))")
         #expect(cold.stdout.contains("Final: Grizzlies (18-9) 110 @ Lakers (14-12) 116 · Lakers won"))
         #expect(Self.loadedLibraries(cold).contains("libcurl.so.4"))
 
-        let warm = try ToolsBinary.run(words, environment: environment)
+        let warm = try await ToolsBinary.run(words, environment: environment)
         #expect(warm.status == 0)
         // The same games (the header's age may differ by a second).
         #expect(warm.stdout.split(separator: "\n").dropFirst() == cold.stdout.split(separator: "\n").dropFirst())
@@ -47,9 +47,9 @@ struct LazyLibrariesEndToEnd {
     }
 
     @Test("a calendar file opens libical and never libcurl")
-    func calendarOpensLibical() throws {
+    func calendarOpensLibical() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             [
                 "run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path,
                 "--from", "2019-10-01", "--to", "2019-10-31", "--tz", "UTC", "--format", "json",
@@ -63,21 +63,22 @@ struct LazyLibrariesEndToEnd {
     }
 
     @Test("a libcurl or libical that cannot be opened is one clear line, not a crash")
-    func unloadableLibraries() throws {
+    func unloadableLibraries() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
         let fakes = try scratch.unloadable(["libcurl.so.4", "libcurl-gnutls.so.4", "libical.so.3"])
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "LD_LIBRARY_PATH": fakes.path])
 
-        let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
+        let sports = try await ToolsBinary.run(
+            ["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
         #expect(sports.status == 69)
         #expect(sports.stderr.contains("libcurl could not start: "), "\(sports.stderr)")
         #expect(sports.stderr.contains("; install libcurl4"))
         #expect(sports.stderr.contains("libcurl.so.4"))
         #expect(!sports.stderr.contains("Fatal error"))
 
-        let calendar = try ToolsBinary.run(
+        let calendar = try await ToolsBinary.run(
             [
                 "run", "calendar", "--ics", Fixtures.url("calendar/ics/davx5-ical4j-exdate-berlin.ics").path, "--from",
                 "2019-10-01",
@@ -150,7 +151,7 @@ struct LazyLibrariesEndToEnd {
     }
 
     @Test("a libcurl or libxml2 older than the minimum is one clear line")
-    func tooOldLibraries() throws {
+    func tooOldLibraries() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -164,7 +165,7 @@ struct LazyLibrariesEndToEnd {
             "ALMANAC_LLM_URL": base, "LD_LIBRARY_PATH": folder.path,
         ])
 
-        let doctor = try ToolsBinary.run(["doctor"], environment: environment)
+        let doctor = try await ToolsBinary.run(["doctor"], environment: environment)
         let lines = doctor.stdout.split(separator: "\n").map(String.init)
         #expect(doctor.status == 69)
         #expect(
@@ -176,7 +177,8 @@ struct LazyLibrariesEndToEnd {
                 "warn  libxml2: cannot be opened: libxml2.so.16 is 2.7.3; Almanac needs 2.9.0 or later; install libxml2 (CalDAV and read and news)"
             ))
 
-        let sports = try ToolsBinary.run(["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
+        let sports = try await ToolsBinary.run(
+            ["run", "sports", "nba", "--date", "2024-12-15"], environment: environment)
         #expect(sports.status == 69)
         #expect(
             sports.stderr.contains(

@@ -42,7 +42,7 @@ struct OfficialFeedsEndToEndTests {
         ])
         let words = ["run", "sports", testCase.league, "--date", testCase.date, "--tz", "America/New_York"]
 
-        let json = try ToolsBinary.run(words + ["--format", "json", "--no-cache"], environment: environment)
+        let json = try await ToolsBinary.run(words + ["--format", "json", "--no-cache"], environment: environment)
         #expect(json.status == 0, "stderr: \(json.stderr)")
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(envelope["provider"] as? String == testCase.provider)
@@ -54,7 +54,7 @@ struct OfficialFeedsEndToEndTests {
         #expect(games.count == testCase.games)
         #expect(games.allSatisfy { ($0["home"] as? [String: Any])?["abbreviation"] as? String != "" })
 
-        let context = try ToolsBinary.run(words, environment: environment)
+        let context = try await ToolsBinary.run(words, environment: environment)
         #expect(context.status == 0, "stderr: \(context.stderr)")
         let lines = context.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("source: \(testCase.provider)") == true, "\(lines.first ?? "")")

@@ -22,11 +22,11 @@ struct OwnLibcurlEndToEnd {
     }
 
     /// "curl 7.88.1-10+deb12u15": the installed libcurl4's source, as the doctor reads it.
-    static func systemSource() throws -> String? {
+    static func systemSource() async throws -> String? {
         for package in ["libcurl4t64", "libcurl4"] {
             let dpkgQuery = URL(fileURLWithPath: "/usr/bin/dpkg-query")
             guard FileManager.default.isExecutableFile(atPath: dpkgQuery.path) else { return nil }
-            let output = try Command.run(
+            let output = try await Command.run(
                 dpkgQuery, ["-W", "-f", "${db:Status-Status} ${source:Package} ${source:Version}", package],
                 environment: ["PATH": "/usr/bin:/bin"])
             let fields = output.stdout.split(separator: " ")
@@ -53,25 +53,25 @@ struct OwnLibcurlEndToEnd {
     }
 
     @Test("a cold call opens the own build, not the system's, and answers; ALMANAC_SYSTEM_LIBCURL=1 opens the system's")
-    func coldCallOpensOwnBuild() throws {
+    func coldCallOpensOwnBuild() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
-        let folder = try Self.ownBuild(in: scratch, source: try Self.systemSource())
+        let folder = try await Self.ownBuild(in: scratch, source: try Self.systemSource())
         let words = ["run", "sports", "nba", "--date", "2024-12-15", "--tz", "America/New_York"]
         let base = [
             "ALMANAC_ESPN_URL": server.baseURL, "LD_DEBUG": "files", "LD_LIBRARY_PATH": folder.path,
             "ALMANAC_CACHE_TTL": "0",
         ]
 
-        let own = try ToolsBinary.run(words, environment: scratch.environment(base))
+        let own = try await ToolsBinary.run(words, environment: scratch.environment(base))
         #expect(own.status == 0, "\(own.stderr.suffix(500))")
         #expect(own.stdout.contains("Final: Grizzlies (18-9) 110 @ Lakers (14-12) 116 · Lakers won"))
         let ownLoaded = LazyLibrariesEndToEnd.loadedLibraries(own)
         #expect(ownLoaded.contains(Self.ownName), "\(ownLoaded.sorted())")
         #expect(!ownLoaded.contains("libcurl.so.4"), "\(ownLoaded.sorted())")
 
-        let system = try ToolsBinary.run(
+        let system = try await ToolsBinary.run(
             words, environment: scratch.environment(base.merging(["ALMANAC_SYSTEM_LIBCURL": "1"]) { $1 }))
         #expect(system.status == 0, "\(system.stderr.suffix(500))")
         #expect(system.stdout.split(separator: "\n").dropFirst() == own.stdout.split(separator: "\n").dropFirst())
@@ -83,7 +83,7 @@ struct OwnLibcurlEndToEnd {
     @Test(
         "the doctor names the own build, its Debian source and folder, and warns when it is unrecorded or behind the system's libcurl4"
     )
-    func doctorReportsOwnBuild() throws {
+    func doctorReportsOwnBuild() async throws {
         let server = try FixtureServer()
         defer { server.stop() }
         let scratch = try Scratch()
@@ -94,7 +94,7 @@ struct OwnLibcurlEndToEnd {
         }
 
         let unrecorded = try Self.ownBuild(in: scratch, source: nil)
-        let noSource = try ToolsBinary.run(["doctor"], environment: environment(unrecorded, [:]))
+        let noSource = try await ToolsBinary.run(["doctor"], environment: environment(unrecorded, [:]))
         let noSourceLine = try #require(libcurlLine(noSource), "\(noSource.stdout)")
         #expect(noSourceLine.hasPrefix("warn  libcurl: \(Self.ownName) 7."), "\(noSourceLine)")
         #expect(
@@ -107,20 +107,20 @@ struct OwnLibcurlEndToEnd {
 
         // The system's libcurl loaded already (as FoundationNetworking loads it into tools-mcp):
         // that one is used, not a second copy.
-        let preloaded = try ToolsBinary.run(
+        let preloaded = try await ToolsBinary.run(
             ["doctor"], environment: environment(unrecorded, ["LD_PRELOAD": try Self.systemLibcurl().path]))
         #expect(libcurlLine(preloaded)?.hasPrefix("ok    libcurl: libcurl.so.4 7.") == true, "\(preloaded.stdout)")
 
-        guard let source = try Self.systemSource() else { return }  // no dpkg: nothing to compare with
+        guard let source = try await Self.systemSource() else { return }  // no dpkg: nothing to compare with
         let current = try Self.ownBuild(in: scratch, source: source)
-        let upToDate = try ToolsBinary.run(["doctor"], environment: environment(current, [:]))
+        let upToDate = try await ToolsBinary.run(["doctor"], environment: environment(current, [:]))
         let upToDateLine = try #require(libcurlLine(upToDate), "\(upToDate.stdout)")
         #expect(upToDateLine.hasPrefix("ok    libcurl: \(Self.ownName) 7."), "\(upToDateLine)")
         #expect(
             upToDateLine.hasSuffix("(Almanac's HTTP(S)-only build of Debian's \(source), in \(current.path)) opened"))
 
         let behind = try Self.ownBuild(in: scratch, source: "curl 7.0.0-1")
-        let outdated = try ToolsBinary.run(["doctor"], environment: environment(behind, [:]))
+        let outdated = try await ToolsBinary.run(["doctor"], environment: environment(behind, [:]))
         let outdatedLine = try #require(libcurlLine(outdated), "\(outdated.stdout)")
         #expect(outdatedLine.hasPrefix("warn  libcurl: \(Self.ownName) 7."), "\(outdatedLine)")
         #expect(
@@ -128,7 +128,8 @@ struct OwnLibcurlEndToEnd {
                 "opened; it was built from Debian's curl 7.0.0-1, but the system's libcurl4 is now \(source): "
                     + "run scripts/install again"))
 
-        let chosen = try ToolsBinary.run(["doctor"], environment: environment(behind, ["ALMANAC_SYSTEM_LIBCURL": "1"]))
+        let chosen = try await ToolsBinary.run(
+            ["doctor"], environment: environment(behind, ["ALMANAC_SYSTEM_LIBCURL": "1"]))
         #expect(libcurlLine(chosen)?.hasPrefix("ok    libcurl: libcurl.so.4 7.") == true, "\(chosen.stdout)")
     }
 }

@@ -24,9 +24,9 @@ struct PluginCommandsEndToEndTests {
     func lines(_ output: CommandOutput) -> [String] { output.stdout.split(separator: "\n").map(String.init) }
 
     @Test("plugin list: each plugin's state, tools and last error")
-    func list() throws {
+    func list() async throws {
         let setup = try Self.setup()
-        let output = try setup.run(["plugin", "list"])
+        let output = try await setup.run(["plugin", "list"])
         #expect(output.status == 0, "\(output.stderr)")
         let lines = lines(output)
         #expect(lines.contains("ok (python3): listed, 4 tool(s)"), "\(output.stdout)")
@@ -38,15 +38,15 @@ struct PluginCommandsEndToEndTests {
                 $0.hasPrefix("  last error: ") && $0.contains("exited with status 3 during the handshake")
             })
         // The error is kept for later runs, as `tools plugin list` shows it.
-        let again = try setup.run(["plugin", "list"])
+        let again = try await setup.run(["plugin", "list"])
         #expect(again.stdout.contains("exited with status 3 during the handshake"))
     }
 
     @Test(
         "plugin check: handshake, schemas and a sample call (the first tool that needs no arguments, or the one named)")
-    func check() throws {
+    func check() async throws {
         let setup = try Self.setup()
-        let plain = try setup.run(["plugin", "check", "ok"])
+        let plain = try await setup.run(["plugin", "check", "ok"])
         #expect(plain.status == 0, "\(plain.stdout)\(plain.stderr)")
         let lines = lines(plain)
         #expect(lines.first?.hasPrefix("ok    start and handshake (MCP 2025-06-18): ") == true)
@@ -55,29 +55,29 @@ struct PluginCommandsEndToEndTests {
         #expect(lines.contains("ok    ok.count: options none (output schema)"))
         #expect(lines.last?.hasPrefix("ok    sample call ok.env: structured content in ") == true)
 
-        let named = try setup.run(["plugin", "check", "ok", "--call", "echo", "--arguments", #"{"text": "hi"}"#])
+        let named = try await setup.run(["plugin", "check", "ok", "--call", "echo", "--arguments", #"{"text": "hi"}"#])
         #expect(named.status == 0, "\(named.stdout)")
         #expect(named.stdout.contains("ok    sample call ok.echo: text of 2 bytes in "))
 
-        let outside = try setup.run(["plugin", "check", "outsideschema", "--call", "count"])
+        let outside = try await setup.run(["plugin", "check", "outsideschema", "--call", "count"])
         #expect(outside.status == 69)
         #expect(
             outside.stdout.contains(
                 "fail  sample call outsideschema.count: its answer is outside the tool's output schema"))
 
-        let crash = try setup.run(["plugin", "check", "crashstart"])
+        let crash = try await setup.run(["plugin", "check", "crashstart"])
         #expect(crash.status == 69)
         #expect(
             crash.stdout.contains("fail  start and handshake: the plugin exited with status 3 during the handshake"))
 
-        let unknown = try setup.run(["plugin", "check", "nope"])
+        let unknown = try await setup.run(["plugin", "check", "nope"])
         #expect(unknown.status == 64)
         #expect(unknown.stderr.contains("no plugin 'nope' is configured"))
         #expect(unknown.stderr.contains("plugins: crashstart, ok, outsideschema"))
     }
 
     @Test("doctor: one line per plugin, a plugin that cannot start fails the doctor")
-    func doctor() throws {
+    func doctor() async throws {
         let setup = try Self.setup()
         // Every provider at a closed loopback port: nothing reaches outside.
         var variables: [String: String] = [:]
@@ -85,7 +85,7 @@ struct PluginCommandsEndToEndTests {
             variables[endpoint.env] = "http://127.0.0.1:9"
         }
         variables["ALMANAC_LLM_URL"] = "http://127.0.0.1:9"
-        let output = try setup.run(["doctor"], variables)
+        let output = try await setup.run(["doctor"], variables)
         #expect(output.status == 69)
         let lines = lines(output)
         #expect(lines.contains("ok    plugin ok: 4 tool(s) listed, schemas read"), "\(output.stdout)")

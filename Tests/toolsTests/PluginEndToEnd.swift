@@ -35,8 +35,8 @@ enum PluginPeers {
                 ["ALMANAC_CONFIG": scratch.url.appendingPathComponent("config.toml").path].merging(extra) { $1 })
         }
 
-        func run(_ arguments: [String], _ extra: [String: String] = [:]) throws -> CommandOutput {
-            try ToolsBinary.run(arguments, environment: environment(extra), timeout: 90)
+        func run(_ arguments: [String], _ extra: [String: String] = [:]) async throws -> CommandOutput {
+            try await ToolsBinary.run(arguments, environment: environment(extra), timeout: 90)
         }
 
         /// The pids of the plugin processes started so far.
@@ -77,9 +77,9 @@ struct PluginTimeEndToEndTests {
     @Test(
         "tools run time.get_current_time --timezone Asia/Tokyo: context and JSON, the second call from the cache without starting the plugin",
         .enabled(if: PluginPeers.runTime, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
-    func currentTime() throws {
+    func currentTime() async throws {
         let setup = try Self.setup()
-        let context = try setup.run(["run", "time.get_current_time", "--timezone", "Asia/Tokyo"])
+        let context = try await setup.run(["run", "time.get_current_time", "--timezone", "Asia/Tokyo"])
         #expect(context.status == 0, "\(context.stderr)")
         let lines = context.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("[time.get_current_time] get_current_time · source: time · fetched") == true)
@@ -90,7 +90,7 @@ struct PluginTimeEndToEndTests {
         #expect(context.stderr.isEmpty, "the plugin's stderr goes to its log: \(context.stderr)")
         #expect(setup.startedPids.count == 1)
 
-        let json = try setup.run(["run", "time.get_current_time", "--timezone", "Asia/Tokyo", "--format", "json"])
+        let json = try await setup.run(["run", "time.get_current_time", "--timezone", "Asia/Tokyo", "--format", "json"])
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try PluginPeers.json(json.stdout)
         #expect(envelope["tool"] as? String == "time.get_current_time")
@@ -109,13 +109,13 @@ struct PluginTimeEndToEndTests {
     @Test(
         "tools list and tools schema show the plugin's tools, their options from its input schema",
         .enabled(if: PluginPeers.runTime, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
-    func listAndSchema() throws {
+    func listAndSchema() async throws {
         let setup = try Self.setup()
         // `schema` first: it lists a plugin that has no catalog yet, as `list` does. Its function names
         // have no dot (OpenAI's rule): time__convert_time.
-        let schema = try setup.run(["schema"])
+        let schema = try await setup.run(["schema"])
         #expect(schema.status == 0, "\(schema.stderr)")
-        let list = try setup.run(["list"])
+        let list = try await setup.run(["list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("time.get_current_time"))
         #expect(list.stdout.contains("time.convert_time"))
@@ -139,7 +139,7 @@ struct PluginTimeEndToEndTests {
         #expect(Set(required) == ["source_timezone", "time", "target_timezone"])
         // Listed once; the catalog answers later commands.
         #expect(setup.startedPids.count == 1)
-        let again = try setup.run(["list"])
+        let again = try await setup.run(["list"])
         #expect(again.stdout.contains("time.get_current_time"))
         #expect(setup.startedPids.count == 1)
     }
@@ -147,11 +147,11 @@ struct PluginTimeEndToEndTests {
     @Test(
         "an argument missing from the plugin's required ones is a usage error (64) before any process starts",
         .enabled(if: PluginPeers.runTime, "skipped: .venv-plugins missing; run bash scripts/peers/plugins.sh"))
-    func missingArgument() throws {
+    func missingArgument() async throws {
         let setup = try Self.setup()
-        _ = try setup.run(["list"])
+        _ = try await setup.run(["list"])
         let starts = setup.startedPids.count
-        let output = try setup.run(["run", "time.convert_time", "--time", "16:30"])
+        let output = try await setup.run(["run", "time.convert_time", "--time", "16:30"])
         #expect(output.status == 64)
         #expect(output.stderr.contains("missing source_timezone for time.convert_time"))
         #expect(setup.startedPids.count == starts)

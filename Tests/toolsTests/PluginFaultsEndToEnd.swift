@@ -40,9 +40,9 @@ struct PluginFaultsEndToEndTests {
     }
 
     @Test("a plugin that exits at start: 69 naming it, and its stderr in its log, not on the terminal")
-    func crashAtStart() throws {
+    func crashAtStart() async throws {
         let setup = try Self.setup()
-        let output = try setup.run(["run", "crashstart.echo", "--text", "hi"])
+        let output = try await setup.run(["run", "crashstart.echo", "--text", "hi"])
         Self.expectPluginFailure(output, plugin: "crashstart", saying: "exited with status 3 during the handshake")
         let log = try String(
             contentsOf: setup.cache.appendingPathComponent("plugins/crashstart.log"), encoding: .utf8)
@@ -50,19 +50,19 @@ struct PluginFaultsEndToEndTests {
     }
 
     @Test("a plugin that dies during a call: 69 naming it; the next call starts it again")
-    func crashMidCall() throws {
+    func crashMidCall() async throws {
         let setup = try Self.setup()
         for _ in 0..<2 {
-            let output = try setup.run(["run", "crashcall.echo", "--text", "hi"])
+            let output = try await setup.run(["run", "crashcall.echo", "--text", "hi"])
             Self.expectPluginFailure(output, plugin: "crashcall", saying: "exited with status 4 during the call")
         }
         #expect(setup.startedPids.count == 2)
     }
 
     @Test("a plugin that hangs (and ignores the end of its input): the deadline ends the call, the plugin is killed")
-    func hang() throws {
+    func hang() async throws {
         let setup = try Self.setup()
-        let output = try setup.run(["run", "hang.echo", "--text", "hi"], ["ALMANAC_TIMEOUT": "2"])
+        let output = try await setup.run(["run", "hang.echo", "--text", "hi"], ["ALMANAC_TIMEOUT": "2"])
         Self.expectPluginFailure(output, plugin: "hang", saying: "no answer within 2 s")
         let pids = setup.startedPids
         #expect(pids.count == 1)
@@ -91,38 +91,38 @@ struct PluginFaultsEndToEndTests {
     }
 
     @Test("a 50 MB answer is cut at the message limit: 69 naming the plugin")
-    func flood() throws {
+    func flood() async throws {
         let setup = try Self.setup()
-        let output = try setup.run(["run", "flood.echo", "--text", "hi"])
+        let output = try await setup.run(["run", "flood.echo", "--text", "hi"])
         Self.expectPluginFailure(output, plugin: "flood", saying: "larger than 4 MB")
     }
 
     @Test("a line that is not JSON-RPC: 69 naming the plugin")
-    func badJSONRPC() throws {
+    func badJSONRPC() async throws {
         let setup = try Self.setup()
-        let output = try setup.run(["run", "badjsonrpc.echo", "--text", "hi"])
+        let output = try await setup.run(["run", "badjsonrpc.echo", "--text", "hi"])
         Self.expectPluginFailure(output, plugin: "badjsonrpc", saying: "not JSON during the call")
     }
 
     @Test("an answer outside the tool's declared output schema: 69, and nothing of it is cached")
-    func outsideSchema() throws {
+    func outsideSchema() async throws {
         let setup = try Self.setup()
         for _ in 0..<2 {
-            let output = try setup.run(["run", "outsideschema.count"])
+            let output = try await setup.run(["run", "outsideschema.count"])
             Self.expectPluginFailure(
                 output, plugin: "outsideschema",
                 saying: "outside the tool's output schema: 'count' must be integer, got a string")
         }
-        let good = try setup.run(["run", "ok.count", "--format", "json"])
+        let good = try await setup.run(["run", "ok.count", "--format", "json"])
         #expect(good.status == 0, "\(good.stderr)")
         let data = try #require(try PluginPeers.json(good.stdout)["data"] as? [String: Any])
         #expect(data["count"] as? Int == 3)
     }
 
     @Test("arguments against the plugin's input schema: 64 before any process starts")
-    func badArguments() throws {
+    func badArguments() async throws {
         let setup = try Self.setup()
-        _ = try setup.run(["run", "ok.echo", "--text", "hi"])
+        _ = try await setup.run(["run", "ok.echo", "--text", "hi"])
         let starts = setup.startedPids.count
         let cases: [([String], String)] = [
             (["--text", "hi", "--times", "many"], "times must be a whole number, got 'many'"),
@@ -131,7 +131,7 @@ struct PluginFaultsEndToEndTests {
             ([], "missing text for ok.echo"),
         ]
         for (words, message) in cases {
-            let output = try setup.run(["run", "ok.echo"] + words)
+            let output = try await setup.run(["run", "ok.echo"] + words)
             #expect(output.status == 64, "\(words): \(output.stderr)")
             #expect(output.stderr.contains(message), "\(words): \(output.stderr)")
         }
@@ -141,19 +141,19 @@ struct PluginFaultsEndToEndTests {
     @Test(
         "a good plugin: answered, then answered from the cache with no process started; it gets only PATH, HOME and its env"
     )
-    func goodPlugin() throws {
+    func goodPlugin() async throws {
         let setup = try Self.setup()
-        let first = try setup.run(["run", "ok.echo", "--text", "hi", "--times", "2", "--format", "json"])
+        let first = try await setup.run(["run", "ok.echo", "--text", "hi", "--times", "2", "--format", "json"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(try PluginPeers.json(first.stdout)["data"] as? String == "hi hi")
         #expect(first.stderr.isEmpty, "\(first.stderr)")
         #expect(setup.startedPids.count == 1)
-        let second = try setup.run(["run", "ok.echo", "--text", "hi", "--times", "2"])
+        let second = try await setup.run(["run", "ok.echo", "--text", "hi", "--times", "2"])
         #expect(second.status == 0)
         #expect(second.stdout.contains("hi hi"))
         #expect(setup.startedPids.count == 1)
 
-        let env = try setup.run(
+        let env = try await setup.run(
             ["run", "ok.env", "--format", "json"], ["BRAVE_API_KEY": "secret-key", "ALMANAC_SERVE_TOKEN": "t"])
         #expect(env.status == 0, "\(env.stderr)")
         let data = try #require(try PluginPeers.json(env.stdout)["data"] as? [String: Any])

@@ -25,10 +25,10 @@ struct PluginProviderStartEndToEndTests {
     ]
 
     @Test("a plugin that exits at start: its league is one line naming the plugin and why, exit 69; NBA still answers")
-    func crashAtStart() throws {
+    func crashAtStart() async throws {
         let setup = try Self.setup(
             "pwhl", command: "[\"python3\", \"\(PluginPeers.faultPlugin.path)\", \"crash-start\"]")
-        let output = try setup.run(["run", "sports", "pwhl", "--date", "2024-12-15"], Self.replay)
+        let output = try await setup.run(["run", "sports", "pwhl", "--date", "2024-12-15"], Self.replay)
         #expect(output.status == 69, "\(output.stderr)")
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
@@ -38,15 +38,15 @@ struct PluginProviderStartEndToEndTests {
         #expect(!output.stderr.contains("unknown league"), "\(output.stderr)")
         #expect(!output.stderr.contains("fault plugin"), "the plugin's stderr reached the terminal")
 
-        let nba = try setup.run(["run", "sports", "nba", "--date", "2024-12-15"], Self.replay)
+        let nba = try await setup.run(["run", "sports", "nba", "--date", "2024-12-15"], Self.replay)
         #expect(nba.status == 0, "\(nba.stderr)")
         #expect(nba.stdout.hasPrefix("[sports] NBA"), "\(nba.stdout)")
     }
 
     @Test("a plugin whose command does not exist: one line naming the plugin and the missing program, exit 69")
-    func badCommand() throws {
+    func badCommand() async throws {
         let setup = try Self.setup("hockey", command: "[\"/nonexistent/almanac-pwhl-plugin\"]")
-        let output = try setup.run(["run", "sports", "pwhl", "--date", "2024-12-15"], Self.replay)
+        let output = try await setup.run(["run", "sports", "pwhl", "--date", "2024-12-15"], Self.replay)
         #expect(output.status == 69, "\(output.stderr)")
         #expect(output.stderr.split(separator: "\n").count == 1, "\(output.stderr)")
         #expect(output.stderr.contains("plugin hockey"), "\(output.stderr)")

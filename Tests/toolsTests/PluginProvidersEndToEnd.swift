@@ -54,10 +54,11 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "tools run sports pwhl: a league ESPN lacks, answered by the plugin; the day's games from HockeyTech's bytes",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func pwhl() throws {
+    func pwhl() async throws {
         let setup = try Self.setup([Self.entry("pwhl", variable: "PWHL_SCOREBAR_FILE", file: Self.pwhlFile)])
         let now = ["ALMANAC_NOW": "2026-04-26T12:00:00Z"]
-        let output = try setup.run(["run", "sports", "pwhl", "--date", "2026-04-25", "--tz", "America/Toronto"], now)
+        let output = try await setup.run(
+            ["run", "sports", "pwhl", "--date", "2026-04-25", "--tz", "America/Toronto"], now)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(
             output.stdout == """
@@ -80,7 +81,7 @@ struct PluginProvidersEndToEndTests {
         }
         // A scheduled game: its start in the viewer's zone, from GameDateISO8601.
         let scheduled = try #require(games.first { $0["GameDateISO8601"] as? String == "2026-04-30T19:00:00-04:00" })
-        let vancouver = try setup.run(
+        let vancouver = try await setup.run(
             ["run", "sports", "pwhl", "--date", "2026-04-30", "--tz", "America/Vancouver", "--format", "text"], now)
         #expect(vancouver.status == 0, "\(vancouver.stderr)")
         let expected = try Self.clock(try #require(scheduled["GameDateISO8601"] as? String), "America/Vancouver")
@@ -91,7 +92,7 @@ struct PluginProvidersEndToEndTests {
 
         // The same day again: from the cache, no plugin started.
         let starts = setup.startedPids.count
-        let json = try setup.run(
+        let json = try await setup.run(
             ["run", "sports", "pwhl", "--date", "2026-04-25", "--tz", "America/Toronto", "--format", "json"], now)
         #expect(json.status == 0, "\(json.stderr)")
         let envelope = try PluginPeers.json(json.stdout)
@@ -101,7 +102,7 @@ struct PluginProvidersEndToEndTests {
         for pid in setup.startedPids { #expect(PluginPeers.isGone(pid), "plugin \(pid) outlived tools") }
 
         // Standings are not in the contract: one usage line.
-        let standings = try setup.run(["run", "sports", "pwhl", "standings"], now)
+        let standings = try await setup.run(["run", "sports", "pwhl", "standings"], now)
         #expect(standings.status == 64)
         #expect(standings.stderr.hasPrefix("error: PWHL comes from a provider plugin, which answers a day's scores"))
     }
@@ -109,18 +110,18 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "a plugin league is found in the stored catalogs: no other provider plugin is started to list it",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func catalogsFirst() throws {
+    func catalogsFirst() async throws {
         let pwhl = Self.entry("pwhl", variable: "PWHL_SCOREBAR_FILE", file: Self.pwhlFile)
         let setup = try Self.setup([pwhl])
         let now = ["ALMANAC_NOW": "2026-04-26T12:00:00Z"]
-        let first = try setup.run(["run", "sports", "pwhl", "--date", "2026-04-25"], now)
+        let first = try await setup.run(["run", "sports", "pwhl", "--date", "2026-04-25"], now)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(setup.startedPids.count == 1)
         // A second provider plugin, never listed (and before pwhl by name): not started for pwhl.
         let cfl = Self.entry("cfl", variable: "CFL_ROUNDS_FILE", file: Self.cflFile)
         try (cfl(setup.starts.path) + pwhl(setup.starts.path)).write(
             to: setup.scratch.url.appendingPathComponent("config.toml"), atomically: true, encoding: .utf8)
-        let second = try setup.run(["run", "sports", "pwhl", "--date", "2026-04-30"], now)
+        let second = try await setup.run(["run", "sports", "pwhl", "--date", "2026-04-30"], now)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("Charge @ Fleet"), "\(second.stdout)")
         #expect(setup.startedPids.count == 2)
@@ -129,13 +130,13 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "tools run sports cfl: ESPN fails, the CFL plugin at priority 5 answers in the viewer's zone",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func cfl() throws {
+    func cfl() async throws {
         let setup = try Self.setup([Self.entry("cfl", variable: "CFL_ROUNDS_FILE", file: Self.cflFile, priority: 5)])
         let empty = setup.scratch.url.appendingPathComponent("replay")
         try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
         // Replay with nothing recorded: ESPN (priority 0) fails, with no network.
         let environment = ["ALMANAC_NOW": "2026-05-23T21:30:00Z", "ALMANAC_REPLAY": empty.path]
-        let output = try setup.run(
+        let output = try await setup.run(
             ["run", "sports", "cfl", "--date", "2026-05-23", "--tz", "America/Edmonton", "--format", "json"],
             environment)
         #expect(output.status == 0, "\(output.stderr)")
@@ -143,7 +144,7 @@ struct PluginProvidersEndToEndTests {
         let attempts = try #require(envelope["attempts"] as? [[String: Any]])
         #expect(attempts.map { $0["provider"] as? String } == ["espn", "cfl"])
         #expect(attempts.map { $0["outcome"] as? String } == ["failed", "ok"])
-        let text = try setup.run(
+        let text = try await setup.run(
             ["run", "sports", "cfl", "--date", "2026-05-23", "--tz", "America/Edmonton"], environment)
         #expect(text.status == 0, "\(text.stderr)")
         let rounds = try #require(try Self.upstream(Self.cflFile) as? [[String: Any]])
@@ -168,11 +169,11 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "tools run sports bundesliga: the OpenLigaDB plugin at priority -1 answers before ESPN",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func bundesliga() throws {
+    func bundesliga() async throws {
         let setup = try Self.setup([
             Self.entry("openligadb", variable: "OPENLIGADB_FILE", file: Self.openLigaFile, priority: -1)
         ])
-        let output = try setup.run(
+        let output = try await setup.run(
             ["run", "sports", "bundesliga", "--date", "2022-08-06", "--tz", "Europe/Berlin", "--format", "text"],
             ["ALMANAC_NOW": "2022-08-07T10:00:00Z"])
         #expect(output.status == 0, "\(output.stderr)")
@@ -204,14 +205,14 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "an answer outside the contract: one line naming the plugin, the chain goes on, nothing cached",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func outsideTheContract() throws {
+    func outsideTheContract() async throws {
         let bad = PluginPeers.root.appendingPathComponent("Fixtures/plugins/bad_provider.py").path
         let now = ["ALMANAC_NOW": "2026-04-26T12:00:00Z"]
         let both = try Self.setup([
             Self.entry("bad", variable: "UNUSED", file: Self.pwhlFile, priority: 1, script: bad),
             Self.entry("pwhl", variable: "PWHL_SCOREBAR_FILE", file: Self.pwhlFile, priority: 5),
         ])
-        let json = try both.run(
+        let json = try await both.run(
             ["run", "sports", "pwhl", "--date", "2026-04-25", "--tz", "America/Toronto", "--format", "json"], now)
         #expect(json.status == 0, "\(json.stderr)")
         let attempts = try #require(try PluginPeers.json(json.stdout)["attempts"] as? [[String: Any]])
@@ -223,14 +224,14 @@ struct PluginProvidersEndToEndTests {
 
         let alone = try Self.setup([Self.entry("bad", variable: "UNUSED", file: Self.pwhlFile, script: bad)])
         for round in 1...2 {
-            let output = try alone.run(["run", "sports", "pwhl", "--date", "2026-04-25"], now)
+            let output = try await alone.run(["run", "sports", "pwhl", "--date", "2026-04-25"], now)
             #expect(output.status == 69, "\(output.stderr)")
             #expect(output.stderr.contains("bad: plugin bad: its answer is outside almanac.sports.scoreboard/1"))
             #expect(!output.stderr.contains("Fatal error"))
             // Never cached: each run asks the plugin again.
             #expect(alone.startedPids.count == round)
         }
-        let check = try alone.run(["plugin", "check", "bad"], now)
+        let check = try await alone.run(["plugin", "check", "bad"], now)
         #expect(check.status == 69)
         #expect(check.stdout.contains("fail  contract call hockey/pwhl: its answer is outside"), "\(check.stdout)")
     }
@@ -238,7 +239,7 @@ struct PluginProvidersEndToEndTests {
     @Test(
         "tools plugin check passes each example provider plugin through the contract kit",
         .enabled(if: ready, "skipped: .venv-mcp missing; run bash scripts/peers/mcp.sh"))
-    func checkExamples() throws {
+    func checkExamples() async throws {
         let setup = try Self.setup([
             Self.entry("pwhl", variable: "PWHL_SCOREBAR_FILE", file: Self.pwhlFile),
             Self.entry("cfl", variable: "CFL_ROUNDS_FILE", file: Self.cflFile),
@@ -250,7 +251,7 @@ struct PluginProvidersEndToEndTests {
             ("openligadb", "2022-08-06T12:00:00Z", ["soccer/ger.1 2022-08-06 America/Toronto: 9 game(s)"]),
         ]
         for (name, now, calls) in cases {
-            let output = try setup.run(
+            let output = try await setup.run(
                 ["plugin", "check", name], ["ALMANAC_NOW": now, "ALMANAC_TZ": "America/Toronto"])
             #expect(output.status == 0, "\(name): \(output.stdout)\(output.stderr)")
             #expect(!output.stdout.contains("fail  "), "\(output.stdout)")
@@ -258,22 +259,22 @@ struct PluginProvidersEndToEndTests {
             for call in calls { #expect(output.stdout.contains("ok    contract call \(call)"), "\(output.stdout)") }
             #expect(output.stdout.contains("ok    contract call of a league it does not serve: an error answer"))
         }
-        let list = try setup.run(["plugin", "list"])
+        let list = try await setup.run(["plugin", "list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.contains("pwhl (/bin/sh): listed, 1 tool(s), provides sports at priority 5\n"))
         #expect(list.stdout.contains("openligadb (/bin/sh): listed, 1 tool(s), provides sports at priority 5\n"))
     }
 
     @Test("tools plugin contract sports prints the versioned JSON Schema; other tools and bad entries are usage errors")
-    func contractAndConfiguration() throws {
+    func contractAndConfiguration() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(["plugin", "contract", "sports"], environment: scratch.environment())
+        let output = try await ToolsBinary.run(["plugin", "contract", "sports"], environment: scratch.environment())
         #expect(output.status == 0, "\(output.stderr)")
         let schema = try PluginPeers.json(output.stdout)
         #expect(schema["title"] as? String == "almanac.sports.scoreboard/1")
         #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
         #expect((schema["required"] as? [String]) == ["contract", "games"])
-        let other = try ToolsBinary.run(["plugin", "contract", "weather"], environment: scratch.environment())
+        let other = try await ToolsBinary.run(["plugin", "contract", "weather"], environment: scratch.environment())
         #expect(other.status == 64)
         #expect(other.stderr == "error: no provider contract for 'weather'\n  contracts: sports\n")
 
@@ -283,7 +284,7 @@ struct PluginProvidersEndToEndTests {
             ("provides = \"sports\"\npriority = \"high\"", "error: [plugins.p] priority must be a whole number"),
         ] {
             let setup = try PluginPeers.Setup { _ in "[plugins.p]\ncommand = [\"true\"]\n\(entry)\n" }
-            let run = try setup.run(["run", "sports", "nba"])
+            let run = try await setup.run(["run", "sports", "nba"])
             #expect(run.status == 64, "\(run.stderr)")
             #expect(run.stderr.hasPrefix(message), "\(run.stderr)")
         }

@@ -8,7 +8,7 @@ import Testing
 @Suite("plugins: restart backoff, end to end", .serialized)
 struct PluginRestartEndToEndTests {
     @Test("after a crash: no new program before the backoff ends; fail fast naming the plugin; stale served")
-    func backoff() throws {
+    func backoff() async throws {
         let setup = try PluginPeers.Setup { starts in
             """
             [plugins.crashcall]
@@ -26,7 +26,7 @@ struct PluginRestartEndToEndTests {
              ["second.echo", {"text": "kept"}], ["second.echo", {"text": "kept"}],
              ["second.echo", {"text": "kept"}], ["second.echo", {"text": "new"}]]
             """
-        let output = try Command.run(
+        let output = try await Command.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "python3", PluginPeers.root.appendingPathComponent("Fixtures/plugins/mcp_sequence.py").path,

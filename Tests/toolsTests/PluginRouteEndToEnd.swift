@@ -8,7 +8,7 @@ import Testing
 @Suite("plugins: the router, end to end", .serialized)
 struct PluginRouteEndToEndTests {
     @Test("words route a question to the plugin tool (listed on first use); context runs it; no words, no route")
-    func route() throws {
+    func route() async throws {
         let setup = try PluginPeers.Setup { starts in
             """
             [plugins.ok]
@@ -17,21 +17,21 @@ struct PluginRouteEndToEndTests {
             words = { count = ["tally"], echo = ["parrot"] }
             """
         }
-        let routed = try setup.run(["route", "what is the tally"])
+        let routed = try await setup.run(["route", "what is the tally"])
         #expect(routed.status == 0, "\(routed.stderr)")
         #expect(routed.stdout.split(separator: "\n").contains { $0.hasPrefix("ok.count") }, "\(routed.stdout)")
         // echo needs --text: the router does not guess arguments (native tool calling does).
-        let needsArguments = try setup.run(["route", "parrot this"])
+        let needsArguments = try await setup.run(["route", "parrot this"])
         #expect(!needsArguments.stdout.contains("ok.echo"), "\(needsArguments.stdout)")
-        let unrelated = try setup.run(["route", "how many hours of sleep"])
+        let unrelated = try await setup.run(["route", "how many hours of sleep"])
         #expect(!unrelated.stdout.contains("ok."), "\(unrelated.stdout)")
-        let context = try setup.run(["context", "what is the tally"])
+        let context = try await setup.run(["context", "what is the tally"])
         #expect(context.status == 0, "\(context.stderr)")
         #expect(context.stdout.contains("ok.count") && context.stdout.contains("\"count\": 3"), "\(context.stdout)")
     }
 
     @Test("a bad words entry is a one-line usage error naming the plugin")
-    func badWords() throws {
+    func badWords() async throws {
         let setup = try PluginPeers.Setup { _ in
             """
             [plugins.ok]
@@ -39,7 +39,7 @@ struct PluginRouteEndToEndTests {
             words = ["tally"]
             """
         }
-        let output = try setup.run(["route", "what is the tally"])
+        let output = try await setup.run(["route", "what is the tally"])
         #expect(output.status == 64, "\(output.stderr)")
         #expect(output.stderr.contains("[plugins.ok] words must be a table from tool names to lists of words"))
     }

@@ -14,7 +14,7 @@ struct PluginServersEndToEndTests {
     @Test(
         "tools/list publishes plugin tools (not a destructive one unless allowed); calls answer, bad arguments are tool errors",
         .enabled(if: run, "skipped: .venv-mcp missing; run scripts/setup-peers (or bash scripts/peers/mcp.sh)"))
-    func mcp() throws {
+    func mcp() async throws {
         let setup = try PluginPeers.Setup { starts in
             """
             [plugins.ok]
@@ -31,7 +31,7 @@ struct PluginServersEndToEndTests {
             [["ok.echo", {"text": "hi", "times": 2}], ["ok.echo", {"text": "hi", "times": "x"}],
              ["ok.wipe", {}], ["loose.wipe", {}], ["ok.echo", {"text": "bye"}]]
             """
-        let output = try Command.run(
+        let output = try await Command.run(
             Self.python,
             [
                 PluginPeers.root.appendingPathComponent("Fixtures/plugins/mcp_plugin_client.py").path,

@@ -8,7 +8,7 @@ import Testing
 @Suite("plugins: trust, end to end", .serialized)
 struct PluginTrustEndToEndTests {
     @Test("a secret-looking variable in a plugin's env: config.toml readable by others is refused, 0600 runs")
-    func secretNeedsPrivateConfig() throws {
+    func secretNeedsPrivateConfig() async throws {
         let setup = try PluginPeers.Setup { _ in
             """
             [plugins.ok]
@@ -18,7 +18,7 @@ struct PluginTrustEndToEndTests {
         }
         let config = setup.scratch.url.appendingPathComponent("config.toml").path
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: config)
-        let refused = try setup.run(["run", "ok.echo", "--text", "hi"])
+        let refused = try await setup.run(["run", "ok.echo", "--text", "hi"])
         #expect(refused.status == 64, "\(refused.stderr)")
         let lines = refused.stderr.split(separator: "\n")
         #expect(lines.first?.contains("[plugins.ok] env holds GITHUB_TOKEN, a secret, but others can read") == true)
@@ -26,12 +26,12 @@ struct PluginTrustEndToEndTests {
         #expect(!refused.stderr.contains("s3cr3t"))
         #expect(setup.startedPids.isEmpty)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: config)
-        let ran = try setup.run(["run", "ok.echo", "--text", "hi"])
+        let ran = try await setup.run(["run", "ok.echo", "--text", "hi"])
         #expect(ran.status == 0, "\(ran.stderr)")
     }
 
     @Test("arrays and objects from an MCP caller reach the plugin when they fit its schema, else a tool error")
-    func jsonArguments() throws {
+    func jsonArguments() async throws {
         let setup = try PluginPeers.Setup { starts in
             """
             [plugins.ok]
@@ -44,7 +44,7 @@ struct PluginTrustEndToEndTests {
              ["ok.sum", {"numbers": [1, "x"]}], ["ok.sum", {"numbers": [1], "options": {"colour": "red"}}],
              ["ok.sum", {"numbers": "[5, 6]"}]]
             """
-        let output = try Command.run(
+        let output = try await Command.run(
             URL(fileURLWithPath: "/usr/bin/env"),
             [
                 "python3", PluginPeers.root.appendingPathComponent("Fixtures/plugins/mcp_sequence.py").path,

@@ -7,7 +7,7 @@ import Testing
 @Suite("the lazily opened libraries print nothing")
 struct QuietLibrariesEndToEnd {
     @Test("a malformed CalDAV body is one clear line on stderr and nothing from libxml2")
-    func malformedCalDAVBody() throws {
+    func malformedCalDAVBody() async throws {
         let scratch = try Scratch()
         let root = scratch.url.appendingPathComponent("fixtures")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -26,7 +26,7 @@ struct QuietLibrariesEndToEnd {
         let server = try FixtureServer(root: root)
         defer { server.stop() }
 
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             ["run", "calendar", "--caldav", "\(server.baseURL)/dav/", "--from", "2024-01-01", "--to", "2024-01-02"],
             environment: scratch.environment(["ALMANAC_CACHE_TTL": "0"]))
         #expect(output.status != 0)

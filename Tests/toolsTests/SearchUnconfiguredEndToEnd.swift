@@ -6,9 +6,9 @@ import Testing
 @Suite("tools search unconfigured, end to end")
 struct SearchUnconfiguredEndToEndTests {
     @Test("no key and no SearXNG URL: one line naming both ways to enable search, exit 64")
-    func unconfigured() throws {
+    func unconfigured() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(["run", "search", "python"], environment: scratch.environment())
+        let output = try await ToolsBinary.run(["run", "search", "python"], environment: scratch.environment())
         #expect(output.status == 64)
         #expect(output.stdout.isEmpty)
         #expect(output.stderr.contains("BRAVE_API_KEY"))

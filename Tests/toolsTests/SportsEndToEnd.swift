@@ -24,7 +24,7 @@ struct SportsEndToEndTests {
         let scratch = try Scratch()
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL])
 
-        let first = try ToolsBinary.run(Self.words + ["--format", "json"], environment: environment)
+        let first = try await ToolsBinary.run(Self.words + ["--format", "json"], environment: environment)
         #expect(first.status == 0, "stderr: \(first.stderr)")
         let firstEnvelope = try envelope(first)
         #expect(firstEnvelope["provider"] as? String == "espn")
@@ -34,17 +34,17 @@ struct SportsEndToEndTests {
         #expect(games?.count == 7)
         #expect(try await server.requestCount() == 1)
 
-        let second = try ToolsBinary.run(Self.words, environment: environment)
+        let second = try await ToolsBinary.run(Self.words, environment: environment)
         #expect(second.status == 0)
         #expect(second.stdout.hasPrefix("[sports] "))
         #expect(try await server.requestCount() == 1)
 
-        let refetch = try ToolsBinary.run(
+        let refetch = try await ToolsBinary.run(
             Self.words, environment: environment.merging(["ALMANAC_CACHE_TTL": "0"]) { $1 })
         #expect(refetch.status == 0)
         #expect(try await server.requestCount() == 2)
 
-        let bypass = try ToolsBinary.run(Self.words + ["--no-cache"], environment: environment)
+        let bypass = try await ToolsBinary.run(Self.words + ["--no-cache"], environment: environment)
         #expect(bypass.status == 0)
         #expect(try await server.requestCount() == 3)
     }
@@ -54,15 +54,15 @@ struct SportsEndToEndTests {
         let server = try FixtureServer()
         let scratch = try Scratch()
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "2"])
-        #expect(try ToolsBinary.run(Self.words, environment: environment).status == 0)
+        #expect(try await ToolsBinary.run(Self.words, environment: environment).status == 0)
         server.stop()
         let expired = environment.merging(["ALMANAC_CACHE_TTL": "0"]) { $1 }
-        let stale = try ToolsBinary.run(Self.words + ["--format", "json"], environment: expired)
+        let stale = try await ToolsBinary.run(Self.words + ["--format", "json"], environment: expired)
         #expect(stale.status == 0, "stderr: \(stale.stderr)")
         let staleEnvelope = try envelope(stale)
         #expect(staleEnvelope["stale"] as? Bool == true)
         #expect(outcomes(staleEnvelope) == ["failed"])
-        let context = try ToolsBinary.run(Self.words, environment: expired)
+        let context = try await ToolsBinary.run(Self.words, environment: expired)
         #expect(context.status == 0)
         let header = context.stdout.components(separatedBy: "\n").first ?? ""
         #expect(header.contains("STALE: fetched"))
@@ -70,10 +70,10 @@ struct SportsEndToEndTests {
     }
 
     @Test("server down and nothing cached: exit 69 with one line per provider")
-    func downNoCache() throws {
+    func downNoCache() async throws {
         let scratch = try Scratch()
         // A port nothing listens on: bind-and-close gives a free one.
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             Self.words,
             environment: scratch.environment(["ALMANAC_ESPN_URL": "http://127.0.0.1:9", "ALMANAC_TIMEOUT": "2"]))
         #expect(output.status == 69)
@@ -92,14 +92,14 @@ struct SportsEndToEndTests {
         try await server.setFault(fault)
         let scratch = try Scratch()
         let environment = scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "3"])
-        let output = try ToolsBinary.run(Self.words, environment: environment)
+        let output = try await ToolsBinary.run(Self.words, environment: environment)
         #expect(output.status == 69, "fault \(fault): \(output.stderr)")
         #expect(output.stderr.hasPrefix("error: sports: every provider failed\n  espn: "))
         #expect(!output.stderr.contains("Fatal error"))
         #expect(output.stderr.split(separator: "\n").count == 2)
         // Nothing was cached: once the server is healthy the next run fetches fresh data.
         try await server.setFault("none")
-        let healthy = try ToolsBinary.run(Self.words + ["--format", "json"], environment: environment)
+        let healthy = try await ToolsBinary.run(Self.words + ["--format", "json"], environment: environment)
         #expect(healthy.status == 0)
         #expect(outcomes(try envelope(healthy)) == ["ok"])
     }
@@ -111,7 +111,7 @@ struct SportsEndToEndTests {
         try await server.setFault("delay:5")
         let scratch = try Scratch()
         let started = Date()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             Self.words,
             environment: scratch.environment(["ALMANAC_ESPN_URL": server.baseURL, "ALMANAC_TIMEOUT": "0.5"]))
         #expect(output.status == 69)
@@ -129,36 +129,36 @@ struct SportsEndToEndTests {
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
             for index in 0..<24 {
                 let words = ["run", "sports", leagues[index % 3], "--date", "2024-12-15", "--tz", "America/New_York"]
-                group.addTask { try ToolsBinary.run(words, environment: environment).status }
+                group.addTask { try await ToolsBinary.run(words, environment: environment).status }
             }
             var statuses: [Int32] = []
             for try await status in group { statuses.append(status) }
             return statuses
         }
         #expect(statuses == Array(repeating: 0, count: 24))
-        let info = try ToolsBinary.run(["cache", "info"], environment: environment)
+        let info = try await ToolsBinary.run(["cache", "info"], environment: environment)
         #expect(info.status == 0)
         #expect(info.stdout.contains("entries: 1"))
         #expect(info.stdout.contains("integrity: ok"))
     }
 
     @Test("unknown league and bad date exit 64 with the list or the expected format")
-    func usage() throws {
+    func usage() async throws {
         let scratch = try Scratch()
-        let league = try ToolsBinary.run(["run", "sports", "nbaa"], environment: scratch.environment())
+        let league = try await ToolsBinary.run(["run", "sports", "nbaa"], environment: scratch.environment())
         #expect(league.status == 64)
         #expect(league.stderr.contains("nbaa"))
         #expect(league.stderr.contains("nba"))
-        let date = try ToolsBinary.run(
+        let date = try await ToolsBinary.run(
             ["run", "sports", "nba", "--date", "15/12/2024"], environment: scratch.environment())
         #expect(date.status == 64)
         #expect(date.stderr.contains("YYYY-MM-DD"))
     }
 
     @Test("replay mode serves the recorded exchange with no network")
-    func replay() throws {
+    func replay() async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             Self.words,
             environment: scratch.environment([
                 "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_NOW": "2024-12-15T23:30:00Z",
@@ -175,9 +175,9 @@ struct SportsEndToEndTests {
             ["run", "sports", "nba", "--date", "2024-12-15", "--format", "json", "--tz", "America/New_York"],
             ["run", "sports", "--format=json", "nba", "--tz=America/New_York", "--date", "2024-12-15"],
         ])
-    func optionPlacement(words: [String]) throws {
+    func optionPlacement(words: [String]) async throws {
         let scratch = try Scratch()
-        let output = try ToolsBinary.run(
+        let output = try await ToolsBinary.run(
             words,
             environment: scratch.environment([
                 "ALMANAC_REPLAY": Fixtures.directory.path, "ALMANAC_NOW": "2024-12-16T04:30:00Z",

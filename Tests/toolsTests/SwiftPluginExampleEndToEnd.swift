@@ -16,10 +16,10 @@ struct SwiftPluginExampleEndToEndTests {
     @Test(
         "built from examples/swift-plugin, it passes tools plugin check and answers tools run",
         .enabled(if: swift != nil || PluginPeers.isCI, "skipped: no swift in PATH"))
-    func example() throws {
+    func example() async throws {
         let package = PluginPeers.root.appendingPathComponent("examples/swift-plugin")
         let swift = try #require(Self.swift, "no swift in PATH")
-        let build = try Command.run(
+        let build = try await Command.run(
             swift, ["build", "--package-path", package.path],
             environment: ProcessInfo.processInfo.environment, timeout: 600)
         #expect(build.status == 0, "\(build.stdout)\(build.stderr)")
@@ -30,12 +30,12 @@ struct SwiftPluginExampleEndToEndTests {
             command = ["\(program.path)"]
             """
         }
-        let check = try setup.run([
+        let check = try await setup.run([
             "plugin", "check", "words", "--call", "count_words", "--arguments", #"{"text": "one two\nthree"}"#,
         ])
         #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
         #expect(check.stdout.contains("ok    words.count_words: options --text (output schema)"), "\(check.stdout)")
-        let run = try setup.run(["run", "words.count_words", "--text", "one two three", "--format", "json"])
+        let run = try await setup.run(["run", "words.count_words", "--text", "one two three", "--format", "json"])
         #expect(run.status == 0, "\(run.stderr)")
         let data = try #require(try PluginPeers.json(run.stdout)["data"] as? [String: Any])
         #expect(data["words"] as? Int == 3)

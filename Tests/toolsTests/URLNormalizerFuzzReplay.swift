@@ -7,16 +7,16 @@ import Testing
 @Suite("URL normaliser fuzz regressions")
 struct URLNormalizerFuzzReplay {
     @Test("every input keeps the normaliser's properties, and the target is listed for scripts/fuzz")
-    func replay() throws {
+    func replay() async throws {
         let folder = Fixtures.packageRoot().appendingPathComponent("Tests/FuzzRegressions/url-normalizer")
         let inputs = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             .map { folder.appendingPathComponent($0).path }
         #expect(inputs.count >= 5)
         let binary = ToolsBinary.url.deletingLastPathComponent().appendingPathComponent("almanac-fuzz")
-        let listing = try Command.run(binary, ["--list"], environment: [:], timeout: 60)
+        let listing = try await Command.run(binary, ["--list"], environment: [:], timeout: 60)
         #expect(
             listing.stdout.split(separator: "\n").contains("url-normalizer Tests/FuzzRegressions/url-normalizer/*"))
-        let output = try Command.run(binary, ["url-normalizer"] + inputs, environment: [:], timeout: 120)
+        let output = try await Command.run(binary, ["url-normalizer"] + inputs, environment: [:], timeout: 120)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout == "url-normalizer: \(inputs.count) inputs decoded without a crash\n")
     }

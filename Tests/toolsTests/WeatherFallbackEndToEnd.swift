@@ -57,13 +57,13 @@ struct WeatherFallbackEndToEndTests {
             "ALMANAC_METNO_URL": up.baseURL, "ALMANAC_NOMINATIM_URL": up.baseURL, "ALMANAC_NOW": "2026-02-06T21:10:00Z",
         ])
         // No contact: MET Norway is never called (a generic agent gets 403); the failure says how to set one.
-        let refused = try ToolsBinary.run(Self.oslo, environment: withoutContact)
+        let refused = try await ToolsBinary.run(Self.oslo, environment: withoutContact)
         #expect(refused.status == 69, "stdout: \(refused.stdout)")
         #expect(refused.stderr.contains("[weather] contact = \"you@example.org\""), "stderr: \(refused.stderr)")
         #expect(try await up.requestCount() == 0)
 
         let environment = withoutContact.merging(["ALMANAC_CONTACT": "almanac-tests@example.org"]) { $1 }
-        let json = try ToolsBinary.run(Self.oslo + ["--format", "json"], environment: environment)
+        let json = try await ToolsBinary.run(Self.oslo + ["--format", "json"], environment: environment)
         #expect(json.status == 0, "stderr: \(json.stderr)")
         let body = try envelope(json)
         #expect(body["provider"] as? String == "met-norway")
@@ -76,12 +76,12 @@ struct WeatherFallbackEndToEndTests {
         #expect(current?["temperature"] as? Double == -5.8)
         #expect(current?["description"] as? String == "moderate snow")
 
-        let context = try ToolsBinary.run(Self.oslo + ["--no-cache"], environment: environment)
+        let context = try await ToolsBinary.run(Self.oslo + ["--no-cache"], environment: environment)
         #expect(context.status == 0, "stderr: \(context.stderr)")
         #expect(context.stdout.contains("source: met-norway"))
         #expect(context.stdout.contains("times in UTC"))
 
-        let text = try ToolsBinary.run(Self.oslo + ["--format", "text"], environment: environment)
+        let text = try await ToolsBinary.run(Self.oslo + ["--format", "text"], environment: environment)
         #expect(text.stdout.contains("Data from MET Norway (CC BY 4.0)"))
     }
 
@@ -120,7 +120,8 @@ struct WeatherFallbackEndToEndTests {
             "ALMANAC_OPEN_METEO_URL": up.baseURL, "ALMANAC_METNO_URL": down.baseURL,
             "ALMANAC_NOW": "2026-03-06T02:05:00Z",
         ])
-        let output = try ToolsBinary.run(["run", "weather", "Ottawa", "--units", "imperial"], environment: environment)
+        let output = try await ToolsBinary.run(
+            ["run", "weather", "Ottawa", "--units", "imperial"], environment: environment)
         #expect(output.status == 0, "stderr: \(output.stderr)")
         #expect(
             output.stdout.contains("Ottawa, Ontario, Canada · local time Thu 5 Mar 2026 21:05 EST"), "\(output.stdout)")
@@ -129,7 +130,7 @@ struct WeatherFallbackEndToEndTests {
         #expect(try await up.requestCount() == 2)
         // Text for people credits both licences: the forecast's and OpenStreetMap's (the place
         // comes from the cache now, still named as Nominatim's).
-        let text = try ToolsBinary.run(
+        let text = try await ToolsBinary.run(
             ["run", "weather", "Ottawa", "--units", "imperial", "--format", "text"], environment: environment)
         #expect(text.status == 0, "stderr: \(text.stderr)")
         #expect(
