@@ -131,7 +131,7 @@ struct FaultMatrixTests {
         let environment = scratch.environment(
             cell.target.environment(base: base, healthy: healthy.baseURL).merging(["ALMANAC_TIMEOUT": "2"]) { $1 })
 
-        let output = try MeasuredRun.run(
+        let output = try await MeasuredRun.run(
             ToolsBinary.url, cell.target.words, environment: environment, directory: scratch.url, timeout: 30)
 
         #expect(output.signal == nil, "killed by signal: \(output.stderr)")
@@ -176,7 +176,7 @@ struct FaultMatrixTests {
 @Suite("peak memory of a child process")
 struct MeasuredRunTests {
     @Test("a child's peak RSS is its own, not this (large) test process's")
-    func ownPeak() throws {
+    func ownPeak() async throws {
         // Make this process's own peak at least 256 MiB by touching every page of a buffer.
         let size = 256 << 20
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 4096)
@@ -185,7 +185,7 @@ struct MeasuredRunTests {
             buffer.storeBytes(of: 1, toByteOffset: offset, as: UInt8.self)
         }
         let scratch = try Scratch()
-        let output = try MeasuredRun.run(
+        let output = try await MeasuredRun.run(
             ToolsBinary.url, ["list"], environment: scratch.environment(), directory: scratch.url, timeout: 30)
         #expect(output.status == 0)
         #expect(output.peakKiB > 1024)
