@@ -71,6 +71,18 @@ public enum ToolsBinary {
     }
 }
 
+/// Blocking work, such as waiting for a child process, awaited from a test.
+public enum OwnThread {
+    /// Runs `body` on a new thread and returns what it returns. A test that blocked its task's own
+    /// thread would hold one of the few cooperative threads (two on a 2-core machine) and stall
+    /// every other test's tasks, deadlines included.
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<T, any Error>) in
+            Thread { done.resume(with: Result { try body() }) }.start()
+        }
+    }
+}
+
 /// Stopping children reliably.
 public enum ChildProcess {
     /// Sends SIGTERM, waits at most `grace` seconds, then SIGKILL.
@@ -105,22 +117,14 @@ public enum ChildProcess {
 
 /// Runs programs with a bounded wait.
 public enum Command {
-    /// Runs `executable` and collects its output; kills it after `timeout` seconds.
-    ///
-    /// The wait is on a thread of its own: a test that waited on its task's thread held one of
-    /// the few cooperative threads (two on a 2-core machine), and while end-to-end tests ran side
-    /// by side every other test's tasks, deadlines included, stalled behind them.
+    /// Runs `executable` and collects its output; kills it after `timeout` seconds. Waits on a
+    /// thread of its own (``OwnThread``).
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], stdin: Data? = nil,
         timeout: TimeInterval = 60
     ) async throws -> CommandOutput {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<CommandOutput, any Error>) in
-            Thread {
-                done.resume(
-                    with: Result {
-                        try runBlocking(executable, arguments, environment: environment, stdin: stdin, timeout: timeout)
-                    })
-            }.start()
+        try await OwnThread.run {
+            try runBlocking(executable, arguments, environment: environment, stdin: stdin, timeout: timeout)
         }
     }
 

@@ -29,20 +29,13 @@ enum MeasuredRun {
     }
 
     /// Runs `executable` with output going to files in `directory`; SIGKILLs it after `timeout` seconds.
-    /// Waits on a thread of its own, not the test's (CONTRIBUTING.md: a blocked task thread stalls
-    /// the other tests; the fault matrix runs hundreds of these).
+    /// Waits on a thread of its own (``OwnThread``): the fault matrix runs hundreds of these.
     static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], directory: URL,
         timeout: TimeInterval = 60
     ) async throws -> MeasuredOutput {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<MeasuredOutput, any Error>) in
-            Thread {
-                done.resume(
-                    with: Result {
-                        try runBlocking(
-                            executable, arguments, environment: environment, directory: directory, timeout: timeout)
-                    })
-            }.start()
+        try await OwnThread.run {
+            try runBlocking(executable, arguments, environment: environment, directory: directory, timeout: timeout)
         }
     }
 
