@@ -231,7 +231,8 @@ struct ServePeerTests {
         defer { server.stop() }
         let url = "\(server.baseURL)/tools/sports"
         // Twelve clients at once (each its own process), while the upstream takes a second.
-        let replies = try HTTP.postAtOnce(url, Array(repeating: #"{"league": "nba", "date": "2024-12-15"}"#, count: 12))
+        let replies = try await HTTP.postAtOnce(
+            url, Array(repeating: #"{"league": "nba", "date": "2024-12-15"}"#, count: 12))
         #expect(replies.allSatisfy { $0.status == 200 }, "\(replies.map(\.status))")
         #expect(Set(replies.compactMap { $0.json?["context"] as? String }).count == 1)
         #expect(try await upstream.requestCount() == 1)
@@ -261,7 +262,7 @@ struct ServePeerTests {
         let bodies = ["lakers", "celtics", "knicks", "heat"].map {
             #"{"league": "nba", "team": "\#($0)", "date": "2024-12-15"}"#
         }
-        let statuses = try HTTP.postAtOnce(url, bodies, headers: auth).map(\.status).sorted()
+        let statuses = try await HTTP.postAtOnce(url, bodies, headers: auth).map(\.status).sorted()
         #expect(statuses == [429, 429, 504, 504])
 
         // A configured origin may call (preflight answered, origin echoed); any other is refused.

@@ -94,11 +94,11 @@ struct ServeProbeTests {
     }
 
     @Test("initializes sent at once from one address never pass its cap")
-    func concurrentInitializes() throws {
+    func concurrentInitializes() async throws {
         let directory = try TempDirectory()
         let server = try server(directory, ["ALMANAC_SERVE_MAX_SESSIONS_PER_CLIENT": "2"])
         defer { server.stop() }
-        let replies = try HTTP.postAtOnce(
+        let replies = try await HTTP.postAtOnce(
             "\(server.baseURL)/mcp", Array(repeating: ServeHardeningTests.initialize, count: 10),
             headers: ["Accept: application/json, text/event-stream"])
         #expect(replies.filter { $0.status == 200 }.count == 2, "\(replies.map(\.status))")

@@ -200,30 +200,16 @@ enum HTTP {
         try await curl(headers.flatMap { ["-H", $0] } + [url])
     }
 
-    /// POSTs every body at once, each from its own curl process (blocking calls in task groups
-    /// would run only as many at a time as the cooperative pool has threads), and returns the
-    /// replies in the order of `bodies`.
-    static func postAtOnce(_ url: String, _ bodies: [String], headers: [String] = []) throws -> [Reply] {
-        let runs = try bodies.map { body -> (Process, Pipe) in
-            let process = Process()
-            let out = Pipe()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            process.arguments =
-                [
-                    "-s", "--max-time", "30", "-w", "\n%{http_code}", "-X", "POST", "-H",
-                    "Content-Type: application/json",
-                    "--data-binary", body,
-                ] + headers.flatMap { ["-H", $0] } + [url]
-            process.standardOutput = out
-            try process.run()
-            return (process, out)
-        }
-        return runs.map { process, out in
-            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-            let status = Int(lines.popLast() ?? "") ?? 0
-            return Reply(status: status, body: lines.joined(separator: "\n"))
+    /// POSTs every body at once, each from its own curl process, and returns the replies in the
+    /// order of `bodies`.
+    static func postAtOnce(_ url: String, _ bodies: [String], headers: [String] = []) async throws -> [Reply] {
+        try await withThrowingTaskGroup(of: (Int, Reply).self) { group in
+            for (index, body) in bodies.enumerated() {
+                group.addTask { (index, try await post(url, body, headers: headers)) }
+            }
+            var replies = [Reply?](repeating: nil, count: bodies.count)
+            for try await (index, reply) in group { replies[index] = reply }
+            return replies.compactMap { $0 }
         }
     }
 
